@@ -1,0 +1,107 @@
+//! Moves and fixed-capacity move lists (no allocation on the search path).
+//!
+//! Invariants:
+//! - A [`Move`] is only meaningful in the position it was generated in: `card` stands on
+//!   `from`, `to` is a gap, and `gap` is the slot of that gap in the position's gap list.
+//! - A [`MoveList`] never holds more than `N` moves; pushing beyond is a logic error
+//!   (capacities are chosen from the rules: one move per gap, or `suits` Twos per gap).
+
+use crate::card::{col_of, row_of, Card, Cell};
+use std::fmt;
+
+/// One move: `card` goes from cell `from` into the gap at cell `to`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move {
+    /// The card that moves.
+    pub card: Card,
+    /// Where the card stands before the move (a gap afterwards).
+    pub from: Cell,
+    /// The gap the card goes into.
+    pub to: Cell,
+    /// Slot of the gap in the position's gap list (identifies the gap's subgame).
+    pub gap: u8,
+}
+
+impl Move {
+    /// `(row, col)` of the origin.
+    pub fn from_rc(self) -> (usize, usize) {
+        (row_of(self.from), col_of(self.from))
+    }
+    /// `(row, col)` of the destination.
+    pub fn to_rc(self) -> (usize, usize) {
+        (row_of(self.to), col_of(self.to))
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (fr, fc) = self.from_rc();
+        let (tr, tc) = self.to_rc();
+        write!(f, "{} ({fr},{fc})->({tr},{tc})", self.card)
+    }
+}
+
+/// A list of at most `N` moves stored inline.
+#[derive(Clone, Copy)]
+pub struct MoveList<const N: usize> {
+    len: u8,
+    moves: [Move; N],
+}
+
+impl<const N: usize> Default for MoveList<N> {
+    fn default() -> Self {
+        MoveList {
+            len: 0,
+            moves: [Move::default(); N],
+        }
+    }
+}
+
+impl<const N: usize> MoveList<N> {
+    /// Empties the list.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len as usize] = m;
+        self.len += 1;
+    }
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// Whether the list is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+    /// Mutable access, for reordering.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len as usize]
+    }
+}
+
+impl<const N: usize> std::ops::Index<usize> for MoveList<N> {
+    type Output = Move;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &Move {
+        &self.as_slice()[i]
+    }
+}
+
+impl<const N: usize> AsRef<[Move]> for MoveList<N> {
+    #[inline(always)]
+    fn as_ref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}

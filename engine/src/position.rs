@@ -1,0 +1,383 @@
+//! The board: cards on cells, gaps, the Zobrist key, move generation and make/unmake.
+//!
+//! Invariants (checked by [`Position::check_invariants`] in tests and debug builds):
+//! - `cells[c]` is `GAP` for exactly the `suits` cells listed in `gaps`, and otherwise
+//!   holds a non-Ace card whose `place` is `c`; cells outside the layout are `OUTSIDE`.
+//! - `key` is the XOR of the Zobrist terms of all cards (updated incrementally).
+//! - `home` counts cards standing on their `basic` home cell (`code - 1`), so the basic
+//!   game is won exactly when `home == suits * (ranks - 1)`.
+//! - `play` followed by `unplay` of the same move restores the position bit for bit.
+
+use crate::card::{cell, col_of, row_of, Card, Cell, Layout, CARD_CODES, CELL_SLOTS, MAX_SUITS};
+use crate::moves::{Move, MoveList};
+use crate::variant::Variant;
+use crate::zobrist::{self, Key};
+
+const GAP: u8 = 0x80;
+const OUTSIDE: u8 = 0xFE;
+const NOWHERE: u8 = 0xFF;
+
+/// Most moves in one position: every gap in column 0 of a `common` game takes any Two.
+pub const MAX_MOVES: usize = MAX_SUITS * MAX_SUITS;
+/// Most moves in one `basic` position: one per gap.
+pub const MAX_BASIC_MOVES: usize = MAX_SUITS;
+
+/// A Gaps position. `Copy`, so probes can restart from a saved copy.
+#[derive(Clone, Copy)]
+pub struct Position {
+    layout: Layout,
+    top: u8,
+    home: u8,
+    gaps: [Cell; MAX_SUITS],
+    key: Key,
+    cells: [u8; CELL_SLOTS],
+    place: [u8; CARD_CODES],
+}
+
+/// A grid that is not a legal position for its layout (card multiset or gap count).
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum PositionError {
+    /// The grid does not have `suits * ranks` cells.
+    #[error("expected {expected} cells, found {found}")]
+    WrongCellCount {
+        /// Cells the layout needs.
+        expected: usize,
+        /// Cells given.
+        found: usize,
+    },
+    /// A card that is not part of the layout's deck.
+    #[error("card {card} is not in a {layout} deck")]
+    CardOutsideDeck {
+        /// The card.
+        card: Card,
+        /// The layout.
+        layout: Layout,
+    },
+    /// An ace on the board of a position (aces are only allowed in a full deal).
+    #[error("ace {card} cannot stand in a position that has gaps")]
+    AceInPosition {
+        /// The ace.
+        card: Card,
+    },
+    /// A card given twice.
+    #[error("duplicate card {card}")]
+    DuplicateCard {
+        /// The card.
+        card: Card,
+    },
+    /// A card of the deck that is missing from the board.
+    #[error("missing card {card}")]
+    MissingCard {
+        /// The card.
+        card: Card,
+    },
+    /// Not exactly `suits` gaps.
+    #[error("wrong number of gaps: expected {expected}, found {found}")]
+    WrongGapCount {
+        /// Gaps the layout needs (one per suit).
+        expected: usize,
+        /// Gaps given.
+        found: usize,
+    },
+}
+
+impl Position {
+    /// Builds a position from cells in reading order (`None` = gap). Either a full deal
+    /// (no gaps, all cards, aces become gaps) or a position (exactly `suits` gaps, no aces).
+    pub fn from_cells(layout: Layout, grid: &[Option<Card>]) -> Result<Position, PositionError> {
+        if grid.len() != layout.cells() {
+            return Err(PositionError::WrongCellCount {
+                expected: layout.cells(),
+                found: grid.len(),
+            });
+        }
+        let mut seen = [false; CARD_CODES];
+        for &card in grid.iter().flatten() {
+            if !layout.contains(card) {
+                return Err(PositionError::CardOutsideDeck { card, layout });
+            }
+            if std::mem::replace(&mut seen[card.code() as usize], true) {
+                return Err(PositionError::DuplicateCard { card });
+            }
+        }
+        let gap_count = grid.iter().filter(|c| c.is_none()).count();
+        let is_deal = gap_count == 0;
+        if !is_deal {
+            if let Some(ace) = grid.iter().flatten().find(|c| c.rank() == 0) {
+                return Err(PositionError::AceInPosition { card: *ace });
+            }
+        }
+        for card in layout.deck() {
+            if !(seen[card.code() as usize] || (!is_deal && card.rank() == 0)) {
+                return Err(PositionError::MissingCard { card });
+            }
+        }
+        if !is_deal && gap_count != layout.suits() {
+            return Err(PositionError::WrongGapCount {
+                expected: layout.suits(),
+                found: gap_count,
+            });
+        }
+        let mut pos = Position {
+            layout,
+            top: layout.top_rank(),
+            home: 0,
+            gaps: [0; MAX_SUITS],
+            key: 0,
+            cells: [OUTSIDE; CELL_SLOTS],
+            place: [NOWHERE; CARD_CODES],
+        };
+        let mut gap_slot = 0;
+        for (i, c) in layout.all_cells().enumerate() {
+            match grid[i] {
+                Some(card) if card.rank() != 0 => {
+                    pos.cells[c as usize] = card.code();
+                    pos.place[card.code() as usize] = c;
+                }
+                _ => {
+                    pos.cells[c as usize] = GAP;
+                    pos.gaps[gap_slot] = c;
+                    gap_slot += 1;
+                }
+            }
+        }
+        pos.key = pos.compute_key();
+        pos.home = pos.compute_home();
+        Ok(pos)
+    }
+
+    /// The board size.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+    /// The incrementally maintained Zobrist key.
+    #[inline(always)]
+    pub fn key(&self) -> Key {
+        self.key
+    }
+    /// The card at `(row, col)`, `None` for a gap.
+    pub fn at(&self, row: usize, col: usize) -> Option<Card> {
+        let v = self.cells[cell(row, col) as usize];
+        (v & GAP == 0).then(|| Card::from_code(v))
+    }
+    /// The gap cells, in gap-slot order.
+    pub fn gaps(&self) -> &[Cell] {
+        &self.gaps[..self.layout.suits()]
+    }
+    /// Where `card` stands, `None` for aces and cards outside the deck.
+    pub fn find(&self, card: Card) -> Option<(usize, usize)> {
+        let c = *self.place.get(card.code() as usize)?;
+        (c != NOWHERE).then(|| (row_of(c), col_of(c)))
+    }
+    /// All cells in reading order (`None` = gap).
+    pub fn to_cells(&self) -> Vec<Option<Card>> {
+        self.layout
+            .all_cells()
+            .map(|c| self.at(row_of(c), col_of(c)))
+            .collect()
+    }
+
+    /// The key recomputed from scratch (tests compare it with [`Position::key`]).
+    pub fn compute_key(&self) -> Key {
+        self.layout
+            .all_cells()
+            .filter(|&c| self.cells[c as usize] & GAP == 0)
+            .fold(0, |k, c| {
+                k ^ zobrist::term(Card::from_code(self.cells[c as usize]), c)
+            })
+    }
+
+    fn compute_home(&self) -> u8 {
+        self.layout
+            .all_cells()
+            .filter(|&c| {
+                let v = self.cells[c as usize];
+                v & GAP == 0 && v - 1 == c
+            })
+            .count() as u8
+    }
+
+    /// The card that may fill the gap at `g` when `g` is not in column 0 (`None` if the
+    /// left neighbour is a gap or a top card).
+    #[inline(always)]
+    fn successor_for(&self, g: Cell) -> Option<Card> {
+        let left = self.cells[g as usize - 1];
+        if left & GAP != 0 || (left & 15) == self.top {
+            None
+        } else {
+            Some(Card::from_code(left + 1))
+        }
+    }
+
+    /// Appends the legal moves of the `basic` variant (at most one per gap).
+    #[inline(always)]
+    pub fn basic_moves<const N: usize>(&self, out: &mut MoveList<N>) {
+        out.clear();
+        for slot in 0..self.layout.suits() {
+            let g = self.gaps[slot];
+            let card = if col_of(g) == 0 {
+                Card::new(row_of(g) as u8, 1)
+            } else {
+                match self.successor_for(g) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            };
+            out.push(Move {
+                card,
+                from: self.place[card.code() as usize],
+                to: g,
+                gap: slot as u8,
+            });
+        }
+    }
+
+    /// Appends the legal moves of the `common` variant (any Two into a column-0 gap).
+    #[inline(always)]
+    pub fn common_moves<const N: usize>(&self, out: &mut MoveList<N>) {
+        out.clear();
+        let suits = self.layout.suits();
+        for slot in 0..suits {
+            let g = self.gaps[slot];
+            if col_of(g) == 0 {
+                for s in 0..suits {
+                    let two = Card::new(s as u8, 1);
+                    out.push(Move {
+                        card: two,
+                        from: self.place[two.code() as usize],
+                        to: g,
+                        gap: slot as u8,
+                    });
+                }
+            } else if let Some(card) = self.successor_for(g) {
+                out.push(Move {
+                    card,
+                    from: self.place[card.code() as usize],
+                    to: g,
+                    gap: slot as u8,
+                });
+            }
+        }
+    }
+
+    /// The legal moves under `variant`.
+    pub fn legal_moves(&self, variant: Variant, out: &mut MoveList<MAX_MOVES>) {
+        match variant {
+            Variant::Basic => self.basic_moves(out),
+            Variant::Common => self.common_moves(out),
+        }
+    }
+
+    /// Plays a legal move.
+    #[inline(always)]
+    pub fn play(&mut self, m: Move) {
+        let code = m.card.code();
+        let home = code - 1;
+        self.home = self.home - u8::from(m.from == home) + u8::from(m.to == home);
+        self.cells[m.to as usize] = code;
+        self.cells[m.from as usize] = GAP;
+        self.place[code as usize] = m.to;
+        self.gaps[m.gap as usize] = m.from;
+        self.key ^= zobrist::move_delta(m.card, m.from, m.to);
+    }
+
+    /// Takes back the move just played.
+    #[inline(always)]
+    pub fn unplay(&mut self, m: Move) {
+        let code = m.card.code();
+        let home = code - 1;
+        self.home = self.home - u8::from(m.to == home) + u8::from(m.from == home);
+        self.cells[m.from as usize] = code;
+        self.cells[m.to as usize] = GAP;
+        self.place[code as usize] = m.from;
+        self.gaps[m.gap as usize] = m.to;
+        self.key ^= zobrist::move_delta(m.card, m.from, m.to);
+    }
+
+    /// Whether the `basic` game is won: every card on its home cell.
+    #[inline(always)]
+    pub fn is_won_basic(&self) -> bool {
+        self.home as usize == self.layout.suits() * self.top as usize
+    }
+
+    /// Whether the `common` game is won: every row holds 2..top of one suit.
+    #[inline(always)]
+    pub fn is_won_common(&self) -> bool {
+        let last = self.top as usize;
+        if self.gaps().iter().any(|&g| col_of(g) != last) {
+            return false;
+        }
+        (0..self.layout.suits()).all(|r| {
+            let first = self.cells[cell(r, 0) as usize];
+            first & 15 == 1 && (1..last).all(|c| self.cells[cell(r, c) as usize] == first + c as u8)
+        })
+    }
+
+    /// Whether the game is won under `variant`.
+    pub fn is_won(&self, variant: Variant) -> bool {
+        match variant {
+            Variant::Basic => self.is_won_basic(),
+            Variant::Common => self.is_won_common(),
+        }
+    }
+
+    /// Plays `m` if it is legal here under `variant`; otherwise leaves the position as is.
+    pub fn try_play(&mut self, variant: Variant, m: Move) -> bool {
+        let mut list = MoveList::<MAX_MOVES>::default();
+        self.legal_moves(variant, &mut list);
+        let found = list
+            .as_slice()
+            .iter()
+            .find(|l| l.card == m.card && l.from == m.from && l.to == m.to);
+        match found {
+            Some(&legal) => {
+                self.play(legal);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Panics if an internal invariant is broken (tests and debug builds).
+    pub fn check_invariants(&self) {
+        let mut gap_cells: Vec<Cell> = self.gaps().to_vec();
+        gap_cells.sort_unstable();
+        let mut found_gaps = Vec::new();
+        for c in self.layout.all_cells() {
+            let v = self.cells[c as usize];
+            if v == GAP {
+                found_gaps.push(c);
+            } else {
+                assert_eq!(
+                    self.place[v as usize],
+                    c,
+                    "place of {:?}",
+                    Card::from_code(v)
+                );
+            }
+        }
+        assert_eq!(found_gaps, gap_cells, "gap list");
+        assert_eq!(self.key, self.compute_key(), "incremental key");
+        assert_eq!(self.home, self.compute_home(), "home count");
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.layout == other.layout && self.cells == other.cells
+    }
+}
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.layout.hash(state);
+        self.cells.hash(state);
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::notation::format_position(self))
+    }
+}

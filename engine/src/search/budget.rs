@@ -1,0 +1,82 @@
+//! Search limits: a node limit, a deadline and a cooperative cancel flag.
+//!
+//! Invariant: searches call [`Budget::exhausted`] about every [`CHECK_INTERVAL`] nodes,
+//! so a cancel or deadline is noticed within that many nodes (well under a millisecond);
+//! reaching a limit is an outcome (`unknown`), never an error.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Nodes between two budget checks (a power of two).
+pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Why a search stopped before its end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StopReason {
+    /// The node limit was reached.
+    NodeLimit,
+    /// The time limit was reached.
+    TimeLimit,
+    /// The caller raised the cancel flag.
+    Cancelled,
+    /// The algorithm's own resource bound (a memory budget) was reached.
+    MemoryLimit,
+}
+
+impl StopReason {
+    /// A stable lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::NodeLimit => "node_limit",
+            StopReason::TimeLimit => "time_limit",
+            StopReason::Cancelled => "cancelled",
+            StopReason::MemoryLimit => "memory_limit",
+        }
+    }
+}
+
+/// The limits of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget<'a> {
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl<'a> Budget<'a> {
+    /// A budget of at most `max_nodes` nodes and `time` (both optional), cancelled when
+    /// `cancel` becomes true.
+    pub fn new(
+        max_nodes: Option<u64>,
+        time: Option<Duration>,
+        cancel: Option<&'a AtomicBool>,
+    ) -> Self {
+        Budget {
+            max_nodes: max_nodes.unwrap_or(u64::MAX),
+            deadline: time.map(|t| Instant::now() + t),
+            cancel,
+        }
+    }
+    /// No limits at all.
+    pub fn unlimited() -> Budget<'static> {
+        Budget {
+            max_nodes: u64::MAX,
+            deadline: None,
+            cancel: None,
+        }
+    }
+    /// Whether the search must stop after `nodes` nodes, and why.
+    #[inline]
+    pub fn exhausted(&self, nodes: u64) -> Option<StopReason> {
+        if nodes >= self.max_nodes {
+            return Some(StopReason::NodeLimit);
+        }
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(StopReason::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(StopReason::TimeLimit);
+        }
+        None
+    }
+}

@@ -1,0 +1,40 @@
+//! The small game interface that the generic depth-first search is written against.
+//!
+//! It is what paper 000's `dfs_it` needs: legal moves, play / unplay, a commutation test
+//! and a position key. Implementations are monomorphised into the search, so the Gaps
+//! hot path pays nothing for the abstraction, and another one-player game (Morpion
+//! Solitaire, the paper's second domain) can reuse the same search.
+//!
+//! Contract for implementors:
+//! - `generate` lists at most 64 moves (the search keeps the incremental-transposition
+//!   set as a 64-bit mask over the list).
+//! - `unplay(m)` exactly undoes `play(m)`, key included.
+//! - `commute(a, b)` is called with two distinct moves legal in the current position and
+//!   returns true only if `b` is legal after `a`, `a` is legal after `b`, and both orders
+//!   reach the same position (and each move is then found, equal, in the move list).
+//! - `ACYCLIC` is true only if no sequence of moves can return to a position.
+
+use crate::zobrist::Key;
+
+/// A deterministic one-player game for [`super::dfs`].
+pub trait Game {
+    /// A move; equality identifies the same move in a later position.
+    type Move: Copy + Eq + Default;
+    /// A fixed-capacity list of moves (at most 64).
+    type Moves: Copy + Default + AsRef<[Self::Move]>;
+    /// Whether the move graph has no cycles (no path set is then needed).
+    const ACYCLIC: bool;
+
+    /// Key of the current position (equal positions have equal keys).
+    fn key(&self) -> Key;
+    /// Whether the current position is a goal (goal positions have no moves).
+    fn is_won(&self) -> bool;
+    /// Fills `out` with the legal moves.
+    fn generate(&self, out: &mut Self::Moves);
+    /// Plays a legal move.
+    fn play(&mut self, m: Self::Move);
+    /// Undoes the last move `m`.
+    fn unplay(&mut self, m: Self::Move);
+    /// Whether two legal moves commute (see the module contract).
+    fn commute(&self, a: Self::Move, b: Self::Move) -> bool;
+}

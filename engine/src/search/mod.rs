@@ -1,0 +1,12 @@
+//! Search algorithms and their shared parts (limits, statistics, tables).
+//!
+//! Invariant: nothing here does I/O, logs, or keeps global state; every table is owned
+//! by the solver that created it.
+
+pub mod budget;
+pub mod dfs;
+pub mod game;
+pub mod gaps_game;
+pub mod path;
+pub mod stats;
+pub mod table;

@@ -1,0 +1,48 @@
+//! Statistics of one search.
+//!
+//! Invariant: `nodes` counts every position entered by a move (plus the root), whether
+//! or not a transposition cut it afterwards; `expanded = nodes - tt_hits - path_cuts -
+//! wins` for depth-first search.
+
+use std::time::Duration;
+
+/// Counters filled in by every algorithm (fields it does not use stay 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Positions entered (root included).
+    pub nodes: u64,
+    /// Positions whose moves were generated and searched.
+    pub expanded: u64,
+    /// Keys stored in the transposition table.
+    pub stored: u64,
+    /// Table entries overwritten because its budget was full.
+    pub replaced: u64,
+    /// Children cut because the table had seen them.
+    pub tt_hits: u64,
+    /// Moves skipped by incremental transpositions (known to transpose).
+    pub it_cuts: u64,
+    /// Children cut because they were already on the current path (cycles).
+    pub path_cuts: u64,
+    /// Won positions reached (complete mode counts them all).
+    pub wins: u64,
+    /// Deepest ply reached.
+    pub max_depth: u64,
+    /// Bytes of transposition table in use at the end.
+    pub table_bytes: u64,
+    /// Random probes made (sampling algorithms).
+    pub probes: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl SearchStats {
+    /// Nodes per second over the elapsed time.
+    pub fn nodes_per_second(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.nodes as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}

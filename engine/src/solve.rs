@@ -1,0 +1,275 @@
+//! The engine's front door: pick an algorithm, run it within limits, check the answer.
+//!
+//! Invariants:
+//! - Every `solvable` report carries a solution that was replayed with
+//!   [`verify_solution`] before being returned; a solution that fails the replay is an
+//!   engine bug and comes back as [`SolveError::InvalidSolution`], never as a verdict.
+//! - `unsolvable` is only reported by exhaustive algorithms that ran to the end.
+//! - A [`Solver`] allocates its table once, at construction, and reuses it.
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::replay::{verify_solution, ReplayError};
+use crate::search::budget::{Budget, StopReason};
+use crate::search::dfs::{DepthFirst, DfsOptions, DfsOutcome};
+use crate::search::gaps_game::{BasicGame, CommonGame};
+use crate::search::stats::SearchStats;
+use crate::search::table::TranspositionTable;
+use crate::variant::Variant;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The outcome of a solve, as in the contract.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Verdict {
+    /// A solution was found and replayed.
+    Solvable,
+    /// The search was exhaustive: no sequence of moves wins.
+    Unsolvable,
+    /// A limit was reached first.
+    Unknown,
+}
+
+impl Verdict {
+    /// The contract name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Solvable => "solvable",
+            Verdict::Unsolvable => "unsolvable",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The algorithms named by the contract.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub enum Algorithm {
+    /// The best the engine has for the variant.
+    #[default]
+    Auto,
+    /// Exact depth-first search.
+    Dfs,
+    /// Iterative sampling (finds wins, never proves a loss).
+    Sampling,
+    /// Breadth-first search with a random probe per node.
+    Hybrid,
+    /// Block search (`basic` only).
+    Blocks,
+}
+
+impl Algorithm {
+    /// The contract name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::Dfs => "dfs",
+            Algorithm::Sampling => "sampling",
+            Algorithm::Hybrid => "hybrid",
+            Algorithm::Blocks => "blocks",
+        }
+    }
+    /// Every algorithm name.
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::Auto,
+        Algorithm::Dfs,
+        Algorithm::Sampling,
+        Algorithm::Hybrid,
+        Algorithm::Blocks,
+    ];
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that the contract does not define.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("unknown algorithm {0:?} (expected one of auto, dfs, sampling, hybrid, blocks)")]
+pub struct UnknownAlgorithm(pub String);
+
+impl FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// What to run and within which limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// The rules.
+    pub variant: Variant,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Transposition detectors and complete mode for depth-first search.
+    pub dfs: DfsOptions,
+    /// Node limit.
+    pub max_nodes: Option<u64>,
+    /// Time limit.
+    pub time_limit: Option<Duration>,
+    /// Seed of randomised algorithms (recorded in the report).
+    pub seed: u64,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            variant: Variant::Basic,
+            algorithm: Algorithm::Auto,
+            dfs: DfsOptions::default(),
+            max_nodes: None,
+            time_limit: None,
+            seed: 0,
+        }
+    }
+}
+
+/// The result of one solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveReport {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// A replayed solution when `verdict` is `Solvable`, else empty.
+    pub solution: Vec<Move>,
+    /// Search statistics.
+    pub stats: SearchStats,
+    /// The algorithm that produced the verdict (`auto` resolved to a concrete one).
+    pub algorithm: Algorithm,
+    /// Why the search stopped early, for `unknown`.
+    pub stopped: Option<StopReason>,
+    /// The seed used.
+    pub seed: u64,
+    /// The depth-first options really used (incremental transpositions are off on cyclic
+    /// variants, see `search::dfs`).
+    pub dfs: DfsOptions,
+}
+
+/// A request the engine cannot carry out, or an engine bug caught by the replay check.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The algorithm exists in the contract but not for this variant.
+    #[error("algorithm {algorithm} does not support the {variant} variant")]
+    UnsupportedVariant {
+        /// The algorithm.
+        algorithm: Algorithm,
+        /// The variant.
+        variant: Variant,
+    },
+    /// The algorithm is named by the contract but not built yet.
+    #[error("algorithm {0} is not available yet in this version; use dfs or auto")]
+    NotAvailable(Algorithm),
+    /// A found solution did not replay: an engine bug, never returned as a verdict.
+    #[error("internal error: solution failed its replay check: {0}")]
+    InvalidSolution(ReplayError),
+}
+
+/// Default transposition-table budget: 64 MiB.
+pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
+
+/// A reusable solver: one per thread. Owns its transposition table.
+pub struct Solver {
+    table: TranspositionTable,
+    basic: DepthFirst<BasicGame>,
+    common: DepthFirst<CommonGame>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::with_table_bytes(DEFAULT_TABLE_BYTES)
+    }
+}
+
+impl Solver {
+    /// A solver whose table uses at most `bytes` bytes.
+    pub fn with_table_bytes(bytes: usize) -> Self {
+        Solver {
+            table: TranspositionTable::with_budget(bytes),
+            basic: DepthFirst::default(),
+            common: DepthFirst::default(),
+        }
+    }
+
+    /// The table's budget in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.capacity_bytes()
+    }
+
+    /// Solves `start` under `options`, stopping early if `cancel` becomes true.
+    pub fn solve(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<SolveReport, SolveError> {
+        let began = Instant::now();
+        let budget = Budget::new(options.max_nodes, options.time_limit, cancel);
+        let algorithm = match options.algorithm {
+            Algorithm::Auto | Algorithm::Dfs => Algorithm::Dfs,
+            Algorithm::Blocks if options.variant == Variant::Common => {
+                return Err(SolveError::UnsupportedVariant {
+                    algorithm: Algorithm::Blocks,
+                    variant: Variant::Common,
+                })
+            }
+            other => return Err(SolveError::NotAvailable(other)),
+        };
+        let mut stats = SearchStats::default();
+        self.table.clear();
+        let (outcome, dfs) = match options.variant {
+            Variant::Basic => {
+                let mut game = BasicGame(*start);
+                let outcome = self.basic.search(
+                    &mut game,
+                    Some(&mut self.table),
+                    options.dfs,
+                    &budget,
+                    &mut stats,
+                );
+                (outcome, options.dfs.effective::<BasicGame>())
+            }
+            Variant::Common => {
+                let mut game = CommonGame(*start);
+                let outcome = self.common.search(
+                    &mut game,
+                    Some(&mut self.table),
+                    options.dfs,
+                    &budget,
+                    &mut stats,
+                );
+                (outcome, options.dfs.effective::<CommonGame>())
+            }
+        };
+        stats.elapsed = began.elapsed();
+        let (verdict, solution, stopped) = match outcome {
+            DfsOutcome::Won(line) => {
+                verify_solution(start, options.variant, &line)
+                    .map_err(SolveError::InvalidSolution)?;
+                (Verdict::Solvable, line, None)
+            }
+            DfsOutcome::Exhausted => (Verdict::Unsolvable, Vec::new(), None),
+            DfsOutcome::Stopped(reason) => (Verdict::Unknown, Vec::new(), Some(reason)),
+        };
+        Ok(SolveReport {
+            verdict,
+            solution,
+            stats,
+            algorithm,
+            stopped,
+            seed: options.seed,
+            dfs,
+        })
+    }
+}

@@ -1,0 +1,100 @@
+//! Search options shared by `solve`, `winrate` and `bench`, and their validation.
+//!
+//! Invariant: [`SearchArgs::options`] either returns options the engine accepts or an
+//! [`InputError`](super::InputError) that says which option is wrong.
+
+use super::input_error;
+use clap::Args;
+use gaps_engine::{Algorithm, DfsOptions, SolveOptions, Variant};
+use std::time::Duration;
+
+/// Largest transposition table a single solver may ask for (MiB).
+pub const MAX_TABLE_MB: usize = 16 * 1024;
+
+/// Search parameters.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Rules: basic or common.
+    #[arg(long, default_value = "basic")]
+    pub variant: String,
+    /// auto, dfs, sampling, hybrid or blocks.
+    #[arg(long, default_value = "auto")]
+    pub algorithm: String,
+    /// Node limit per position (reaching it gives `unknown`).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Time limit per position in milliseconds (reaching it gives `unknown`).
+    #[arg(long = "time-ms")]
+    pub time_ms: Option<u64>,
+    /// Transposition-table budget per solver, in MiB.
+    #[arg(long = "table-mb", default_value_t = 64)]
+    pub table_mb: usize,
+    /// Disable the transposition table.
+    #[arg(long = "no-table")]
+    pub no_table: bool,
+    /// Disable incremental transpositions.
+    #[arg(long = "no-it")]
+    pub no_it: bool,
+    /// Search the whole space instead of stopping at the first win.
+    #[arg(long)]
+    pub complete: bool,
+    /// Seed for randomised algorithms.
+    #[arg(long = "search-seed", default_value_t = 0)]
+    pub search_seed: u64,
+    /// Random probes for sampling.
+    #[arg(long)]
+    pub probes: Option<u64>,
+}
+
+impl SearchArgs {
+    /// The variant, validated.
+    pub fn variant(&self) -> anyhow::Result<Variant> {
+        self.variant
+            .parse()
+            .map_err(|e| input_error(format!("--variant: {e}")))
+    }
+
+    /// Engine options, validated; `variant` overrides `--variant` (JSON lines).
+    pub fn options(&self, variant: Variant) -> anyhow::Result<SolveOptions> {
+        let algorithm: Algorithm = self
+            .algorithm
+            .parse()
+            .map_err(|e| input_error(format!("--algorithm: {e}")))?;
+        if self.nodes == Some(0) {
+            return Err(input_error("--nodes must be at least 1"));
+        }
+        if self.time_ms == Some(0) {
+            return Err(input_error("--time-ms must be at least 1"));
+        }
+        if self.probes == Some(0) {
+            return Err(input_error("--probes must be at least 1"));
+        }
+        if !(1..=MAX_TABLE_MB).contains(&self.table_mb) {
+            return Err(input_error(format!(
+                "--table-mb must be between 1 and {MAX_TABLE_MB}"
+            )));
+        }
+        if algorithm == Algorithm::Blocks && variant == Variant::Common {
+            return Err(input_error(
+                "--algorithm blocks works only with the basic variant",
+            ));
+        }
+        Ok(SolveOptions {
+            variant,
+            algorithm,
+            dfs: DfsOptions {
+                table: !self.no_table,
+                incremental: !self.no_it,
+                complete: self.complete,
+            },
+            max_nodes: self.nodes,
+            time_limit: self.time_ms.map(Duration::from_millis),
+            seed: self.search_seed,
+        })
+    }
+
+    /// Transposition-table budget in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table_mb << 20
+    }
+}

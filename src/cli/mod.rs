@@ -1,0 +1,87 @@
+//! Command-line interface (contract section 4): argument parsing and dispatch.
+//!
+//! Invariants: bad input of any kind exits with code 2 and a message naming the
+//! problem; internal failures exit with code 1; results go to stdout, progress and
+//! diagnostics to stderr.
+
+mod args;
+mod bench;
+mod deal;
+mod solve;
+mod winrate;
+
+use clap::{Parser, Subcommand};
+use std::fmt;
+use std::process::ExitCode;
+
+pub use args::SearchArgs;
+
+/// Bad input from the user (exit code 2), as opposed to an internal failure.
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for InputError {}
+
+/// Shorthand for a bad-input error.
+pub fn input_error(message: impl Into<String>) -> anyhow::Error {
+    InputError(message.into()).into()
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gaps",
+    version,
+    about = "Solver for the solitaire card game Gaps (Montana)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve one position (argument or standard input), or a JSON-lines batch.
+    Solve(solve::SolveCmd),
+    /// Print a numbered deal.
+    Deal(deal::DealCmd),
+    /// Solve a range of numbered deals on all cores and report the win rate.
+    Winrate(winrate::WinrateCmd),
+    /// Search a fixed deal set and print a deterministic node count and speed.
+    Bench(bench::BenchCmd),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Solve(cmd)) => solve::run(cmd),
+        Some(Command::Deal(cmd)) => deal::run(cmd),
+        Some(Command::Winrate(cmd)) => winrate::run(cmd),
+        Some(Command::Bench(cmd)) => bench::run(cmd),
+        None => Err(input_error(
+            "the HTTP service is not part of this build yet; use a subcommand (gaps --help)",
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<InputError>() => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

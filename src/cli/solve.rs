@@ -1,0 +1,163 @@
+//! `gaps solve`: one position (argument or stdin) or a JSON-lines batch.
+//!
+//! Invariant: in `--jsonl` mode every input line yields exactly one output line, in
+//! order; a bad line yields `{"error": ...}` and the batch goes on.
+
+use super::{input_error, SearchArgs};
+use crate::report::{MoveJson, SolveJson};
+use anyhow::Context;
+use clap::Args;
+use gaps_engine::{deal, parse_position, Layout, Position, SolveError, Solver, Variant};
+use serde::Deserialize;
+use std::io::{BufRead, Read, Write};
+
+#[derive(Args, Debug)]
+pub struct SolveCmd {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object.
+    #[arg(long, conflicts_with = "jsonl")]
+    json: bool,
+    /// Read JSON lines `{"position": ..., "variant": ...}` on stdin, write one result per line.
+    #[arg(long)]
+    jsonl: bool,
+    /// Solve numbered deal N instead of a given position.
+    #[arg(long = "deal", conflicts_with = "position")]
+    deal: Option<u64>,
+    /// Suits of the numbered deal.
+    #[arg(long, default_value_t = 4, requires = "deal")]
+    suits: usize,
+    /// Ranks of the numbered deal.
+    #[arg(long, default_value_t = 13, requires = "deal")]
+    ranks: usize,
+    /// The position (quote it, or pass its cells as several arguments); `-` or nothing
+    /// reads standard input.
+    position: Vec<String>,
+}
+
+pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
+    if cmd.jsonl {
+        return run_jsonl(&cmd.search);
+    }
+    let variant = cmd.search.variant()?;
+    let options = cmd.search.options(variant)?;
+    let start = read_position(&cmd)?;
+    let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
+    let report = solver.solve(&start, &options, None).map_err(engine_error)?;
+    let json = SolveJson::new(&start, variant, &report);
+    let mut out = std::io::stdout().lock();
+    if cmd.json {
+        serde_json::to_writer(&mut out, &json)?;
+        writeln!(out)?;
+    } else {
+        print_text(&mut out, &json)?;
+    }
+    Ok(())
+}
+
+/// Maps engine refusals to bad input and replay failures to internal errors.
+pub fn engine_error(e: SolveError) -> anyhow::Error {
+    match e {
+        SolveError::InvalidSolution(_) => anyhow::Error::new(e),
+        other => input_error(other.to_string()),
+    }
+}
+
+fn read_position(cmd: &SolveCmd) -> anyhow::Result<Position> {
+    if let Some(seed) = cmd.deal {
+        let layout = Layout::new(cmd.suits, cmd.ranks).map_err(|e| input_error(e.to_string()))?;
+        return Ok(deal(seed, layout));
+    }
+    let text = if cmd.position.is_empty() || cmd.position == ["-"] {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading the position from standard input")?;
+        text
+    } else {
+        cmd.position.join(" ")
+    };
+    parse_position(&text).map_err(|e| input_error(format!("invalid position: {e}")))
+}
+
+fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
+    writeln!(out, "position: {}", json.position)?;
+    writeln!(out, "variant: {}", json.variant)?;
+    writeln!(out, "verdict: {}", json.verdict)?;
+    if let Some(reason) = json.stopped {
+        writeln!(out, "stopped: {reason}")?;
+    }
+    if json.verdict == "solvable" {
+        writeln!(out, "solution: {} moves", json.solution.len())?;
+        for (i, MoveJson { card, from, to }) in json.solution.iter().enumerate() {
+            writeln!(
+                out,
+                "{:4}. {card} ({},{}) -> ({},{})",
+                i + 1,
+                from[0],
+                from[1],
+                to[0],
+                to[1]
+            )?;
+        }
+    }
+    let s = &json.stats;
+    writeln!(
+        out,
+        "stats: algorithm={} nodes={} expanded={} stored={} tt_hits={} it_cuts={} path_cuts={} max_depth={} elapsed_ms={:.3} nodes/s={:.0} table_bytes={}",
+        json.algorithm, s.nodes, s.expanded, s.stored, s.tt_hits, s.it_cuts, s.path_cuts, s.max_depth, s.elapsed_ms, s.nodes_per_second, s.table_bytes
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonLine {
+    position: String,
+    #[serde(default)]
+    variant: Option<String>,
+}
+
+fn run_jsonl(search: &SearchArgs) -> anyhow::Result<()> {
+    let default_variant = search.variant()?;
+    search.options(default_variant)?; // reject bad options before reading anything
+    let mut solver = Solver::with_table_bytes(search.table_bytes());
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.context("reading standard input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = solve_line(&mut solver, search, default_variant, &line);
+        match result {
+            Ok(json) => serde_json::to_writer(&mut out, &json)?,
+            Err(message) => serde_json::to_writer(
+                &mut out,
+                &serde_json::json!({ "error": message, "line": n + 1 }),
+            )?,
+        }
+        writeln!(out)?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn solve_line(
+    solver: &mut Solver,
+    search: &SearchArgs,
+    default_variant: Variant,
+    line: &str,
+) -> Result<SolveJson, String> {
+    let request: JsonLine =
+        serde_json::from_str(line).map_err(|e| format!("invalid JSON line: {e}"))?;
+    let variant = match request.variant {
+        Some(v) => v.parse::<Variant>().map_err(|e| e.to_string())?,
+        None => default_variant,
+    };
+    let options = search.options(variant).map_err(|e| e.to_string())?;
+    let start = parse_position(&request.position).map_err(|e| format!("invalid position: {e}"))?;
+    let report = solver
+        .solve(&start, &options, None)
+        .map_err(|e| e.to_string())?;
+    Ok(SolveJson::new(&start, variant, &report))
+}

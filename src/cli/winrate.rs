@@ -1,0 +1,254 @@
+//! `gaps winrate`: solves deals `seed..seed+deals-1` on all cores.
+//!
+//! Invariants: each worker thread owns one solver (one table, allocated once); deals are
+//! handed out through an atomic counter, so the counts do not depend on scheduling.
+
+use super::solve::engine_error;
+use super::{input_error, SearchArgs};
+use crate::report::wilson_95;
+use clap::Args;
+use gaps_engine::{deal, Layout, SearchStats, SolveOptions, Solver, Verdict};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Args, Debug)]
+pub struct WinrateCmd {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Number of suits (rows).
+    #[arg(long, default_value_t = 4)]
+    suits: usize,
+    /// Number of ranks (columns).
+    #[arg(long, default_value_t = 13)]
+    ranks: usize,
+    /// How many deals.
+    #[arg(long)]
+    deals: u64,
+    /// First deal number.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Totals of a run over many deals.
+#[derive(Default, Debug, Clone)]
+pub struct Tally {
+    pub solvable: u64,
+    pub unsolvable: u64,
+    pub unknown: u64,
+    pub nodes: u64,
+    pub max_nodes: u64,
+    pub max_time: Duration,
+    pub times: Vec<Duration>,
+}
+
+impl Tally {
+    fn add(&mut self, verdict: Verdict, stats: &SearchStats) {
+        match verdict {
+            Verdict::Solvable => self.solvable += 1,
+            Verdict::Unsolvable => self.unsolvable += 1,
+            Verdict::Unknown => self.unknown += 1,
+        }
+        self.nodes += stats.nodes;
+        self.max_nodes = self.max_nodes.max(stats.nodes);
+        self.max_time = self.max_time.max(stats.elapsed);
+        self.times.push(stats.elapsed);
+    }
+    fn merge(&mut self, other: Tally) {
+        self.solvable += other.solvable;
+        self.unsolvable += other.unsolvable;
+        self.unknown += other.unknown;
+        self.nodes += other.nodes;
+        self.max_nodes = self.max_nodes.max(other.max_nodes);
+        self.max_time = self.max_time.max(other.max_time);
+        self.times.extend(other.times);
+    }
+}
+
+/// Solves deals `first..first+count` with `threads` workers; `on_done` is called after
+/// each deal (for progress).
+pub fn solve_range(
+    layout: Layout,
+    first: u64,
+    count: u64,
+    options: &SolveOptions,
+    table_bytes: usize,
+    threads: usize,
+    on_done: &(dyn Fn() + Sync),
+) -> anyhow::Result<Tally> {
+    let next = AtomicU64::new(0);
+    let total = Mutex::new(Tally::default());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut solver = Solver::with_table_bytes(table_bytes);
+                let mut mine = Tally::default();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let start = deal(first + i, layout);
+                    match solver.solve(&start, options, None) {
+                        Ok(report) => mine.add(report.verdict, &report.stats),
+                        Err(e) => {
+                            *failure.lock().expect("lock") = Some(engine_error(e));
+                            next.store(count, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    on_done();
+                }
+                total.lock().expect("lock").merge(mine);
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("lock") {
+        return Err(e);
+    }
+    Ok(total.into_inner().expect("lock"))
+}
+
+#[derive(Serialize)]
+struct WinrateJson {
+    variant: &'static str,
+    suits: usize,
+    ranks: usize,
+    seed: u64,
+    deals: u64,
+    solvable: u64,
+    unsolvable: u64,
+    unknown: u64,
+    win_rate: f64,
+    ci95_low: f64,
+    ci95_high: f64,
+    /// Win rate counting unknowns as losses and as wins.
+    win_rate_unknown_as_loss: f64,
+    win_rate_unknown_as_win: f64,
+    algorithm: &'static str,
+    elapsed_ms: f64,
+    deals_per_second: f64,
+    nodes: u64,
+    nodes_per_second: f64,
+    median_ms: f64,
+    p99_ms: f64,
+    max_ms: f64,
+    max_nodes: u64,
+    threads: usize,
+}
+
+pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
+    let variant = cmd.search.variant()?;
+    let options = cmd.search.options(variant)?;
+    let layout = Layout::new(cmd.suits, cmd.ranks).map_err(|e| input_error(e.to_string()))?;
+    if cmd.deals == 0 {
+        return Err(input_error("--deals must be at least 1"));
+    }
+    if cmd.seed.checked_add(cmd.deals).is_none() {
+        return Err(input_error("--seed + --deals overflows the deal numbers"));
+    }
+    let threads = match cmd.threads {
+        Some(0) => return Err(input_error("--threads must be at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(cmd.deals);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} deals {per_sec} eta {eta}")
+                .expect("valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let began = Instant::now();
+    let tally = solve_range(
+        layout,
+        cmd.seed,
+        cmd.deals,
+        &options,
+        cmd.search.table_bytes(),
+        threads,
+        &|| bar.inc(1),
+    )?;
+    bar.finish_and_clear();
+    let elapsed = began.elapsed();
+    let mut times = tally.times.clone();
+    times.sort_unstable();
+    let quantile = |q: f64| {
+        let i = ((times.len() as f64 - 1.0) * q).round() as usize;
+        times.get(i).map_or(0.0, |t| t.as_secs_f64() * 1e3)
+    };
+    let n = cmd.deals;
+    let (ci95_low, ci95_high) = wilson_95(tally.solvable, n);
+    let json = WinrateJson {
+        variant: variant.name(),
+        suits: cmd.suits,
+        ranks: cmd.ranks,
+        seed: cmd.seed,
+        deals: n,
+        solvable: tally.solvable,
+        unsolvable: tally.unsolvable,
+        unknown: tally.unknown,
+        win_rate: tally.solvable as f64 / n as f64,
+        ci95_low,
+        ci95_high,
+        win_rate_unknown_as_loss: tally.solvable as f64 / n as f64,
+        win_rate_unknown_as_win: (tally.solvable + tally.unknown) as f64 / n as f64,
+        algorithm: options.algorithm.name(),
+        elapsed_ms: elapsed.as_secs_f64() * 1e3,
+        deals_per_second: n as f64 / elapsed.as_secs_f64(),
+        nodes: tally.nodes,
+        nodes_per_second: tally.nodes as f64 / elapsed.as_secs_f64(),
+        median_ms: quantile(0.5),
+        p99_ms: quantile(0.99),
+        max_ms: tally.max_time.as_secs_f64() * 1e3,
+        max_nodes: tally.max_nodes,
+        threads,
+    };
+    if cmd.json {
+        println!("{}", serde_json::to_string(&json)?);
+    } else {
+        println!(
+            "{} {}x{} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
+            json.variant,
+            json.suits,
+            json.ranks,
+            cmd.seed,
+            cmd.seed + n - 1,
+            json.solvable,
+            json.unsolvable,
+            json.unknown
+        );
+        println!(
+            "win rate {:.2}% (95% Wilson interval {:.2}%..{:.2}%; unknown as win: {:.2}%)",
+            json.win_rate * 100.0,
+            ci95_low * 100.0,
+            ci95_high * 100.0,
+            json.win_rate_unknown_as_win * 100.0
+        );
+        println!(
+            "time {:.2} s on {} threads: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
+            json.elapsed_ms / 1e3,
+            threads,
+            json.deals_per_second,
+            json.nodes_per_second / 1e6,
+            json.median_ms,
+            json.p99_ms,
+            json.max_ms,
+            json.max_nodes
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,9 @@
+//! `gaps`: the command line and HTTP face of the Gaps engine.
+//!
+//! Invariant: this crate never searches itself; it parses requests, calls
+//! `gaps_engine`, and formats results in the shapes of the public contract.
+
+#![deny(unsafe_code)]
+
+pub mod cli;
+pub mod report;

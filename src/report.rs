@@ -1,0 +1,152 @@
+//! JSON shapes of the public contract (moves, stats, solve results, win rates), shared by
+//! the CLI and, later, the HTTP service.
+//!
+//! Invariant: field names here are the contract's (section 2 moves, section 4 JSON);
+//! additions are fine, renames are not.
+
+use gaps_engine::{format_position, Move, Position, SearchStats, SolveReport, Variant};
+use serde::Serialize;
+
+/// A move as in the contract: `{"card": "5H", "from": [row, col], "to": [row, col]}`.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct MoveJson {
+    /// The card moved.
+    pub card: String,
+    /// 0-based `[row, col]` it leaves.
+    pub from: [usize; 2],
+    /// 0-based `[row, col]` of the gap it fills.
+    pub to: [usize; 2],
+}
+
+impl From<Move> for MoveJson {
+    fn from(m: Move) -> Self {
+        let (fr, fc) = m.from_rc();
+        let (tr, tc) = m.to_rc();
+        MoveJson {
+            card: m.card.to_string(),
+            from: [fr, fc],
+            to: [tr, tc],
+        }
+    }
+}
+
+/// Search statistics as JSON.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct StatsJson {
+    /// Positions entered.
+    pub nodes: u64,
+    /// Wall-clock milliseconds.
+    pub elapsed_ms: f64,
+    /// Positions whose moves were searched.
+    pub expanded: u64,
+    /// Keys stored in the transposition table.
+    pub stored: u64,
+    /// Table entries overwritten because the budget was full.
+    pub replaced: u64,
+    /// Children cut by the transposition table.
+    pub tt_hits: u64,
+    /// Moves cut by incremental transpositions.
+    pub it_cuts: u64,
+    /// Children cut because they were on the current path.
+    pub path_cuts: u64,
+    /// Deepest ply.
+    pub max_depth: u64,
+    /// Table bytes in use.
+    pub table_bytes: u64,
+    /// Nodes per second.
+    pub nodes_per_second: f64,
+}
+
+impl From<&SearchStats> for StatsJson {
+    fn from(s: &SearchStats) -> Self {
+        StatsJson {
+            nodes: s.nodes,
+            elapsed_ms: s.elapsed.as_secs_f64() * 1e3,
+            expanded: s.expanded,
+            stored: s.stored,
+            replaced: s.replaced,
+            tt_hits: s.tt_hits,
+            it_cuts: s.it_cuts,
+            path_cuts: s.path_cuts,
+            max_depth: s.max_depth,
+            table_bytes: s.table_bytes,
+            nodes_per_second: s.nodes_per_second().round(),
+        }
+    }
+}
+
+/// One solve as JSON (`gaps solve --json`, one line of `--jsonl`).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SolveJson {
+    /// Canonical position.
+    pub position: String,
+    /// Variant name.
+    pub variant: &'static str,
+    /// `solvable`, `unsolvable` or `unknown`.
+    pub verdict: &'static str,
+    /// Moves from the position to a won one (empty unless solvable).
+    pub solution: Vec<MoveJson>,
+    /// Algorithm that produced the verdict.
+    pub algorithm: &'static str,
+    /// Why the search stopped early (`unknown` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<&'static str>,
+    /// Seed of randomised parts.
+    pub seed: u64,
+    /// Search statistics.
+    pub stats: StatsJson,
+}
+
+impl SolveJson {
+    /// The JSON of `report` for `position` under `variant`.
+    pub fn new(position: &Position, variant: Variant, report: &SolveReport) -> Self {
+        SolveJson {
+            position: format_position(position),
+            variant: variant.name(),
+            verdict: report.verdict.name(),
+            solution: report
+                .solution
+                .iter()
+                .copied()
+                .map(MoveJson::from)
+                .collect(),
+            algorithm: report.algorithm.name(),
+            stopped: report.stopped.map(|s| s.name()),
+            seed: report.seed,
+            stats: StatsJson::from(&report.stats),
+        }
+    }
+}
+
+/// The 95% Wilson score interval of `successes` out of `n` (fractions; `(0, 1)` for n = 0).
+pub fn wilson_95(successes: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = successes as f64 / n;
+    let z2n = z * z / n;
+    let center = (p + z2n / 2.0) / (1.0 + z2n);
+    let half = z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 248 of 1000: 0.2225 .. 0.2754 (standard Wilson interval).
+        let (lo, hi) = wilson_95(248, 1000);
+        assert!(
+            (lo - 0.2225).abs() < 5e-4 && (hi - 0.2754).abs() < 5e-4,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson_95(0, 0), (0.0, 1.0));
+        let (lo, hi) = wilson_95(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.25 && hi < 0.35);
+    }
+}
