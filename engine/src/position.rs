@@ -155,6 +155,11 @@ impl Position {
     pub fn key(&self) -> Key {
         self.key
     }
+    /// The key after the legal move `m`, without playing it.
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> Key {
+        self.key ^ zobrist::move_delta(m.card, m.from, m.to)
+    }
     /// The card at `(row, col)`, `None` for a gap.
     pub fn at(&self, row: usize, col: usize) -> Option<Card> {
         let v = self.cells[cell(row, col) as usize];

@@ -3,7 +3,9 @@
 //!
 //! Invariants and why they make `unsolvable` exact:
 //! - The search is a graph reachability search. A child is skipped only if (a) the table
-//!   holds its key, so it was entered before, (b) it is on the current path, or (c) the
+//!   holds its key, so it was entered before or is waiting in the move list of a frame
+//!   on the stack (children are marked when their parent is expanded, so the table
+//!   lookups of siblings overlap their cache misses), (b) it is on the current path, or (c) the
 //!   move is in the incremental-transposition set `T`, so it reaches a position that was
 //!   entered before (paper 000, 2.2: `T` holds moves whose child was searched, kept for a
 //!   child only when they commute with the move to it). Every entered position has all
@@ -128,7 +130,14 @@ impl<G: Game> DepthFirst<G> {
         if !G::ACYCLIC {
             path.push(game.key());
         }
-        push_frame(stack, game, G::Move::default(), &[], stats);
+        push_frame(
+            stack,
+            game,
+            table.as_deref_mut(),
+            G::Move::default(),
+            &[],
+            stats,
+        );
 
         let outcome = loop {
             let depth = stack.len() - 1;
@@ -182,13 +191,6 @@ impl<G: Game> DepthFirst<G> {
                 game.unplay(m);
                 continue;
             }
-            if let Some(t) = table.as_deref_mut() {
-                if t.probe_or_insert(key) {
-                    stats.tt_hits += 1;
-                    game.unplay(m);
-                    continue;
-                }
-            }
             if game.is_won() {
                 stats.wins += 1;
                 let mut line: Vec<G::Move> = stack[1..].iter().map(|f| f.via).collect();
@@ -203,7 +205,7 @@ impl<G: Game> DepthFirst<G> {
             if !G::ACYCLIC {
                 path.push(key);
             }
-            push_frame(stack, game, m, inherited, stats);
+            push_frame(stack, game, table.as_deref_mut(), m, inherited, stats);
         };
         // Back to the root.
         while let Some(frame) = stack.pop() {
@@ -225,6 +227,7 @@ impl<G: Game> DepthFirst<G> {
 fn push_frame<G: Game>(
     stack: &mut Vec<Frame<G>>,
     game: &G,
+    table: Option<&mut TranspositionTable>,
     via: G::Move,
     inherited: &[G::Move],
     stats: &mut SearchStats,
@@ -243,6 +246,21 @@ fn push_frame<G: Game>(
             }
         }
         stats.it_cuts += u64::from(frame.done.count_ones());
+    }
+    if let Some(t) = table {
+        let moves = frame.moves.as_ref();
+        let fresh = |j: &usize| frame.done >> j & 1 == 0;
+        for j in (0..moves.len()).filter(fresh) {
+            t.prefetch(game.key_after(moves[j]));
+        }
+        let mut hits = 0;
+        for j in (0..moves.len()).filter(fresh) {
+            if t.probe_or_insert(game.key_after(moves[j])) {
+                hits |= 1 << j;
+            }
+        }
+        frame.done |= hits;
+        stats.tt_hits += u64::from(hits.count_ones());
     }
     stats.expanded += 1;
     stack.push(frame);

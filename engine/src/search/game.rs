@@ -27,6 +27,8 @@ pub trait Game {
 
     /// Key of the current position (equal positions have equal keys).
     fn key(&self) -> Key;
+    /// Key of the position after the legal move `m`, without playing it.
+    fn key_after(&self, m: Self::Move) -> Key;
     /// Whether the current position is a goal (goal positions have no moves).
     fn is_won(&self) -> bool;
     /// Fills `out` with the legal moves.

