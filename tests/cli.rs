@@ -1,0 +1,225 @@
+//! The command line as users and scripts see it (contract section 4).
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn gaps() -> Command {
+    Command::cargo_bin("gaps").expect("binary")
+}
+
+const DEAL_1: &str = "9C 7C QD 4C AS 8D QC JD 6S 5D 7H JS 3H/7D QS AC TS 5S 2D 8S 5C KH TH AD 5H AH/2S 9S 4S 2H 6D 3S KC 8C 3D 6C 7S 3C 8H/6H QH 4H 9D KS JH 2C TD JC 9H TC KD 4D";
+
+#[test]
+fn deal_is_stable_and_has_a_position_form() {
+    gaps()
+        .args(["deal", "--seed", "1"])
+        .assert()
+        .success()
+        .stdout(format!("{DEAL_1}\n"));
+    let out = gaps()
+        .args(["deal", "--seed", "1", "--position"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("--").count(), 4);
+    assert_eq!(text.trim().split('/').count(), 4);
+}
+
+#[test]
+fn solve_reads_argument_stdin_and_prints_json() {
+    let small = "2S 3S -- 4S/2H 3H 4H --";
+    gaps()
+        .args(["solve", small])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verdict: solvable"));
+    let out = gaps()
+        .args(["solve", "--json", "-"])
+        .write_stdin(small)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "solvable");
+    assert_eq!(v["variant"], "basic");
+    assert_eq!(v["position"], small);
+    assert_eq!(v["solution"][0]["card"], "4S");
+    assert_eq!(v["solution"][0]["from"], serde_json::json!([0, 3]));
+    assert_eq!(v["solution"][0]["to"], serde_json::json!([0, 2]));
+    assert!(v["stats"]["nodes"].as_u64().unwrap() >= 1);
+    assert!(v["stats"]["elapsed_ms"].is_number());
+}
+
+#[test]
+fn a_full_deal_is_solved_with_a_replayed_solution() {
+    let out = gaps().args(["solve", "--json", DEAL_1]).output().unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "solvable");
+    assert!(v["solution"].as_array().unwrap().len() > 50);
+}
+
+#[test]
+fn limits_give_unknown_not_an_error() {
+    let out = gaps()
+        .args(["solve", "--json", "--deal", "0", "--nodes", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["stopped"], "node_limit");
+}
+
+#[test]
+fn bad_input_exits_2_and_names_the_problem() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "2S 3S XX 4S/2H 3H 4H --"],
+            "unknown token \"XX\" at row 1, column 3",
+        ),
+        (&["solve", "2S 3S -- 3S/2H 3H 4H --"], "duplicate card 3S"),
+        (&["solve", "2S 3S -- 4S/2H 3H --"], "ragged rows"),
+        (&["solve", "2S -- 3S -- 4S/2H 3H 4H"], "ragged rows"),
+        (
+            &["solve", "2S 3S -- --/2H 3H 4H --"],
+            "wrong number of gaps",
+        ),
+        (&["solve", "2S --/2H --"], "size out of range"),
+        (
+            &["solve", "--variant", "fancy", "2S 3S -- 4S/2H 3H 4H --"],
+            "unknown variant",
+        ),
+        (
+            &["solve", "--algorithm", "magic", "2S 3S -- 4S/2H 3H 4H --"],
+            "unknown algorithm",
+        ),
+        (
+            &[
+                "solve",
+                "--variant",
+                "common",
+                "--algorithm",
+                "blocks",
+                "2S 3S -- 4S/2H 3H 4H --",
+            ],
+            "basic variant",
+        ),
+        (
+            &["solve", "--nodes", "0", "2S 3S -- 4S/2H 3H 4H --"],
+            "--nodes",
+        ),
+        (
+            &["solve", "--time-ms", "0", "2S 3S -- 4S/2H 3H 4H --"],
+            "--time-ms",
+        ),
+        (
+            &["solve", "--table-mb", "0", "2S 3S -- 4S/2H 3H 4H --"],
+            "--table-mb",
+        ),
+        (
+            &["deal", "--seed", "1", "--suits", "9"],
+            "size out of range",
+        ),
+        (&["deal", "--seed", "-3"], ""),
+        (&["winrate", "--deals", "0"], "--deals"),
+        (
+            &["winrate", "--deals", "5", "--ranks", "2"],
+            "size out of range",
+        ),
+    ];
+    for (args, message) in cases {
+        gaps()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(*message));
+    }
+}
+
+#[test]
+fn jsonl_answers_every_line_in_order() {
+    let input = concat!(
+        "{\"position\": \"2S 3S -- 4S/2H 3H 4H --\"}\n",
+        "not json\n",
+        "{\"position\": \"2S 4S -- 3S/2H 3H 4H --\", \"variant\": \"common\"}\n",
+        "{\"position\": \"2S 3S\"}\n",
+        "{\"position\": \"2S 3S -- 4S/2H 3H 4H --\", \"variant\": \"weird\"}\n",
+    );
+    let out = gaps()
+        .args(["solve", "--jsonl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["verdict"], "solvable");
+    assert!(lines[1]["error"].as_str().unwrap().contains("invalid JSON"));
+    assert_eq!(lines[2]["variant"], "common");
+    assert!(lines[2]["verdict"].is_string());
+    assert!(lines[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("size out of range"));
+    assert!(lines[4]["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown variant"));
+}
+
+#[test]
+fn winrate_reports_counts_and_interval() {
+    let out = gaps()
+        .args([
+            "winrate",
+            "--variant",
+            "basic",
+            "--suits",
+            "4",
+            "--ranks",
+            "6",
+            "--deals",
+            "200",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let count = |k: &str| v[k].as_u64().unwrap();
+    assert_eq!(count("deals"), 200);
+    assert_eq!(
+        count("solvable") + count("unsolvable") + count("unknown"),
+        200
+    );
+    assert_eq!(count("unknown"), 0);
+    let rate = v["win_rate"].as_f64().unwrap();
+    assert!((rate - count("solvable") as f64 / 200.0).abs() < 1e-12);
+    assert!(v["ci95_low"].as_f64().unwrap() < rate && rate < v["ci95_high"].as_f64().unwrap());
+    assert!(v["elapsed_ms"].is_number());
+}
+
+#[test]
+fn bench_prints_a_deterministic_node_count() {
+    let run = || {
+        let out = gaps()
+            .args(["bench", "--ranks", "7", "--deals", "50"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .find(|l| l.starts_with("Bench: "))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(run(), run());
+}
