@@ -5,6 +5,7 @@
 
 use super::input_error;
 use clap::Args;
+use gaps_engine::solve::DEFAULT_TABLE_BYTES;
 use gaps_engine::{Algorithm, DfsOptions, SolveOptions, Variant};
 use std::time::Duration;
 
@@ -26,9 +27,10 @@ pub struct SearchArgs {
     /// Time limit per position in milliseconds (reaching it gives `unknown`).
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
-    /// Transposition-table budget per solver, in MiB.
-    #[arg(long = "table-mb", default_value_t = 64)]
-    pub table_mb: usize,
+    /// Transposition-table budget per solver, in MiB (default: 4 for basic, 64 for
+    /// common; see README).
+    #[arg(long = "table-mb")]
+    pub table_mb: Option<usize>,
     /// Disable the transposition table.
     #[arg(long = "no-table")]
     pub no_table: bool,
@@ -69,7 +71,10 @@ impl SearchArgs {
         if self.probes == Some(0) {
             return Err(input_error("--probes must be at least 1"));
         }
-        if !(1..=MAX_TABLE_MB).contains(&self.table_mb) {
+        if self
+            .table_mb
+            .is_some_and(|mb| !(1..=MAX_TABLE_MB).contains(&mb))
+        {
             return Err(input_error(format!(
                 "--table-mb must be between 1 and {MAX_TABLE_MB}"
             )));
@@ -90,11 +95,13 @@ impl SearchArgs {
             max_nodes: self.nodes,
             time_limit: self.time_ms.map(Duration::from_millis),
             seed: self.search_seed,
+            table_limit: self.table_mb.map(|mb| mb << 20),
         })
     }
 
-    /// Transposition-table budget in bytes.
+    /// Transposition-table allocation in bytes (each solve may use less, see
+    /// `SolveOptions::table_limit`).
     pub fn table_bytes(&self) -> usize {
-        self.table_mb << 20
+        self.table_mb.map_or(DEFAULT_TABLE_BYTES, |mb| mb << 20)
     }
 }

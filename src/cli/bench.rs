@@ -8,6 +8,7 @@
 use super::winrate::solve_range;
 use super::{input_error, SearchArgs};
 use clap::Args;
+use gaps_engine::solve::default_table_limit;
 use gaps_engine::{DfsOptions, Layout, SolveOptions};
 use std::time::Instant;
 
@@ -66,7 +67,13 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
     let secs = began.elapsed().as_secs_f64();
     println!(
         "bench {variant} {layout} deals 0..{} algorithm {} table {} MiB threads {}",
-        cmd.deals, base.algorithm, cmd.search.table_mb, cmd.threads
+        cmd.deals,
+        base.algorithm,
+        base.table_limit
+            .unwrap_or_else(|| default_table_limit(variant))
+            .min(cmd.search.table_bytes())
+            >> 20,
+        cmd.threads
     );
     println!(
         "verdicts: {} solvable, {} unsolvable, {} unknown",
@@ -90,10 +97,10 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
         base.variant, layout, cmd.deals
     );
     println!(
-        "{:<28} {:>14} {:>10} {:>12}",
+        "{:<34} {:>14} {:>10} {:>12}",
         "detectors", "nodes", "time s", "Mnodes/s"
     );
-    let sizes = [cmd.small_table_mb, cmd.search.table_mb];
+    let sizes = [cmd.small_table_mb, cmd.search.table_bytes() >> 20];
     let runs = [
         ("incremental only", false, true, 0usize),
         ("table only (small)", true, false, 0),
@@ -108,6 +115,7 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
                 incremental,
                 complete: true,
             },
+            table_limit: Some(sizes[size] << 20),
             ..base
         };
         let began = Instant::now();
@@ -127,7 +135,7 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
             name.to_string()
         };
         println!(
-            "{:<28} {:>14} {:>10.2} {:>12.2}{}",
+            "{:<34} {:>14} {:>10.2} {:>12.2}{}",
             label,
             tally.nodes,
             secs,

@@ -26,7 +26,7 @@ use super::budget::{Budget, StopReason, CHECK_INTERVAL};
 use super::game::Game;
 use super::path::PathSet;
 use super::stats::SearchStats;
-use super::table::TranspositionTable;
+use super::table::{Hashed, TranspositionTable};
 
 /// Which transposition detectors a depth-first search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +84,7 @@ pub struct DepthFirst<G: Game> {
     stack: Vec<Frame<G>>,
     path: PathSet,
     inherited: Vec<G::Move>,
+    children: Vec<(usize, Hashed)>,
 }
 
 impl<G: Game> Default for DepthFirst<G> {
@@ -92,6 +93,7 @@ impl<G: Game> Default for DepthFirst<G> {
             stack: Vec::with_capacity(512),
             path: PathSet::default(),
             inherited: Vec::with_capacity(64),
+            children: Vec::with_capacity(64),
         }
     }
 }
@@ -115,6 +117,7 @@ impl<G: Game> DepthFirst<G> {
             stack,
             path,
             inherited,
+            children,
         } = self;
         stack.clear();
         path.clear();
@@ -134,6 +137,7 @@ impl<G: Game> DepthFirst<G> {
             stack,
             game,
             table.as_deref_mut(),
+            children,
             G::Move::default(),
             &[],
             stats,
@@ -205,7 +209,15 @@ impl<G: Game> DepthFirst<G> {
             if !G::ACYCLIC {
                 path.push(key);
             }
-            push_frame(stack, game, table.as_deref_mut(), m, inherited, stats);
+            push_frame(
+                stack,
+                game,
+                table.as_deref_mut(),
+                children,
+                m,
+                inherited,
+                stats,
+            );
         };
         // Back to the root.
         while let Some(frame) = stack.pop() {
@@ -228,6 +240,7 @@ fn push_frame<G: Game>(
     stack: &mut Vec<Frame<G>>,
     game: &G,
     table: Option<&mut TranspositionTable>,
+    children: &mut Vec<(usize, Hashed)>,
     via: G::Move,
     inherited: &[G::Move],
     stats: &mut SearchStats,
@@ -249,13 +262,17 @@ fn push_frame<G: Game>(
     }
     if let Some(t) = table {
         let moves = frame.moves.as_ref();
-        let fresh = |j: &usize| frame.done >> j & 1 == 0;
-        for j in (0..moves.len()).filter(fresh) {
-            t.prefetch(game.key_after(moves[j]));
+        children.clear();
+        for (j, &mv) in moves.iter().enumerate() {
+            if frame.done >> j & 1 == 0 {
+                let h = Hashed::new(game.key_after(mv));
+                t.prefetch(h);
+                children.push((j, h));
+            }
         }
         let mut hits = 0;
-        for j in (0..moves.len()).filter(fresh) {
-            if t.probe_or_insert(game.key_after(moves[j])) {
+        for &(j, h) in children.iter() {
+            if t.probe_or_insert_hashed(h) {
                 hits |= 1 << j;
             }
         }

@@ -10,8 +10,8 @@
 //!   never exceeds `capacity`, so the table never grows past its budget.
 //! - Keys live in their home bucket or one of the next `MAX_PROBE - 1` buckets (linear
 //!   probing by bucket, no deletions), so a lookup that meets an empty slot or runs out of
-//!   probes proves the key absent. A full window grows the table; only when the budget
-//!   is full too is an entry replaced, in the home bucket; that loses an entry (more
+//!   probes proves the key absent. A full window grows the table; only at the limit is
+//!   an entry replaced, in the home bucket; that loses an entry (more
 //!   work later) but never invents one.
 //! - Entries store the full 128-bit key (0 = empty), so a false hit needs two distinct
 //!   positions with equal 128-bit Zobrist keys. With keys modelled as uniform random, a
@@ -29,9 +29,29 @@ const MAX_PROBE: usize = 8;
 
 type Bucket = [Key; SLOTS];
 
+/// A key with its bucket hash computed once (prefetch and probe share it).
+#[derive(Clone, Copy, Debug)]
+pub struct Hashed {
+    key: Key,
+    hash: u64,
+}
+
+impl Hashed {
+    /// Hashes `key` for table use.
+    #[inline(always)]
+    pub fn new(key: Key) -> Self {
+        let key = key.max(1); // 0 marks an empty slot; aliasing 0 with 1 has odds 2^-127
+        Hashed {
+            key,
+            hash: index_hash(key),
+        }
+    }
+}
+
 /// A fixed-budget set of position keys (see the module invariants).
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
+    limit: usize,
     active: usize,
     occupied: usize,
     stored: u64,
@@ -51,6 +71,7 @@ impl TranspositionTable {
         let buckets = vec![[0; SLOTS]; capacity];
         advise_huge_pages(&buckets);
         TranspositionTable {
+            limit: capacity,
             buckets,
             active: capacity.min(MIN_ACTIVE),
             occupied: 0,
@@ -83,8 +104,16 @@ impl TranspositionTable {
 
     /// Forgets everything (cost proportional to what the last search used).
     pub fn clear(&mut self) {
+        self.clear_with_limit(usize::MAX);
+    }
+
+    /// Forgets everything and lets the next search use at most `bytes` of the budget
+    /// (at least one bucket). A smaller table can be faster: it stays in cache.
+    pub fn clear_with_limit(&mut self, bytes: usize) {
         self.buckets[..self.active].fill([0; SLOTS]);
-        self.active = self.buckets.len().min(MIN_ACTIVE);
+        let wanted = (bytes / Self::BUCKET_BYTES).clamp(1, self.buckets.len());
+        self.limit = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        self.active = self.limit.min(MIN_ACTIVE);
         self.occupied = 0;
         self.stored = 0;
         self.replaced = 0;
@@ -95,8 +124,8 @@ impl TranspositionTable {
     /// was the one load of the bucket; a blocking load (`black_box`) does not overlap,
     /// a prefetch does.
     #[inline(always)]
-    pub fn prefetch(&self, key: Key) {
-        let home = index_hash(key.max(1)) as usize & (self.active - 1);
+    pub fn prefetch(&self, h: Hashed) {
+        let home = h.hash as usize & (self.active - 1);
         let bucket: *const Bucket = &self.buckets[home];
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
@@ -114,13 +143,19 @@ impl TranspositionTable {
     /// Returns true if `key` was already present; otherwise inserts it and returns false.
     #[inline(always)]
     pub fn probe_or_insert(&mut self, key: Key) -> bool {
-        let key = key.max(1); // 0 marks an empty slot; aliasing 0 with 1 has odds 2^-127
-        if self.occupied * 4 >= self.active * SLOTS * 3 && self.active < self.buckets.len() {
+        self.probe_or_insert_hashed(Hashed::new(key))
+    }
+
+    /// [`Self::probe_or_insert`] with the hash already computed.
+    #[inline(always)]
+    pub fn probe_or_insert_hashed(&mut self, h: Hashed) -> bool {
+        let key = h.key;
+        if self.occupied * 4 >= self.active * SLOTS * 3 && self.active < self.limit {
             self.grow();
         }
         loop {
             let mask = self.active - 1;
-            let home = index_hash(key) as usize & mask;
+            let home = h.hash as usize & mask;
             for step in 0..MAX_PROBE.min(self.active) {
                 let bucket = &mut self.buckets[(home + step) & mask];
                 for slot in bucket.iter_mut() {
@@ -135,8 +170,8 @@ impl TranspositionTable {
                     }
                 }
             }
-            // A full probe window: grow while the budget allows, else replace at home.
-            if self.active < self.buckets.len() {
+            // A full probe window: grow while the limit allows, else replace at home.
+            if self.active < self.limit {
                 self.grow();
                 continue;
             }
@@ -157,7 +192,7 @@ impl TranspositionTable {
                 .extend(bucket.iter().copied().filter(|&k| k != 0));
             *bucket = [0; SLOTS];
         }
-        self.active = (self.active * GROWTH).min(self.buckets.len());
+        self.active = (self.active * GROWTH).min(self.limit);
         self.occupied = 0;
         let keys = std::mem::take(&mut self.rehash);
         let mask = self.active - 1;
