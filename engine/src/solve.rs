@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::replay::{verify_solution, ReplayError};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions, DfsOutcome};
-use crate::search::gaps_game::{BasicGame, CommonGame};
+use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::stats::SearchStats;
 use crate::search::table::TranspositionTable;
 use crate::variant::Variant;
@@ -195,6 +195,20 @@ pub fn default_table_limit(variant: Variant) -> usize {
     }
 }
 
+/// Runs `search` from `start` and returns the outcome and the options really used.
+fn run_dfs<R: Rules>(
+    search: &mut DepthFirst<GapsGame<R>>,
+    start: &Position,
+    table: &mut TranspositionTable,
+    options: DfsOptions,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> (DfsOutcome<Move>, DfsOptions) {
+    let mut game = GapsGame::<R>::new(*start);
+    let outcome = search.search(&mut game, Some(table), options, budget, stats);
+    (outcome, options.effective::<GapsGame<R>>())
+}
+
 /// A reusable solver: one per thread. Owns its transposition table.
 pub struct Solver {
     table: TranspositionTable,
@@ -248,29 +262,24 @@ impl Solver {
                 .table_limit
                 .unwrap_or_else(|| default_table_limit(options.variant)),
         );
+        let table = &mut self.table;
         let (outcome, dfs) = match options.variant {
-            Variant::Basic => {
-                let mut game = BasicGame(*start);
-                let outcome = self.basic.search(
-                    &mut game,
-                    Some(&mut self.table),
-                    options.dfs,
-                    &budget,
-                    &mut stats,
-                );
-                (outcome, options.dfs.effective::<BasicGame>())
-            }
-            Variant::Common => {
-                let mut game = CommonGame(*start);
-                let outcome = self.common.search(
-                    &mut game,
-                    Some(&mut self.table),
-                    options.dfs,
-                    &budget,
-                    &mut stats,
-                );
-                (outcome, options.dfs.effective::<CommonGame>())
-            }
+            Variant::Basic => run_dfs(
+                &mut self.basic,
+                start,
+                table,
+                options.dfs,
+                &budget,
+                &mut stats,
+            ),
+            Variant::Common => run_dfs(
+                &mut self.common,
+                start,
+                table,
+                options.dfs,
+                &budget,
+                &mut stats,
+            ),
         };
         stats.elapsed = began.elapsed();
         let (verdict, solution, stopped) = match outcome {

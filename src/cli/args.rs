@@ -6,11 +6,29 @@
 use super::input_error;
 use clap::Args;
 use gaps_engine::solve::DEFAULT_TABLE_BYTES;
-use gaps_engine::{Algorithm, DfsOptions, SolveOptions, Variant};
+use gaps_engine::{Algorithm, DfsOptions, Layout, SolveOptions, Variant};
 use std::time::Duration;
 
 /// Largest transposition table a single solver may ask for (MiB).
 pub const MAX_TABLE_MB: usize = 16 * 1024;
+
+/// The size of numbered deals.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Number of suits (rows), 1..=8.
+    #[arg(long, default_value_t = 4)]
+    pub suits: usize,
+    /// Number of ranks (columns), 3..=13.
+    #[arg(long, default_value_t = 13)]
+    pub ranks: usize,
+}
+
+impl BoardArgs {
+    /// The layout, validated.
+    pub fn layout(&self) -> anyhow::Result<Layout> {
+        Layout::new(self.suits, self.ranks).map_err(|e| input_error(e.to_string()))
+    }
+}
 
 /// Search parameters.
 #[derive(Args, Debug, Clone)]

@@ -5,6 +5,7 @@
 //! It also runs the paper-000 comparison (table only, incremental transpositions only,
 //! both; small and large table) in complete mode when asked with `--compare`.
 
+use super::args::BoardArgs;
 use super::winrate::solve_range;
 use super::{input_error, SearchArgs};
 use clap::Args;
@@ -16,12 +17,8 @@ use std::time::Instant;
 pub struct BenchCmd {
     #[command(flatten)]
     search: SearchArgs,
-    /// Number of suits.
-    #[arg(long, default_value_t = 4)]
-    suits: usize,
-    /// Number of ranks.
-    #[arg(long, default_value_t = 13)]
-    ranks: usize,
+    #[command(flatten)]
+    board: BoardArgs,
     /// Number of deals (numbers 0..N).
     #[arg(long, default_value_t = 200)]
     deals: u64,
@@ -46,7 +43,7 @@ fn peak_rss_kib() -> Option<u64> {
 
 pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
     let variant = cmd.search.variant()?;
-    let layout = Layout::new(cmd.suits, cmd.ranks).map_err(|e| input_error(e.to_string()))?;
+    let layout = cmd.board.layout()?;
     if cmd.threads == 0 || cmd.deals == 0 {
         return Err(input_error("--threads and --deals must be at least 1"));
     }

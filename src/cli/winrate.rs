@@ -3,6 +3,7 @@
 //! Invariants: each worker thread owns one solver (one table, allocated once); deals are
 //! handed out through an atomic counter, so the counts do not depend on scheduling.
 
+use super::args::BoardArgs;
 use super::solve::engine_error;
 use super::{input_error, SearchArgs};
 use crate::report::wilson_95;
@@ -19,12 +20,8 @@ use std::time::{Duration, Instant};
 pub struct WinrateCmd {
     #[command(flatten)]
     search: SearchArgs,
-    /// Number of suits (rows).
-    #[arg(long, default_value_t = 4)]
-    suits: usize,
-    /// Number of ranks (columns).
-    #[arg(long, default_value_t = 13)]
-    ranks: usize,
+    #[command(flatten)]
+    board: BoardArgs,
     /// How many deals.
     #[arg(long)]
     deals: u64,
@@ -150,7 +147,7 @@ struct WinrateJson {
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let variant = cmd.search.variant()?;
     let options = cmd.search.options(variant)?;
-    let layout = Layout::new(cmd.suits, cmd.ranks).map_err(|e| input_error(e.to_string()))?;
+    let layout = cmd.board.layout()?;
     if cmd.deals == 0 {
         return Err(input_error("--deals must be at least 1"));
     }
@@ -194,8 +191,8 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let (ci95_low, ci95_high) = wilson_95(tally.solvable, n);
     let json = WinrateJson {
         variant: variant.name(),
-        suits: cmd.suits,
-        ranks: cmd.ranks,
+        suits: layout.suits(),
+        ranks: layout.ranks(),
         seed: cmd.seed,
         deals: n,
         solvable: tally.solvable,

@@ -1,5 +1,5 @@
-//! Gaps as a [`Game`]: one adapter per variant, so each search is monomorphised with
-//! the right move generator, move-list capacity and cycle handling.
+//! Gaps as a [`Game`]: one adapter, generic over the variant's [`Rules`], so each search
+//! is monomorphised with the right move generator, move-list capacity and cycle handling.
 //!
 //! Invariant (the commutation test): two distinct legal moves `a = x: p -> g` and
 //! `b = y: q -> h` commute iff they move different cards into different gaps and neither
@@ -14,6 +14,7 @@ use crate::card::col_of;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_BASIC_MOVES, MAX_MOVES};
 use crate::zobrist::Key;
+use std::marker::PhantomData;
 
 /// Whether two legal Gaps moves commute (see the module invariant).
 #[inline(always)]
@@ -24,75 +25,101 @@ pub fn gaps_commute(a: Move, b: Move) -> bool {
         && !(col_of(a.to) > 0 && a.to - 1 == b.from)
 }
 
-/// The `basic` variant: at most one move per gap, no cycles.
-pub struct BasicGame(pub Position);
+/// What distinguishes the variants inside the search: move generation, the goal, and
+/// whether moves can cycle.
+pub trait Rules {
+    /// Move-list capacity for the variant.
+    type Moves: Copy + Default + AsRef<[Move]>;
+    /// Whether the variant's move graph is acyclic.
+    const ACYCLIC: bool;
+    /// Fills `out` with the legal moves of `pos`.
+    fn generate(pos: &Position, out: &mut Self::Moves);
+    /// Whether `pos` is won.
+    fn is_won(pos: &Position) -> bool;
+}
 
-impl Game for BasicGame {
-    type Move = Move;
+/// The `basic` rules: at most one move per gap, no cycles.
+pub struct BasicRules;
+
+impl Rules for BasicRules {
     type Moves = MoveList<MAX_BASIC_MOVES>;
     const ACYCLIC: bool = true;
-
     #[inline(always)]
-    fn key(&self) -> Key {
-        self.0.key()
+    fn generate(pos: &Position, out: &mut Self::Moves) {
+        pos.basic_moves(out)
     }
     #[inline(always)]
-    fn key_after(&self, m: Move) -> Key {
-        self.0.key_after(m)
-    }
-    #[inline(always)]
-    fn is_won(&self) -> bool {
-        self.0.is_won_basic()
-    }
-    #[inline(always)]
-    fn generate(&self, out: &mut Self::Moves) {
-        self.0.basic_moves(out)
-    }
-    #[inline(always)]
-    fn play(&mut self, m: Move) {
-        self.0.play(m)
-    }
-    #[inline(always)]
-    fn unplay(&mut self, m: Move) {
-        self.0.unplay(m)
-    }
-    #[inline(always)]
-    fn commute(&self, a: Move, b: Move) -> bool {
-        gaps_commute(a, b)
+    fn is_won(pos: &Position) -> bool {
+        pos.is_won_basic()
     }
 }
 
-/// The `common` variant: any Two into a column-0 gap, so Twos can cycle.
-pub struct CommonGame(pub Position);
+/// The `common` rules: any Two into a column-0 gap, so Twos can cycle.
+pub struct CommonRules;
 
-impl Game for CommonGame {
-    type Move = Move;
+impl Rules for CommonRules {
     type Moves = MoveList<MAX_MOVES>;
     const ACYCLIC: bool = false;
+    #[inline(always)]
+    fn generate(pos: &Position, out: &mut Self::Moves) {
+        pos.common_moves(out)
+    }
+    #[inline(always)]
+    fn is_won(pos: &Position) -> bool {
+        pos.is_won_common()
+    }
+}
+
+/// A Gaps position searched under the rules `R`.
+pub struct GapsGame<R> {
+    /// The current position.
+    pub position: Position,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> GapsGame<R> {
+    /// A game starting at `position`.
+    pub fn new(position: Position) -> Self {
+        GapsGame {
+            position,
+            rules: PhantomData,
+        }
+    }
+}
+
+/// The `basic` variant as a [`Game`].
+pub type BasicGame = GapsGame<BasicRules>;
+/// The `common` variant as a [`Game`].
+pub type CommonGame = GapsGame<CommonRules>;
+
+impl<R: Rules> Game for GapsGame<R> {
+    type Move = Move;
+    type Moves = R::Moves;
+    const ACYCLIC: bool = R::ACYCLIC;
 
     #[inline(always)]
     fn key(&self) -> Key {
-        self.0.key()
+        self.position.key()
     }
     #[inline(always)]
     fn key_after(&self, m: Move) -> Key {
-        self.0.key_after(m)
+        self.position.key_after(m)
     }
     #[inline(always)]
     fn is_won(&self) -> bool {
-        self.0.is_won_common()
+        R::is_won(&self.position)
     }
     #[inline(always)]
     fn generate(&self, out: &mut Self::Moves) {
-        self.0.common_moves(out)
+        R::generate(&self.position, out)
     }
     #[inline(always)]
     fn play(&mut self, m: Move) {
-        self.0.play(m)
+        self.position.play(m)
     }
     #[inline(always)]
     fn unplay(&mut self, m: Move) {
-        self.0.unplay(m)
+        self.position.unplay(m)
     }
     #[inline(always)]
     fn commute(&self, a: Move, b: Move) -> bool {
