@@ -49,6 +49,8 @@ pub struct StatsJson {
     pub it_cuts: u64,
     /// Children cut because they were on the current path.
     pub path_cuts: u64,
+    /// Positions whose moves were cut to a stubborn subset.
+    pub reduced: u64,
     /// Deepest ply.
     pub max_depth: u64,
     /// Table bytes in use.
@@ -68,6 +70,7 @@ impl From<&SearchStats> for StatsJson {
             tt_hits: s.tt_hits,
             it_cuts: s.it_cuts,
             path_cuts: s.path_cuts,
+            reduced: s.reduced,
             max_depth: s.max_depth,
             table_bytes: s.table_bytes,
             nodes_per_second: s.nodes_per_second().round(),

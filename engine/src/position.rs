@@ -237,6 +237,58 @@ impl Position {
         }
     }
 
+    /// A stubborn subset of the legal `basic` moves `moves`, as a bit mask over the
+    /// list, if one smaller than the whole list is found.
+    ///
+    /// It starts from a move `X: p -> o` where `o` is `X`'s home and every cell left of
+    /// `o` holds its home card (a correct prefix, which never moves again). That move
+    /// stays enabled whatever other moves are played (`o` can only take `X`, `X` can only
+    /// go to `o`), so it is a key move. Playing it early only empties `p` and fills `o`;
+    /// no other move can target `o`, `o + 1` (left of it is the gap `o`) or `p`
+    /// (occupied), so the only move it could disable is the successor `X+1` going to
+    /// `p + 1`. That is impossible when `p` is in the last column, `X` is a top card, or
+    /// `X+1` already stands on `p + 1`; if `p + 1` is a gap, the move `X+1 -> p + 1` is
+    /// enabled and joins the set, and the same question is asked of `X+1`'s own cell
+    /// (ranks grow, so this ends). Any other card on `p + 1` abandons the candidate.
+    /// These are Valmari's stubborn-set conditions, under which every terminal position
+    /// reachable from here (the won one included) stays reachable through the set.
+    pub fn stubborn_basic_moves(&self, moves: &[Move]) -> Option<u64> {
+        let last = self.top as usize;
+        'candidate: for m in moves {
+            let code = m.card.code();
+            if m.to != code - 1 {
+                continue;
+            }
+            let (row, col) = (row_of(m.to), col_of(m.to));
+            if !(0..col).all(|k| self.cells[cell(row, k) as usize] == code - (col - k) as u8) {
+                continue;
+            }
+            let mut set = 0u64;
+            let (mut card, mut at, mut to) = (m.card, m.from, m.to);
+            loop {
+                set |= 1 << moves.iter().position(|x| x.to == to)?;
+                if col_of(at) == last || card.rank() == self.top {
+                    break;
+                }
+                let right = self.cells[at as usize + 1];
+                if right == card.code() + 1 {
+                    break;
+                }
+                if right != GAP {
+                    continue 'candidate;
+                }
+                // `card + 1 -> at + 1` is legal now; it joins the set.
+                to = at + 1;
+                card = card.successor();
+                at = self.place[card.code() as usize];
+            }
+            if set.count_ones() < moves.len() as u32 {
+                return Some(set);
+            }
+        }
+        None
+    }
+
     /// Appends the legal moves of the `common` variant (any Two into a column-0 gap).
     #[inline(always)]
     pub fn common_moves<const N: usize>(&self, out: &mut MoveList<N>) {

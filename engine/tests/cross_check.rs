@@ -9,6 +9,7 @@ const REFERENCE_LIMIT: usize = 3_000_000;
 
 /// One way of searching: detectors, table budget, and a node cap (`None`: must finish).
 struct Config {
+    reduce: bool,
     table: bool,
     incremental: bool,
     table_bytes: usize,
@@ -17,6 +18,7 @@ struct Config {
 
 const fn cfg(table: bool, incremental: bool, table_bytes: usize, cap: Option<u64>) -> Config {
     Config {
+        reduce: true,
         table,
         incremental,
         table_bytes,
@@ -27,6 +29,10 @@ const fn cfg(table: bool, incremental: bool, table_bytes: usize, cap: Option<u64
 fn configs(variant: Variant) -> Vec<Config> {
     let mut v = vec![
         cfg(true, true, 16 << 20, None),
+        Config {
+            reduce: false,
+            ..cfg(true, true, 16 << 20, None)
+        },
         cfg(true, false, 16 << 20, None),
         // Small tables force replacement: verdicts must not change, only effort.
         cfg(true, true, 4096, Some(2_000_000)),
@@ -35,6 +41,13 @@ fn configs(variant: Variant) -> Vec<Config> {
         // No table and no incremental transpositions: plain tree search (exponential).
         cfg(false, false, 256, Some(300_000)),
     ];
+    if variant == Variant::Basic {
+        // Stubborn-set reduction off, with incremental transpositions alone.
+        v.push(Config {
+            reduce: false,
+            ..cfg(false, true, 256, None)
+        });
+    }
     v.push(match variant {
         // Incremental transpositions alone are complete and cheap on the acyclic variant.
         Variant::Basic => cfg(false, true, 256, None),
@@ -52,6 +65,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
         .map(|c| Solver::with_table_bytes(c.table_bytes))
         .collect();
     let (mut winnable, mut finished_capped, mut capped_runs) = (0, 0, 0);
+    let mut reduced = 0;
     for seed in 0..deals {
         let start = deal(seed, layout);
         let reference = reachable(&start, variant, REFERENCE_LIMIT);
@@ -64,11 +78,16 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
                     table: c.table,
                     incremental: c.incremental,
                     complete: false,
+                    reduce: c.reduce,
                 },
                 max_nodes: c.cap,
                 ..SolveOptions::default()
             };
             let r = solver.solve(&start, &options, None).expect("solve");
+            reduced += r.stats.reduced;
+            if !c.reduce || variant == Variant::Common {
+                assert_eq!(r.stats.reduced, 0, "reduction must be off here");
+            }
             let what = format!(
                 "{variant} {layout} deal {seed} table={} it={} bytes={}",
                 c.table, c.incremental, c.table_bytes
@@ -91,6 +110,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
                     table: true,
                     incremental,
                     complete: true,
+                    reduce: false,
                 },
                 ..SolveOptions::default()
             };
@@ -103,7 +123,17 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
             assert_eq!(r.verdict == Verdict::Solvable, expected);
         }
     }
-    // The sample holds both outcomes, and most capped runs finished: agreement is not vacuous.
+    // The reduction fired (basic), the sample holds both outcomes, and most capped runs
+    // finished: agreement is not vacuous.
+    if suits > 1 {
+        // (One row has one gap: a single move leaves nothing to reduce.)
+        let expected = variant == Variant::Basic;
+        assert_eq!(
+            reduced > 0,
+            expected,
+            "{variant} {layout}: {reduced} reductions"
+        );
+    }
     assert!(
         winnable > 0 && winnable < deals,
         "{variant} {layout}: {winnable}/{deals} winnable"
@@ -155,6 +185,7 @@ fn it_is_not_used_on_cyclic_games() {
             table: true,
             incremental: true,
             complete: true,
+            reduce: false,
         },
         ..SolveOptions::default()
     };

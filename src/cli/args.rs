@@ -58,6 +58,9 @@ pub struct SearchArgs {
     /// Search the whole space instead of stopping at the first win.
     #[arg(long)]
     pub complete: bool,
+    /// Do not reduce moves to stubborn sets (basic).
+    #[arg(long = "no-reduce")]
+    pub no_reduce: bool,
     /// Seed for randomised algorithms.
     #[arg(long = "search-seed", default_value_t = 0)]
     pub search_seed: u64,
@@ -109,6 +112,7 @@ impl SearchArgs {
                 table: !self.no_table,
                 incremental: !self.no_it,
                 complete: self.complete,
+                reduce: !self.no_reduce,
             },
             max_nodes: self.nodes,
             time_limit: self.time_ms.map(Duration::from_millis),

@@ -111,6 +111,7 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
                 table,
                 incremental,
                 complete: true,
+                reduce: false,
             },
             table_limit: Some(sizes[size] << 20),
             ..base

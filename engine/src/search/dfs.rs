@@ -11,6 +11,11 @@
 //!   child only when they commute with the move to it). Every entered position has all
 //!   its moves tried before the search ends, so when the root is exhausted every position
 //!   reachable from it has been entered: none was won.
+//! - On acyclic games the moves of a position may be cut to a stubborn set
+//!   ([`Game::reduce`]): every terminal position reachable from it stays reachable
+//!   through the kept moves (Valmari), and goals are terminal. This composes with (a)
+//!   and (c) because their cuts only skip positions whose reachable terminal positions
+//!   are found anyway.
 //! - Keys are marked at entry, which makes (a) safe with cycles; the path set (b) keeps
 //!   cyclic games finite even when table entries are replaced or there is no table.
 //! - Incremental transpositions (c) are only used on acyclic games. Their completeness
@@ -37,6 +42,10 @@ pub struct DfsOptions {
     pub incremental: bool,
     /// Search the whole space instead of stopping at the first win.
     pub complete: bool,
+    /// Expand only a stubborn subset of the moves where the game has one
+    /// ([`Game::reduce`]); acyclic games only, and off in complete mode, which counts
+    /// the whole space.
+    pub reduce: bool,
 }
 
 impl DfsOptions {
@@ -45,6 +54,7 @@ impl DfsOptions {
     pub fn effective<G: Game>(self) -> DfsOptions {
         DfsOptions {
             incremental: self.incremental && G::ACYCLIC,
+            reduce: self.reduce && G::ACYCLIC && !self.complete,
             ..self
         }
     }
@@ -56,6 +66,7 @@ impl Default for DfsOptions {
             table: true,
             incremental: true,
             complete: false,
+            reduce: true,
         }
     }
 }
@@ -81,19 +92,26 @@ struct Frame<G: Game> {
 
 /// Reusable depth-first searcher: owns its stack and path set between searches.
 pub struct DepthFirst<G: Game> {
-    stack: Vec<Frame<G>>,
+    stack: Stack<G>,
     path: PathSet,
     inherited: Vec<G::Move>,
+}
+
+/// The frames of the current path, and a scratch list for expanding the top one.
+struct Stack<G: Game> {
+    frames: Vec<Frame<G>>,
     children: Vec<(usize, Hashed)>,
 }
 
 impl<G: Game> Default for DepthFirst<G> {
     fn default() -> Self {
         DepthFirst {
-            stack: Vec::with_capacity(512),
+            stack: Stack {
+                frames: Vec::with_capacity(512),
+                children: Vec::with_capacity(64),
+            },
             path: PathSet::default(),
             inherited: Vec::with_capacity(64),
-            children: Vec::with_capacity(64),
         }
     }
 }
@@ -117,9 +135,8 @@ impl<G: Game> DepthFirst<G> {
             stack,
             path,
             inherited,
-            children,
         } = self;
-        stack.clear();
+        stack.frames.clear();
         path.clear();
         stats.nodes += 1;
         let mut first_win: Option<Vec<G::Move>> = None;
@@ -133,27 +150,26 @@ impl<G: Game> DepthFirst<G> {
         if !G::ACYCLIC {
             path.push(game.key());
         }
-        push_frame(
-            stack,
+        stack.push(
             game,
             table.as_deref_mut(),
-            children,
+            options.reduce,
             G::Move::default(),
             &[],
             stats,
         );
 
         let outcome = loop {
-            let depth = stack.len() - 1;
-            let top = &mut stack[depth];
+            let depth = stack.frames.len() - 1;
+            let top = &mut stack.frames[depth];
             let list = top.moves.as_ref();
             let mut i = top.next as usize;
             while i < list.len() && top.done >> i & 1 == 1 {
                 i += 1;
             }
             if i >= list.len() {
-                let frame = stack.pop().expect("non-empty stack");
-                if stack.is_empty() {
+                let frame = stack.frames.pop().expect("non-empty stack");
+                if stack.frames.is_empty() {
                     break match first_win.take() {
                         Some(w) => DfsOutcome::Won(w),
                         None => DfsOutcome::Exhausted,
@@ -197,7 +213,7 @@ impl<G: Game> DepthFirst<G> {
             }
             if game.is_won() {
                 stats.wins += 1;
-                let mut line: Vec<G::Move> = stack[1..].iter().map(|f| f.via).collect();
+                let mut line: Vec<G::Move> = stack.frames[1..].iter().map(|f| f.via).collect();
                 line.push(m);
                 game.unplay(m);
                 if !options.complete {
@@ -209,19 +225,18 @@ impl<G: Game> DepthFirst<G> {
             if !G::ACYCLIC {
                 path.push(key);
             }
-            push_frame(
-                stack,
+            stack.push(
                 game,
                 table.as_deref_mut(),
-                children,
+                options.reduce,
                 m,
                 inherited,
                 stats,
             );
         };
         // Back to the root.
-        while let Some(frame) = stack.pop() {
-            if !stack.is_empty() {
+        while let Some(frame) = stack.frames.pop() {
+            if !stack.frames.is_empty() {
                 game.unplay(frame.via);
             }
         }
@@ -235,51 +250,62 @@ impl<G: Game> DepthFirst<G> {
     }
 }
 
-#[inline(always)]
-fn push_frame<G: Game>(
-    stack: &mut Vec<Frame<G>>,
-    game: &G,
-    table: Option<&mut TranspositionTable>,
-    children: &mut Vec<(usize, Hashed)>,
-    via: G::Move,
-    inherited: &[G::Move],
-    stats: &mut SearchStats,
-) {
-    let mut frame = Frame::<G> {
-        moves: G::Moves::default(),
-        next: 0,
-        done: 0,
-        via,
-    };
-    game.generate(&mut frame.moves);
-    if !inherited.is_empty() {
-        for (j, mv) in frame.moves.as_ref().iter().enumerate() {
-            if inherited.contains(mv) {
-                frame.done |= 1 << j;
-            }
+impl<G: Game> Stack<G> {
+    /// Pushes the frame of the position just entered by `via`: its moves (reduced to a
+    /// stubborn set if asked), minus the inherited transpositions and the children the
+    /// table has already seen.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        game: &G,
+        table: Option<&mut TranspositionTable>,
+        reduce: bool,
+        via: G::Move,
+        inherited: &[G::Move],
+        stats: &mut SearchStats,
+    ) {
+        let children = &mut self.children;
+        let mut frame = Frame::<G> {
+            moves: G::Moves::default(),
+            next: 0,
+            done: 0,
+            via,
+        };
+        game.generate(&mut frame.moves);
+        if reduce {
+            let before = frame.moves.as_ref().len();
+            game.reduce(&mut frame.moves);
+            stats.reduced += u64::from(frame.moves.as_ref().len() < before);
         }
-        stats.it_cuts += u64::from(frame.done.count_ones());
+        if !inherited.is_empty() {
+            for (j, mv) in frame.moves.as_ref().iter().enumerate() {
+                if inherited.contains(mv) {
+                    frame.done |= 1 << j;
+                }
+            }
+            stats.it_cuts += u64::from(frame.done.count_ones());
+        }
+        if let Some(t) = table {
+            let moves = frame.moves.as_ref();
+            children.clear();
+            for (j, &mv) in moves.iter().enumerate() {
+                if frame.done >> j & 1 == 0 {
+                    let h = Hashed::new(game.key_after(mv));
+                    t.prefetch(h);
+                    children.push((j, h));
+                }
+            }
+            let mut hits = 0;
+            for &(j, h) in children.iter() {
+                if t.probe_or_insert_hashed(h) {
+                    hits |= 1 << j;
+                }
+            }
+            frame.done |= hits;
+            stats.tt_hits += u64::from(hits.count_ones());
+        }
+        stats.expanded += 1;
+        self.frames.push(frame);
+        stats.max_depth = stats.max_depth.max(self.frames.len() as u64 - 1);
     }
-    if let Some(t) = table {
-        let moves = frame.moves.as_ref();
-        children.clear();
-        for (j, &mv) in moves.iter().enumerate() {
-            if frame.done >> j & 1 == 0 {
-                let h = Hashed::new(game.key_after(mv));
-                t.prefetch(h);
-                children.push((j, h));
-            }
-        }
-        let mut hits = 0;
-        for &(j, h) in children.iter() {
-            if t.probe_or_insert_hashed(h) {
-                hits |= 1 << j;
-            }
-        }
-        frame.done |= hits;
-        stats.tt_hits += u64::from(hits.count_ones());
-    }
-    stats.expanded += 1;
-    stack.push(frame);
-    stats.max_depth = stats.max_depth.max(stack.len() as u64 - 1);
 }

@@ -39,4 +39,11 @@ pub trait Game {
     fn unplay(&mut self, m: Self::Move);
     /// Whether two legal moves commute (see the module contract).
     fn commute(&self, a: Self::Move, b: Self::Move) -> bool;
+    /// May shrink the legal moves `moves` of the current position to a stubborn set: a
+    /// subset from which every terminal position reachable from here stays reachable
+    /// (goals are terminal). Only valid for acyclic games; the default keeps them all.
+    #[inline(always)]
+    fn reduce(&self, moves: &mut Self::Moves) {
+        let _ = moves;
+    }
 }

@@ -36,6 +36,11 @@ pub trait Rules {
     fn generate(pos: &Position, out: &mut Self::Moves);
     /// Whether `pos` is won.
     fn is_won(pos: &Position) -> bool;
+    /// Shrinks `moves` to a stubborn set where the rules know one (see [`Game::reduce`]).
+    #[inline(always)]
+    fn reduce(pos: &Position, moves: &mut Self::Moves) {
+        let _ = (pos, moves);
+    }
 }
 
 /// The `basic` rules: at most one move per gap, no cycles.
@@ -51,6 +56,18 @@ impl Rules for BasicRules {
     #[inline(always)]
     fn is_won(pos: &Position) -> bool {
         pos.is_won_basic()
+    }
+    #[inline(always)]
+    fn reduce(pos: &Position, moves: &mut Self::Moves) {
+        if let Some(set) = pos.stubborn_basic_moves(moves.as_slice()) {
+            let all = *moves;
+            moves.clear();
+            for (i, &m) in all.as_slice().iter().enumerate() {
+                if set >> i & 1 == 1 {
+                    moves.push(m);
+                }
+            }
+        }
     }
 }
 
@@ -124,5 +141,9 @@ impl<R: Rules> Game for GapsGame<R> {
     #[inline(always)]
     fn commute(&self, a: Move, b: Move) -> bool {
         gaps_commute(a, b)
+    }
+    #[inline(always)]
+    fn reduce(&self, moves: &mut Self::Moves) {
+        R::reduce(&self.position, moves)
     }
 }

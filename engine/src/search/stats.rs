@@ -21,6 +21,8 @@ pub struct SearchStats {
     pub tt_hits: u64,
     /// Moves skipped by incremental transpositions (known to transpose).
     pub it_cuts: u64,
+    /// Positions whose moves were cut to a stubborn subset.
+    pub reduced: u64,
     /// Children cut because they were already on the current path (cycles).
     pub path_cuts: u64,
     /// Won positions reached (complete mode counts them all).

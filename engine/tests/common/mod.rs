@@ -18,6 +18,7 @@ pub fn solve_with(
             table,
             incremental,
             complete,
+            reduce: true,
         },
         ..SolveOptions::default()
     };
