@@ -12,10 +12,12 @@
 //!   its moves tried before the search ends, so when the root is exhausted every position
 //!   reachable from it has been entered: none was won.
 //! - On acyclic games the moves of a position may be cut to a stubborn set
-//!   ([`Game::reduce`]): every terminal position reachable from it stays reachable
+//!   ([`Game::stubborn`]): every terminal position reachable from it stays reachable
 //!   through the kept moves (Valmari), and goals are terminal. This composes with (a)
 //!   and (c) because their cuts only skip positions whose reachable terminal positions
-//!   are found anyway.
+//!   are found anyway. Moves left out stay in the frame's list, marked `skip`, so the
+//!   set `T` (which may name them) still reaches the children: a left-out `t` in `T`
+//!   that commutes with the move played still leads to a covered position.
 //! - Keys are marked at entry, which makes (a) safe with cycles; the path set (b) keeps
 //!   cyclic games finite even when table entries are replaced or there is no table.
 //! - Incremental transpositions (c) are only used on acyclic games. Their completeness
@@ -43,7 +45,7 @@ pub struct DfsOptions {
     /// Search the whole space instead of stopping at the first win.
     pub complete: bool,
     /// Expand only a stubborn subset of the moves where the game has one
-    /// ([`Game::reduce`]); acyclic games only, and off in complete mode, which counts
+    /// ([`Game::stubborn`]); acyclic games only, and off in complete mode, which counts
     /// the whole space.
     pub reduce: bool,
 }
@@ -87,6 +89,9 @@ struct Frame<G: Game> {
     next: u8,
     /// Bit `i`: move `i` is searched or known to transpose (the set `T` plus tried moves).
     done: u64,
+    /// Bit `i`: move `i` is left out by the stubborn-set reduction. Not searched, and not
+    /// in `T` either; kept in the list so that `T` survives reduced positions.
+    skip: u64,
     via: G::Move,
 }
 
@@ -164,7 +169,7 @@ impl<G: Game> DepthFirst<G> {
             let top = &mut stack.frames[depth];
             let list = top.moves.as_ref();
             let mut i = top.next as usize;
-            while i < list.len() && top.done >> i & 1 == 1 {
+            while i < list.len() && (top.done | top.skip) >> i & 1 == 1 {
                 i += 1;
             }
             if i >= list.len() {
@@ -269,13 +274,15 @@ impl<G: Game> Stack<G> {
             moves: G::Moves::default(),
             next: 0,
             done: 0,
+            skip: 0,
             via,
         };
         game.generate(&mut frame.moves);
         if reduce {
-            let before = frame.moves.as_ref().len();
-            game.reduce(&mut frame.moves);
-            stats.reduced += u64::from(frame.moves.as_ref().len() < before);
+            if let Some(keep) = game.stubborn(&frame.moves) {
+                frame.skip = !keep;
+                stats.reduced += 1;
+            }
         }
         if !inherited.is_empty() {
             for (j, mv) in frame.moves.as_ref().iter().enumerate() {
@@ -289,7 +296,7 @@ impl<G: Game> Stack<G> {
             let moves = frame.moves.as_ref();
             children.clear();
             for (j, &mv) in moves.iter().enumerate() {
-                if frame.done >> j & 1 == 0 {
+                if (frame.done | frame.skip) >> j & 1 == 0 {
                     let h = Hashed::new(game.key_after(mv));
                     t.prefetch(h);
                     children.push((j, h));

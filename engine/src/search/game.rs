@@ -39,11 +39,13 @@ pub trait Game {
     fn unplay(&mut self, m: Self::Move);
     /// Whether two legal moves commute (see the module contract).
     fn commute(&self, a: Self::Move, b: Self::Move) -> bool;
-    /// May shrink the legal moves `moves` of the current position to a stubborn set: a
-    /// subset from which every terminal position reachable from here stays reachable
-    /// (goals are terminal). Only valid for acyclic games; the default keeps them all.
+    /// A stubborn subset of the legal moves `moves` of the current position, as a bit
+    /// mask over the list: every terminal position reachable from here stays reachable
+    /// through those moves alone (goals are terminal). Only used on acyclic games;
+    /// `None` (the default) keeps them all.
     #[inline(always)]
-    fn reduce(&self, moves: &mut Self::Moves) {
+    fn stubborn(&self, moves: &Self::Moves) -> Option<u64> {
         let _ = moves;
+        None
     }
 }

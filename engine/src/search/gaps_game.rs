@@ -36,10 +36,11 @@ pub trait Rules {
     fn generate(pos: &Position, out: &mut Self::Moves);
     /// Whether `pos` is won.
     fn is_won(pos: &Position) -> bool;
-    /// Shrinks `moves` to a stubborn set where the rules know one (see [`Game::reduce`]).
+    /// A stubborn subset of `moves` where the rules know one (see [`Game::stubborn`]).
     #[inline(always)]
-    fn reduce(pos: &Position, moves: &mut Self::Moves) {
+    fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
         let _ = (pos, moves);
+        None
     }
 }
 
@@ -58,16 +59,8 @@ impl Rules for BasicRules {
         pos.is_won_basic()
     }
     #[inline(always)]
-    fn reduce(pos: &Position, moves: &mut Self::Moves) {
-        if let Some(set) = pos.stubborn_basic_moves(moves.as_slice()) {
-            let all = *moves;
-            moves.clear();
-            for (i, &m) in all.as_slice().iter().enumerate() {
-                if set >> i & 1 == 1 {
-                    moves.push(m);
-                }
-            }
-        }
+    fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
+        pos.stubborn_basic_moves(moves.as_slice())
     }
 }
 
@@ -143,7 +136,7 @@ impl<R: Rules> Game for GapsGame<R> {
         gaps_commute(a, b)
     }
     #[inline(always)]
-    fn reduce(&self, moves: &mut Self::Moves) {
-        R::reduce(&self.position, moves)
+    fn stubborn(&self, moves: &Self::Moves) -> Option<u64> {
+        R::stubborn(&self.position, moves)
     }
 }
