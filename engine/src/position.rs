@@ -266,7 +266,10 @@ impl Position {
             let mut set = 0u64;
             let (mut card, mut at, mut to) = (m.card, m.from, m.to);
             loop {
-                set |= 1 << moves.iter().position(|x| x.to == to)?;
+                let Some(i) = moves.iter().position(|x| x.to == to) else {
+                    continue 'candidate;
+                };
+                set |= 1 << i;
                 if col_of(at) == last || card.rank() == self.top {
                     break;
                 }

@@ -3,29 +3,30 @@
 //!
 //! Invariants and why they make `unsolvable` exact:
 //! - The search is a graph reachability search. A child is skipped only if (a) the table
-//!   holds its key, so it was entered before or is waiting in the move list of a frame
-//!   on the stack (children are marked when their parent is expanded, so the table
-//!   lookups of siblings overlap their cache misses), (b) it is on the current path, or (c) the
-//!   move is in the incremental-transposition set `T`, so it reaches a position that was
-//!   entered before (paper 000, 2.2: `T` holds moves whose child was searched, kept for a
-//!   child only when they commute with the move to it). Every entered position has all
-//!   its moves tried before the search ends, so when the root is exhausted every position
-//!   reachable from it has been entered: none was won.
+//!   holds its key: it was entered before, or waits in the move list of a frame on the
+//!   stack (keys are stored when the parent is expanded, so the lookups of siblings
+//!   overlap their cache misses); (b) it is on the current path; or (c) the move is in
+//!   the incremental-transposition set `T`, so it reaches a position that is covered
+//!   anyway (paper 000, 2.2: `T` holds moves whose child was searched, kept for a child
+//!   only when they commute with the move to it). Every entered position has all its
+//!   kept moves tried before the search ends, so when the root is exhausted every
+//!   position reachable from it has been entered: none was won.
 //! - On acyclic games the moves of a position may be cut to a stubborn set
 //!   ([`Game::stubborn`]): every terminal position reachable from it stays reachable
-//!   through the kept moves (Valmari), and goals are terminal. This composes with (a)
-//!   and (c) because their cuts only skip positions whose reachable terminal positions
-//!   are found anyway. Moves left out stay in the frame's list, marked `skip`, so the
-//!   set `T` (which may name them) still reaches the children: a left-out `t` in `T`
-//!   that commutes with the move played still leads to a covered position.
-//! - Keys are marked at entry, which makes (a) safe with cycles; the path set (b) keeps
-//!   cyclic games finite even when table entries are replaced or there is no table.
+//!   through the kept moves (Valmari), and goals are terminal, so the previous point
+//!   holds for terminal positions, which is all a verdict needs. It composes with (a) and
+//!   (c) because their cuts only skip positions whose reachable terminal positions are
+//!   found anyway. Left-out moves stay in the frame's list, marked `skip`, so the set `T`
+//!   (which may name them) still reaches the children: a left-out `t` in `T` that
+//!   commutes with the move played still leads to a covered position.
+//! - Marking keys before entry keeps (a) safe with cycles; the path set (b) keeps cyclic
+//!   games finite even when table entries are replaced or there is no table.
 //! - Incremental transpositions (c) are only used on acyclic games. Their completeness
 //!   proof needs "the child was completely searched", which with cycles only holds up to
-//!   positions still on the stack; two positions can then each be skipped on the strength
-//!   of the other. This happens: `common` 3x5 deal 757 loses two reachable positions that
-//!   way (see the `it_is_not_used_on_cyclic_games` test), so on cyclic games the option
-//!   is ignored and [`DfsOptions::effective`] reports it off.
+//!   positions still on the stack; two positions can then each be skipped on the
+//!   strength of the other. This happens: `common` 3x5 deal 757 loses two reachable
+//!   positions that way (see the `it_is_not_used_on_cyclic_games` test), so on cyclic
+//!   games the option is ignored and [`DfsOptions::effective`] reports it off.
 //! - The stack and move lists are preallocated; no allocation per node.
 //! - On return the game is back at the root position.
 
@@ -290,7 +291,7 @@ impl<G: Game> Stack<G> {
                     frame.done |= 1 << j;
                 }
             }
-            stats.it_cuts += u64::from(frame.done.count_ones());
+            stats.it_cuts += u64::from((frame.done & !frame.skip).count_ones());
         }
         if let Some(t) = table {
             let moves = frame.moves.as_ref();
