@@ -23,8 +23,6 @@ use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 4;
 const MIN_ACTIVE: usize = 1 << 14;
-/// Growth factor of the active part.
-const GROWTH: usize = 2;
 const MAX_PROBE: usize = 8;
 
 type Bucket = [Key; SLOTS];
@@ -119,10 +117,11 @@ impl TranspositionTable {
         self.replaced = 0;
     }
 
-    /// Starts loading the home bucket of `key` into cache, so that the lookups of
-    /// several siblings overlap their cache misses. Measured: half of the search time
-    /// was the one load of the bucket; a blocking load (`black_box`) does not overlap,
-    /// a prefetch does.
+    /// Starts loading the home bucket of `h` into cache, so that the lookups of several
+    /// siblings overlap their cache misses (the bucket load is the search's largest
+    /// single cost). Measured on basic 4x13 deals 0..199, alternating runs with and
+    /// without it: about 5% faster. A plain load through `black_box` instead blocks and
+    /// gained nothing.
     #[inline(always)]
     pub fn prefetch(&self, h: Hashed) {
         let home = h.hash as usize & (self.active - 1);
@@ -182,8 +181,8 @@ impl TranspositionTable {
         }
     }
 
-    /// Multiplies the active part by `GROWTH` (up to the budget) and re-inserts every
-    /// key (amortised O(1) per insert; the buffer is reused across searches).
+    /// Doubles the active part (up to the limit) and re-inserts every key (amortised O(1)
+    /// per insert; the buffer is reused across searches).
     #[cold]
     fn grow(&mut self) {
         self.rehash.clear();
@@ -192,7 +191,7 @@ impl TranspositionTable {
                 .extend(bucket.iter().copied().filter(|&k| k != 0));
             *bucket = [0; SLOTS];
         }
-        self.active = (self.active * GROWTH).min(self.limit);
+        self.active = (self.active * 2).min(self.limit);
         self.occupied = 0;
         let keys = std::mem::take(&mut self.rehash);
         let mask = self.active - 1;
