@@ -206,6 +206,7 @@ impl<G: Game> DepthFirst<G> {
             game.play(m);
             stats.nodes += 1;
             if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
+                debug_assert_eq!(game.key(), game.key_from_scratch(), "incremental key");
                 if let Some(reason) = budget.exhausted(stats.nodes) {
                     game.unplay(m);
                     break DfsOutcome::Stopped(reason);

@@ -29,6 +29,11 @@ pub trait Game {
     fn key(&self) -> Key;
     /// Key of the position after the legal move `m`, without playing it.
     fn key_after(&self, m: Self::Move) -> Key;
+    /// The key recomputed from scratch; debug builds compare it with [`Game::key`]
+    /// every [`CHECK_INTERVAL`](super::budget::CHECK_INTERVAL) nodes.
+    fn key_from_scratch(&self) -> Key {
+        self.key()
+    }
     /// Whether the current position is a goal (goal positions have no moves).
     fn is_won(&self) -> bool;
     /// Fills `out` with the legal moves.

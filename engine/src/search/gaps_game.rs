@@ -115,6 +115,9 @@ impl<R: Rules> Game for GapsGame<R> {
     fn key_after(&self, m: Move) -> Key {
         self.position.key_after(m)
     }
+    fn key_from_scratch(&self) -> Key {
+        self.position.compute_key()
+    }
     #[inline(always)]
     fn is_won(&self) -> bool {
         R::is_won(&self.position)
