@@ -1,28 +1,24 @@
 //! `gaps deal`: prints a numbered deal (see README, "Deal numbers").
 
-use super::input_error;
+use super::args::BoardArgs;
 use clap::Args;
 use gaps_engine::notation::format_cells;
-use gaps_engine::{deal, deal_cards, format_position, Layout};
+use gaps_engine::{deal, deal_cards, format_position};
 
 #[derive(Args, Debug)]
 pub struct DealCmd {
     /// Deal number.
     #[arg(long)]
     seed: u64,
-    /// Number of suits (rows), 1..=8.
-    #[arg(long, default_value_t = 4)]
-    suits: usize,
-    /// Number of ranks (columns), 3..=13.
-    #[arg(long, default_value_t = 13)]
-    ranks: usize,
+    #[command(flatten)]
+    board: BoardArgs,
     /// Print the starting position (aces taken out, gaps shown) instead of the full deal.
     #[arg(long)]
     position: bool,
 }
 
 pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
-    let layout = Layout::new(cmd.suits, cmd.ranks).map_err(|e| input_error(e.to_string()))?;
+    let layout = cmd.board.layout()?;
     if cmd.position {
         println!("{}", format_position(&deal(cmd.seed, layout)));
     } else {
