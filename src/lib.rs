@@ -1,5 +1,7 @@
 //! `gaps`: the command line and HTTP face of the Gaps engine.
 //!
+//! [`service::api::router`] builds the HTTP application; [`cli::main`] is the binary.
+//!
 //! Invariant: this crate never searches itself; it parses requests, calls
 //! `gaps_engine`, and formats results in the shapes of the public contract.
 
@@ -7,3 +9,4 @@
 
 pub mod cli;
 pub mod report;
+pub mod service;

@@ -36,5 +36,7 @@ pub use replay::{verify_solution, ReplayError};
 pub use search::budget::StopReason;
 pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
-pub use solve::{Algorithm, SolveError, SolveOptions, SolveReport, Solver, Verdict};
+pub use solve::{
+    resolve_algorithm, Algorithm, SolveError, SolveOptions, SolveReport, Solver, Verdict,
+};
 pub use variant::Variant;

@@ -195,6 +195,19 @@ pub fn default_table_limit(variant: Variant) -> usize {
     }
 }
 
+/// The concrete algorithm that `algorithm` runs on `variant`, or why it cannot run. Lets
+/// callers (the service) refuse a request before queueing it.
+pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algorithm, SolveError> {
+    match algorithm {
+        Algorithm::Auto | Algorithm::Dfs => Ok(Algorithm::Dfs),
+        Algorithm::Blocks if variant == Variant::Common => Err(SolveError::UnsupportedVariant {
+            algorithm: Algorithm::Blocks,
+            variant: Variant::Common,
+        }),
+        other => Err(SolveError::NotAvailable(other)),
+    }
+}
+
 /// Runs `search` from `start` and returns the outcome and the options really used.
 fn run_dfs<R: Rules>(
     search: &mut DepthFirst<GapsGame<R>>,
@@ -246,16 +259,7 @@ impl Solver {
     ) -> Result<SolveReport, SolveError> {
         let began = Instant::now();
         let budget = Budget::new(options.max_nodes, options.time_limit, cancel);
-        let algorithm = match options.algorithm {
-            Algorithm::Auto | Algorithm::Dfs => Algorithm::Dfs,
-            Algorithm::Blocks if options.variant == Variant::Common => {
-                return Err(SolveError::UnsupportedVariant {
-                    algorithm: Algorithm::Blocks,
-                    variant: Variant::Common,
-                })
-            }
-            other => return Err(SolveError::NotAvailable(other)),
-        };
+        let algorithm = resolve_algorithm(options.algorithm, options.variant)?;
         let mut stats = SearchStats::default();
         self.table.clear_with_limit(
             options

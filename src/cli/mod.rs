@@ -7,6 +7,7 @@
 mod args;
 mod bench;
 mod deal;
+mod serve;
 mod solve;
 mod winrate;
 
@@ -45,6 +46,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the HTTP service (the default when no subcommand is given).
+    Serve(serve::ServeCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
     /// Print a numbered deal.
@@ -69,9 +72,8 @@ pub fn main() -> ExitCode {
         Some(Command::Deal(cmd)) => deal::run(cmd),
         Some(Command::Winrate(cmd)) => winrate::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
-        None => Err(input_error(
-            "the HTTP service is not part of this build yet; use a subcommand (gaps --help)",
-        )),
+        Some(Command::Serve(cmd)) => serve::run(cmd),
+        None => serve::run(serve::ServeCmd::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

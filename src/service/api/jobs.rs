@@ -1,0 +1,200 @@
+//! `/v1/jobs`: submit, read (optionally waiting), list with filters and cursor, cancel.
+//!
+//! Invariant: a job is stored only after its request validated completely; a known
+//! exact verdict answers at once (the job is stored `done`, `cached`), everything else
+//! is queued for the runner.
+
+use super::{ApiJson, ApiQuery};
+use crate::service::error::{ApiError, ApiResult, Problem};
+use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, WaitQuery};
+use crate::service::store::JobFilter;
+use crate::service::AppState;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use std::time::Duration;
+
+fn wait_time(state: &AppState, wait: &WaitQuery) -> Duration {
+    Duration::from_millis(
+        wait.wait_ms
+            .unwrap_or(0)
+            .min(state.config.limits.max_wait_ms),
+    )
+}
+
+/// Submit a job.
+#[utoipa::path(post, path = "/v1/jobs", request_body = JobRequest, params(WaitQuery),
+    responses(
+        (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = JobView),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, variant, algorithm or limits", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn create(
+    State(state): State<AppState>,
+    ApiQuery(wait): ApiQuery<WaitQuery>,
+    ApiJson(request): ApiJson<JobRequest>,
+) -> ApiResult<Response> {
+    if state.runner.is_shutting_down() {
+        return Err(ApiError::Unavailable);
+    }
+    let id = uuid::Uuid::now_v7().to_string();
+    let job = request.validate(id, &state.config.limits, state.config.solver.table_mb)?;
+    let known = state
+        .store
+        .known_verdict(&job.variant, &job.position)
+        .await?
+        .filter(|k| k.answers(job.limit_nodes, job.limit_time_ms));
+    let mut row = match known {
+        Some(known) => state.store.insert_answered_job(&job, &known).await?,
+        None => {
+            let row = state.store.insert_job(&job).await?;
+            state.runner.notify_new_work();
+            row
+        }
+    };
+    state.metrics.jobs_submitted.inc();
+    let wait = wait_time(&state, &wait);
+    if !row.is_final() && !wait.is_zero() {
+        if let Some(after) = state.runner.wait_final(&row.id, wait).await? {
+            row = after;
+        }
+    }
+    let location = format!("/v1/jobs/{}", row.id);
+    Ok((
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, location)],
+        Json(JobView::from(row)),
+    )
+        .into_response())
+}
+
+/// Read a job, optionally waiting up to `wait_ms` for it to finish.
+#[utoipa::path(get, path = "/v1/jobs/{id}", params(("id" = String, Path, description = "Job id"), WaitQuery),
+    responses(
+        (status = 200, description = "The job", body = JobView),
+        (status = 404, description = "No such job", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiQuery(wait): ApiQuery<WaitQuery>,
+) -> ApiResult<Json<JobView>> {
+    let wait = wait_time(&state, &wait);
+    let row = if wait.is_zero() {
+        state.store.job(&id).await?
+    } else {
+        state.runner.wait_final(&id, wait).await?
+    };
+    row.map(|r| Json(JobView::from(r)))
+        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))
+}
+
+/// Cancel a queued or running job.
+#[utoipa::path(delete, path = "/v1/jobs/{id}", params(("id" = String, Path, description = "Job id")),
+    responses(
+        (status = 200, description = "The job after the request: `cancelled`, or `running` with `cancel_requested` until its solver stops (within milliseconds)", body = JobView),
+        (status = 404, description = "No such job", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The job already ended", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn cancel(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<JobView>> {
+    let before = state
+        .store
+        .job(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    if before.is_final() {
+        return Err(ApiError::Conflict(format!(
+            "job {id} already ended ({})",
+            before.state
+        )));
+    }
+    let after = state
+        .store
+        .cancel(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    state.runner.stop_running(&id);
+    // The solver notices its flag within about 1024 nodes; give it a moment so the
+    // answer usually shows the final state.
+    let after = if after.is_final() {
+        after
+    } else {
+        state
+            .runner
+            .wait_final(&id, Duration::from_millis(200))
+            .await?
+            .unwrap_or(after)
+    };
+    Ok(Json(JobView::from(after)))
+}
+
+/// List jobs, newest first, with filters and a cursor.
+#[utoipa::path(get, path = "/v1/jobs", params(ListQuery),
+    responses(
+        (status = 200, description = "A page of jobs", body = JobPage),
+        (status = 400, description = "Bad filter or cursor", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn list(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> ApiResult<Json<JobPage>> {
+    let one_of = |field: &str, value: &Option<String>, allowed: &[&str]| match value {
+        Some(v) if !allowed.contains(&v.as_str()) => Err(ApiError::BadRequest(format!(
+            "{field} must be one of {}",
+            allowed.join(", ")
+        ))),
+        _ => Ok(()),
+    };
+    one_of(
+        "state",
+        &query.state,
+        &["queued", "running", "done", "failed", "cancelled"],
+    )?;
+    one_of("variant", &query.variant, &["basic", "common"])?;
+    one_of(
+        "verdict",
+        &query.verdict,
+        &["solvable", "unsolvable", "unknown"],
+    )?;
+    let caps = &state.config.limits;
+    let limit = query.limit.unwrap_or(caps.default_page_size);
+    if limit == 0 || limit > caps.max_page_size {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be between 1 and {}",
+            caps.max_page_size
+        )));
+    }
+    let before = match &query.cursor {
+        None => None,
+        Some(c) => Some(
+            c.parse::<i64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| ApiError::BadRequest(format!("cursor {c:?} is not valid")))?,
+        ),
+    };
+    let filter = JobFilter {
+        state: query.state,
+        variant: query.variant,
+        verdict: query.verdict,
+        batch_id: query.batch,
+        before,
+        limit,
+    };
+    let mut rows = state.store.list_jobs(&filter).await?;
+    let more = rows.len() > limit as usize;
+    rows.truncate(limit as usize);
+    let next_cursor = if more {
+        rows.last().map(|r| r.seq.to_string())
+    } else {
+        None
+    };
+    Ok(Json(JobPage {
+        jobs: rows.into_iter().map(JobView::from).collect(),
+        next_cursor,
+    }))
+}

@@ -1,0 +1,149 @@
+//! The HTTP routes and the layers around them.
+//!
+//! Invariants: every route answers JSON (or problem+json on error, including unknown
+//! routes, wrong methods and oversized or malformed bodies); handlers do no CPU-heavy
+//! work (solves go through the runner's threads); extractor rejections become
+//! [`ApiError`]s so every 4xx has the same shape.
+
+mod batches;
+mod jobs;
+mod ops;
+
+use super::error::{problem_response, ApiError};
+use super::AppState;
+use axum::extract::{FromRequest, FromRequestParts, MatchedPath, Query, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use std::time::Instant;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+pub use ops::ApiDoc;
+
+/// JSON body extractor whose rejections are problem+json.
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// Query-string extractor whose rejections are problem+json.
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Query(value) = Query::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(value))
+    }
+}
+
+/// The whole application: routes, metrics, request ids, tracing, CORS, body limit.
+pub fn router(state: AppState) -> Router {
+    let config = state.config.clone();
+    let api = Router::new()
+        .route("/v1/jobs", post(jobs::create).get(jobs::list))
+        .route("/v1/jobs/{id}", get(jobs::get).delete(jobs::cancel))
+        .route("/v1/batches", post(batches::create))
+        .route("/v1/batches/{id}", get(batches::get))
+        .route("/v1/stats/win-rates", get(ops::win_rates))
+        .route("/healthz", get(ops::healthz))
+        .route("/metrics", get(ops::metrics))
+        .route("/openapi.json", get(ops::openapi))
+        .route("/docs", get(ops::docs))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            record_latency,
+        ))
+        .layer(axum::extract::DefaultBodyLimit::max(
+            config.server.body_limit_bytes,
+        ))
+        .with_state(state);
+    let mut app = api
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|req: &Request| {
+                let id = req
+                    .headers()
+                    .get("x-request-id")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                tracing::info_span!("request", method = %req.method(), uri = %req.uri(), request_id = %id)
+            }),
+        )
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid));
+    if !config.server.cors_origins.is_empty() {
+        let origins = &config.server.cors_origins;
+        let allow = if origins.iter().any(|o| o == "*") {
+            AllowOrigin::any()
+        } else {
+            AllowOrigin::list(
+                origins
+                    .iter()
+                    .filter_map(|o| HeaderValue::from_str(o).ok())
+                    .collect::<Vec<_>>(),
+            )
+        };
+        app = app.layer(
+            CorsLayer::new()
+                .allow_origin(allow)
+                .allow_methods([Method::GET, Method::POST, Method::DELETE])
+                .allow_headers([axum::http::header::CONTENT_TYPE]),
+        );
+    }
+    app
+}
+
+async fn not_found(uri: axum::http::Uri) -> Response {
+    problem_response(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        "Not found",
+        format!("no route {}; see /docs", uri.path()),
+    )
+}
+
+async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
+    problem_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method-not-allowed",
+        "Method not allowed",
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
+
+async fn record_latency(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    req: Request,
+    next: Next,
+) -> impl IntoResponse {
+    let began = Instant::now();
+    let method = req.method().to_string();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+    let response = next.run(req).await;
+    state
+        .metrics
+        .http_seconds
+        .get_or_create(&vec![
+            ("method", method),
+            ("route", route),
+            ("status", response.status().as_u16().to_string()),
+        ])
+        .observe(began.elapsed().as_secs_f64());
+    response
+}

@@ -1,0 +1,168 @@
+//! Win-rate statistics and operations: `/healthz`, `/metrics`, `/openapi.json`, `/docs`.
+//!
+//! Invariant: the OpenAPI document is generated from the same types and annotations the
+//! handlers use, so it cannot drift from them.
+
+use crate::service::error::{ApiError, ApiResult, Problem};
+use crate::service::model::{
+    BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Rates,
+    WinRateRow,
+};
+use crate::service::store::EffortSample;
+use crate::service::AppState;
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use utoipa::OpenApi;
+
+/// The OpenAPI document of the service.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "gaps",
+        description = "Solver service for the solitaire card game Gaps (Montana)."
+    ),
+    paths(
+        super::jobs::create,
+        super::jobs::get,
+        super::jobs::list,
+        super::jobs::cancel,
+        super::batches::create,
+        super::batches::get,
+        win_rates,
+        healthz,
+        metrics
+    ),
+    components(schemas(
+        JobRequest,
+        JobView,
+        JobPage,
+        DealSpec,
+        Limits,
+        BatchRequest,
+        BatchView,
+        Rates,
+        WinRateRow,
+        Effort,
+        Problem
+    ))
+)]
+pub struct ApiDoc;
+
+/// Win rates per (variant, suits, ranks) over distinct positions, with search effort.
+#[utoipa::path(get, path = "/v1/stats/win-rates",
+    responses((status = 200, description = "One row per variant and size", body = Vec<WinRateRow>)))]
+pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinRateRow>>> {
+    let counts = state.store.win_rate_counts().await?;
+    let samples = state.store.effort_samples().await?;
+    let rows = counts
+        .into_iter()
+        .map(|c| {
+            let effort = effort_of(&samples, &c.variant, c.suits, c.ranks);
+            WinRateRow {
+                rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+                variant: c.variant,
+                suits: c.suits,
+                ranks: c.ranks,
+                effort,
+            }
+        })
+        .collect();
+    Ok(Json(rows))
+}
+
+/// Mean and median effort per (algorithm, verdict) of one variant and size; `samples`
+/// are sorted by (variant, suits, ranks, algorithm, verdict).
+fn effort_of(samples: &[EffortSample], variant: &str, suits: i64, ranks: i64) -> Vec<Effort> {
+    let mine: Vec<&EffortSample> = samples
+        .iter()
+        .filter(|s| s.variant == variant && s.suits == suits && s.ranks == ranks)
+        .collect();
+    let mut out = Vec::new();
+    for group in mine.chunk_by(|a, b| a.algorithm == b.algorithm && a.verdict == b.verdict) {
+        let mut nodes: Vec<f64> = group.iter().map(|s| s.nodes as f64).collect();
+        let mut ms: Vec<f64> = group.iter().map(|s| s.elapsed_ms).collect();
+        out.push(Effort {
+            algorithm: group[0].algorithm.clone(),
+            verdict: group[0].verdict.clone(),
+            jobs: group.len(),
+            mean_nodes: mean(&nodes),
+            median_nodes: median(&mut nodes),
+            mean_ms: mean(&ms),
+            median_ms: median(&mut ms),
+        });
+    }
+    out
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// 200 when the service can take jobs: the store answers and no shutdown is under way.
+#[utoipa::path(get, path = "/healthz",
+    responses(
+        (status = 200, description = "Ready"),
+        (status = 503, description = "Shutting down or the store is unreachable", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn healthz(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>> {
+    if state.runner.is_shutting_down() {
+        return Err(ApiError::Unavailable);
+    }
+    if !state.store.ping().await {
+        return Err(ApiError::Internal(anyhow::anyhow!(
+            "the store does not answer"
+        )));
+    }
+    Ok(Json(serde_json::json!({"status": "ok"})))
+}
+
+/// Prometheus metrics (OpenMetrics text).
+#[utoipa::path(get, path = "/metrics", responses((status = 200, description = "Metrics", content_type = "application/openmetrics-text")))]
+pub async fn metrics(State(state): State<AppState>) -> ApiResult<Response> {
+    let counts = state.store.state_counts().await?;
+    for s in ["queued", "running", "done", "failed", "cancelled"] {
+        let n = counts.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
+        state
+            .metrics
+            .jobs
+            .get_or_create(&vec![("state", s.to_string())])
+            .set(n);
+        if s == "queued" {
+            state.metrics.queue_depth.set(n);
+        }
+    }
+    Ok((
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        state.metrics.render(),
+    )
+        .into_response())
+}
+
+/// The OpenAPI document.
+pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+/// A browsable page of the OpenAPI document (no external assets).
+pub async fn docs() -> Html<&'static str> {
+    Html(include_str!("../assets/docs.html"))
+}

@@ -1,0 +1,220 @@
+//! Service configuration: `config/default.toml` (compiled in), then an optional file,
+//! then `GAPS_<SECTION>__<KEY>` environment variables, later sources winning.
+//!
+//! Invariant: a `Config` that left [`Config::load`] has been validated: sizes are
+//! positive, caps are ordered (default time within the maximum) and the listen address
+//! parses, so the rest of the service never re-checks them.
+
+use figment::providers::{Env, Format, Toml};
+use figment::Figment;
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::Path;
+
+/// The defaults, as shipped in `config/default.toml`.
+pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
+
+/// Everything the service reads from configuration.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// HTTP listener.
+    pub server: ServerConfig,
+    /// SQLite store.
+    pub database: DatabaseConfig,
+    /// Solver pool.
+    pub solver: SolverConfig,
+    /// Caps and defaults of requests.
+    pub limits: LimitsConfig,
+    /// Logging.
+    pub log: LogConfig,
+}
+
+/// HTTP listener settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub listen: String,
+    /// Largest request body in bytes.
+    pub body_limit_bytes: usize,
+    /// CORS origins (`*` for any).
+    pub cors_origins: Vec<String>,
+    /// Seconds a graceful shutdown waits for running solves.
+    pub shutdown_grace_s: u64,
+}
+
+/// SQLite settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// `sqlite://path` or `sqlite::memory:`.
+    pub url: String,
+    /// `normal` or `full`.
+    pub synchronous: String,
+    /// Read-only connections.
+    pub readers: u32,
+}
+
+/// Solver pool settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverConfig {
+    /// Solver threads (0 = cores).
+    pub threads: usize,
+    /// Table budget per thread in MiB.
+    pub table_mb: usize,
+}
+
+/// Request caps and defaults.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Time limit of a job that names none.
+    pub default_time_ms: u64,
+    /// Largest time limit.
+    pub max_time_ms: u64,
+    /// Largest node limit.
+    pub max_nodes: u64,
+    /// Longest wait a request may ask for.
+    pub max_wait_ms: u64,
+    /// Most deals in one batch.
+    pub max_batch_deals: u64,
+    /// Default page size of job lists.
+    pub default_page_size: u32,
+    /// Largest page size.
+    pub max_page_size: u32,
+}
+
+/// Logging settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogConfig {
+    /// `pretty` or `json`.
+    pub format: String,
+    /// `tracing` filter (overridden by `RUST_LOG`).
+    pub filter: String,
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A source could not be read or did not match the schema.
+    #[error("configuration: {0}")]
+    Source(#[from] Box<figment::Error>),
+    /// A value is out of range.
+    #[error("configuration: {0}")]
+    Invalid(String),
+}
+
+impl Config {
+    /// Defaults, then `file` if given, then `GAPS_*` variables.
+    pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+        let mut figment = Figment::from(Toml::string(DEFAULT_TOML));
+        if let Some(file) = file {
+            if !file.exists() {
+                return Err(ConfigError::Invalid(format!(
+                    "file {} does not exist",
+                    file.display()
+                )));
+            }
+            figment = figment.merge(Toml::file(file));
+        }
+        figment = figment.merge(Env::prefixed("GAPS_").split("__"));
+        let config: Config = figment.extract().map_err(Box::new)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The compiled-in defaults only (tests).
+    pub fn defaults() -> Config {
+        let config: Config = Figment::from(Toml::string(DEFAULT_TOML))
+            .extract()
+            .expect("config/default.toml matches Config");
+        config.validate().expect("config/default.toml is valid");
+        config
+    }
+
+    /// Solver threads after resolving 0 to the number of cores.
+    pub fn solver_threads(&self) -> usize {
+        if self.solver.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.solver.threads
+        }
+    }
+
+    /// The listen address.
+    pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
+        self.server.listen.parse().map_err(|e| {
+            ConfigError::Invalid(format!(
+                "server.listen {:?} is not an address: {e}",
+                self.server.listen
+            ))
+        })
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |m: &str| Err(ConfigError::Invalid(m.to_string()));
+        self.listen_addr()?;
+        if self.server.body_limit_bytes < 1024 {
+            return bad("server.body_limit_bytes must be at least 1024");
+        }
+        if !matches!(self.database.synchronous.as_str(), "normal" | "full") {
+            return bad("database.synchronous must be \"normal\" or \"full\"");
+        }
+        if self.database.readers == 0 {
+            return bad("database.readers must be at least 1");
+        }
+        if self.solver.table_mb == 0 || self.solver.table_mb > 1 << 20 {
+            return bad("solver.table_mb must be between 1 and 1048576");
+        }
+        if self.solver.threads > 1024 {
+            return bad("solver.threads must be at most 1024");
+        }
+        let l = &self.limits;
+        if l.max_time_ms == 0 || l.default_time_ms == 0 || l.default_time_ms > l.max_time_ms {
+            return bad("limits: need 0 < default_time_ms <= max_time_ms");
+        }
+        if l.max_nodes == 0 || l.max_nodes > i64::MAX as u64 {
+            return bad("limits.max_nodes must be between 1 and 2^63-1");
+        }
+        if l.max_batch_deals == 0 || l.max_batch_deals > 10_000_000 {
+            return bad("limits.max_batch_deals must be between 1 and 10000000");
+        }
+        if l.default_page_size == 0 || l.default_page_size > l.max_page_size {
+            return bad("limits: need 0 < default_page_size <= max_page_size");
+        }
+        if !matches!(self.log.format.as_str(), "pretty" | "json") {
+            return bad("log.format must be \"pretty\" or \"json\"");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid() {
+        let c = Config::defaults();
+        assert_eq!(c.server.listen, "127.0.0.1:8080");
+        assert!(c.solver_threads() >= 1);
+    }
+
+    #[test]
+    fn file_overrides_defaults_and_bad_values_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, "[solver]\nthreads = 3\n").unwrap();
+        assert_eq!(Config::load(Some(&path)).unwrap().solver.threads, 3);
+        std::fs::write(&path, "[limits]\ndefault_time_ms = 0\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        std::fs::write(&path, "[server]\nlisten = \"nowhere\"\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        std::fs::write(&path, "[server]\ntypo = 1\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        assert!(Config::load(Some(&dir.path().join("missing.toml"))).is_err());
+    }
+}

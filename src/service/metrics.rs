@@ -1,0 +1,112 @@
+//! Prometheus metrics (`GET /metrics`, OpenMetrics text).
+//!
+//! Invariant: counters only ever grow and are updated where the event happens (request
+//! finished, job finished); gauges of stored state (queue depth, jobs by state) are read
+//! from the store at scrape time, so they are right after a restart too.
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+use std::sync::atomic::AtomicU64;
+
+type Labels = Vec<(&'static str, String)>;
+
+/// Every metric of the service.
+pub struct Metrics {
+    registry: Registry,
+    /// Jobs accepted (including batch jobs when inserted).
+    pub jobs_submitted: Counter,
+    /// Jobs ended, by `state` and `verdict`.
+    pub jobs_finished: Family<Labels, Counter>,
+    /// Nodes searched by the solver threads.
+    pub solver_nodes: Counter,
+    /// Seconds the solver threads spent searching.
+    pub solver_seconds: Counter<f64, AtomicU64>,
+    /// Solver threads busy now.
+    pub solvers_busy: Gauge,
+    /// Solver threads in the pool.
+    pub solvers: Gauge,
+    /// Wall time of each solve.
+    pub solve_seconds: Histogram,
+    /// Queued jobs (set at scrape).
+    pub queue_depth: Gauge,
+    /// Jobs by state (set at scrape).
+    pub jobs: Family<Labels, Gauge>,
+    /// Request latency by method, route and status.
+    pub http_seconds: Family<Labels, Histogram>,
+}
+
+fn latency_histogram() -> Histogram {
+    Histogram::new(exponential_buckets(0.000_25, 2.0, 16))
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("gaps");
+        let m = Metrics {
+            registry: Registry::default(),
+            jobs_submitted: Counter::default(),
+            jobs_finished: Family::default(),
+            solver_nodes: Counter::default(),
+            solver_seconds: Counter::default(),
+            solvers_busy: Gauge::default(),
+            solvers: Gauge::default(),
+            solve_seconds: Histogram::new(exponential_buckets(0.001, 2.0, 20)),
+            queue_depth: Gauge::default(),
+            jobs: Family::default(),
+            http_seconds: Family::new_with_constructor(latency_histogram),
+        };
+        registry.register("jobs_submitted", "Jobs accepted", m.jobs_submitted.clone());
+        registry.register(
+            "jobs_finished",
+            "Jobs ended, by state and verdict",
+            m.jobs_finished.clone(),
+        );
+        registry.register(
+            "solver_nodes",
+            "Nodes searched by the solver threads",
+            m.solver_nodes.clone(),
+        );
+        registry.register(
+            "solver_seconds",
+            "Seconds spent searching; nodes/s = rate(nodes)/rate(seconds)",
+            m.solver_seconds.clone(),
+        );
+        registry.register(
+            "solvers_busy",
+            "Solver threads busy now",
+            m.solvers_busy.clone(),
+        );
+        registry.register("solvers", "Solver threads in the pool", m.solvers.clone());
+        registry.register(
+            "solve_duration_seconds",
+            "Wall time of each solve",
+            m.solve_seconds.clone(),
+        );
+        registry.register(
+            "queue_depth",
+            "Jobs waiting for a solver",
+            m.queue_depth.clone(),
+        );
+        registry.register("jobs", "Stored jobs by state", m.jobs.clone());
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency",
+            m.http_seconds.clone(),
+        );
+        Metrics { registry, ..m }
+    }
+}
+
+impl Metrics {
+    /// The OpenMetrics text of every metric.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+}

@@ -1,0 +1,168 @@
+//! The HTTP solving service (contract section 5): jobs API, bounded solver pool, SQLite
+//! store, historical win rates, batches and operations endpoints.
+//!
+//! Invariants: the service knows the engine only through its public API (parse, deal,
+//! solve); no solve runs on the async runtime; start-up runs the migrations and
+//! re-queues jobs a crash left running before any request is served.
+
+pub mod api;
+pub mod config;
+pub mod error;
+pub mod metrics;
+pub mod model;
+pub mod runner;
+pub mod solver_pool;
+pub mod store;
+
+use config::Config;
+use metrics::Metrics;
+use runner::Runner;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+use tokio::task::JoinHandle;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    /// Validated configuration.
+    pub config: Arc<Config>,
+    /// The database.
+    pub store: Store,
+    /// The job runner (lanes, cancellation, waiting).
+    pub runner: Arc<Runner>,
+    /// Metrics registry.
+    pub metrics: Arc<Metrics>,
+}
+
+/// A started service core: state for the router plus the lanes to await at shutdown.
+pub struct Service {
+    /// Shared state.
+    pub state: AppState,
+    lanes: Vec<JoinHandle<()>>,
+}
+
+impl Service {
+    /// Opens the store (migrating it), recovers interrupted jobs, resumes unfinished
+    /// batches and starts the solver lanes.
+    pub async fn start(config: Config) -> anyhow::Result<Service> {
+        let store = Store::open(
+            &config.database.url,
+            &config.database.synchronous,
+            config.database.readers,
+        )
+        .await?;
+        let requeued = store.recover().await?;
+        if requeued > 0 {
+            tracing::info!(requeued, "re-queued jobs interrupted by the last stop");
+        }
+        let metrics = Arc::new(Metrics::default());
+        let threads = config.solver_threads();
+        let (runner, lanes) = Runner::start(
+            store.clone(),
+            metrics.clone(),
+            threads,
+            config.solver.table_mb << 20,
+        )?;
+        let filler = runner.clone();
+        tokio::spawn(async move {
+            if let Err(e) = filler.fill_batches().await {
+                tracing::error!(error = %e, "resuming batches failed");
+            }
+        });
+        tracing::info!(
+            threads,
+            table_mb = config.solver.table_mb,
+            "solver pool started"
+        );
+        Ok(Service {
+            state: AppState {
+                config: Arc::new(config),
+                store,
+                runner,
+                metrics,
+            },
+            lanes,
+        })
+    }
+
+    /// The router over this service.
+    pub fn router(&self) -> axum::Router {
+        api::router(self.state.clone())
+    }
+
+    /// Stops taking work, stops running solves (re-queueing them), waits for the lanes
+    /// up to the configured grace period and closes the store.
+    pub async fn shutdown(self) {
+        self.state.runner.begin_shutdown();
+        let grace = Duration::from_secs(self.state.config.server.shutdown_grace_s);
+        let all = futures_join(self.lanes);
+        if tokio::time::timeout(grace, all).await.is_err() {
+            tracing::warn!("solver lanes did not stop in time; their jobs re-run at next start");
+        }
+        self.state.store.close().await;
+    }
+}
+
+async fn futures_join(handles: Vec<JoinHandle<()>>) {
+    for h in handles {
+        let _ = h.await;
+    }
+}
+
+/// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let addr = config.listen_addr()?;
+    let service = Service::start(config).await?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    tracing::info!(address = %listener.local_addr()?, "listening");
+    let runner = service.state.runner.clone();
+    axum::serve(listener, service.router())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: no new jobs; running solves are re-queued");
+            runner.begin_shutdown();
+        })
+        .await?;
+    service.shutdown().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}
+
+/// Installs the global log subscriber (binary only; tests do not call it).
+pub fn init_logging(config: &Config) {
+    use std::io::IsTerminal;
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.filter));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr);
+    let _ = if config.log.format == "json" {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}

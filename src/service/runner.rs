@@ -1,0 +1,347 @@
+//! The job runner: one async "lane" per solver thread claims the oldest queued job from
+//! the store, answers it from a known verdict or solves it on its thread, and stores the
+//! outcome; plus cancellation, waiting for a job, batch filling and graceful shutdown.
+//!
+//! Invariants:
+//! - The queue lives in the store, so nothing accepted is held only in memory: a job is
+//!   claimed (`running`) only when a lane is free to run it, and a crash leaves it
+//!   `running`, which [`Store::recover`] re-queues at the next start.
+//! - A lane registers a job's cancel flag before reading its `cancel_requested` column,
+//!   and `DELETE` writes the column before looking for the flag, so a cancel is never
+//!   missed whatever the interleaving.
+//! - On shutdown, lanes stop claiming, running solves are stopped through their flags
+//!   and their jobs are put back in the queue (unless a user cancelled them).
+
+use super::metrics::Metrics;
+use super::solver_pool::{SolveWork, SolverThread};
+use super::store::{BatchRow, Finish, JobRow, NewJob, Store};
+use crate::report::{MoveJson, StatsJson};
+use gaps_engine::{deal, parse_position, Algorithm, Layout, SolveOptions, StopReason, Verdict};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{oneshot, Notify};
+use tokio::task::JoinHandle;
+
+/// Jobs of a batch inserted per transaction.
+const BATCH_CHUNK: usize = 1000;
+
+/// Shared state of the lanes.
+pub struct Runner {
+    store: Store,
+    metrics: Arc<Metrics>,
+    wake: Notify,
+    shutting_down: AtomicBool,
+    running: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    waiters: Mutex<HashMap<String, Vec<oneshot::Sender<()>>>>,
+    filling: tokio::sync::Mutex<()>,
+}
+
+impl Runner {
+    /// Starts one lane per solver thread (`threads` threads with `table_bytes` tables).
+    pub fn start(
+        store: Store,
+        metrics: Arc<Metrics>,
+        threads: usize,
+        table_bytes: usize,
+    ) -> std::io::Result<(Arc<Runner>, Vec<JoinHandle<()>>)> {
+        let runner = Arc::new(Runner {
+            store,
+            metrics,
+            wake: Notify::new(),
+            shutting_down: AtomicBool::new(false),
+            running: Mutex::new(HashMap::new()),
+            waiters: Mutex::new(HashMap::new()),
+            filling: tokio::sync::Mutex::new(()),
+        });
+        runner.metrics.solvers.set(threads as i64);
+        let mut lanes = Vec::with_capacity(threads);
+        for index in 0..threads {
+            let solver = SolverThread::spawn(index, table_bytes)?;
+            lanes.push(tokio::spawn(lane(runner.clone(), solver)));
+        }
+        Ok((runner, lanes))
+    }
+
+    /// Tells idle lanes that jobs were queued.
+    pub fn notify_new_work(&self) {
+        self.wake.notify_waiters();
+    }
+
+    /// True once shutdown began.
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::SeqCst)
+    }
+
+    /// Stops the solve of job `id` if one is running here (the store was updated first).
+    pub fn stop_running(&self, id: &str) {
+        if let Some(flag) = self.running.lock().expect("running map").get(id) {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Begins a graceful shutdown: no more claims; running solves stop and re-queue.
+    pub fn begin_shutdown(&self) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        for flag in self.running.lock().expect("running map").values() {
+            flag.store(true, Ordering::SeqCst);
+        }
+        self.wake.notify_waiters();
+    }
+
+    /// The job `id` once it is final, or as it is after `timeout`; `None` if unknown.
+    pub async fn wait_final(&self, id: &str, timeout: Duration) -> sqlx::Result<Option<JobRow>> {
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut waiters = self.waiters.lock().expect("waiters map");
+            let list = waiters.entry(id.to_string()).or_default();
+            list.retain(|w| !w.is_closed());
+            list.push(tx);
+        }
+        match self.store.job(id).await? {
+            Some(job) if !job.is_final() && !timeout.is_zero() => {
+                let _ = tokio::time::timeout(timeout, rx).await;
+                self.store.job(id).await
+            }
+            other => Ok(other),
+        }
+    }
+
+    fn wake_waiters(&self, id: &str) {
+        let list = self.waiters.lock().expect("waiters map").remove(id);
+        for waiter in list.into_iter().flatten() {
+            let _ = waiter.send(());
+        }
+    }
+
+    /// Inserts the missing jobs of every unfinished batch, a chunk per transaction.
+    pub async fn fill_batches(&self) -> sqlx::Result<()> {
+        let _one_filler = self.filling.lock().await;
+        for batch in self.store.unfinished_batches().await? {
+            self.fill_batch(&batch).await?;
+        }
+        Ok(())
+    }
+
+    async fn fill_batch(&self, batch: &BatchRow) -> sqlx::Result<()> {
+        let Ok(layout) = Layout::new(batch.suits as usize, batch.ranks as usize) else {
+            tracing::error!(batch = %batch.id, "batch with an invalid size; not filled");
+            return Ok(());
+        };
+        let mut offset = batch.materialized;
+        while offset < batch.count && !self.is_shutting_down() {
+            let end = (offset + BATCH_CHUNK as i64).min(batch.count);
+            let jobs: Vec<NewJob> = (offset..end)
+                .map(|k| {
+                    let seed = batch.seed + k;
+                    NewJob {
+                        id: uuid::Uuid::now_v7().to_string(),
+                        variant: batch.variant.clone(),
+                        algorithm: batch.algorithm.clone(),
+                        position: gaps_engine::format_position(&deal(seed as u64, layout)),
+                        suits: batch.suits,
+                        ranks: batch.ranks,
+                        deal_seed: Some(seed),
+                        limit_nodes: batch.limit_nodes,
+                        limit_time_ms: batch.limit_time_ms,
+                        table_mb: None,
+                        search_seed: 0,
+                        batch_id: Some(batch.id.clone()),
+                    }
+                })
+                .collect();
+            if !self.store.add_batch_jobs(&batch.id, offset, &jobs).await? {
+                break; // Someone else advanced this batch.
+            }
+            self.metrics.jobs_submitted.inc_by(jobs.len() as u64);
+            offset = end;
+            self.notify_new_work();
+        }
+        Ok(())
+    }
+
+    /// Claims and runs one job; false when the queue was empty.
+    async fn run_next(&self, solver: &SolverThread) -> sqlx::Result<bool> {
+        let Some(job) = self.store.claim_next().await? else {
+            return Ok(false);
+        };
+        let flag = Arc::new(AtomicBool::new(self.is_shutting_down()));
+        self.running
+            .lock()
+            .expect("running map")
+            .insert(job.id.clone(), flag.clone());
+        let result = self.run_claimed(solver, &job, &flag).await;
+        self.running.lock().expect("running map").remove(&job.id);
+        if result.is_err() {
+            // Do not leave the job `running` with no lane behind it.
+            let _ = self.store.requeue(&job.id).await;
+        }
+        self.wake_waiters(&job.id);
+        result.map(|()| true)
+    }
+
+    async fn run_claimed(
+        &self,
+        solver: &SolverThread,
+        job: &JobRow,
+        flag: &Arc<AtomicBool>,
+    ) -> sqlx::Result<()> {
+        if self.store.cancel_requested(&job.id).await? {
+            flag.store(true, Ordering::SeqCst);
+        }
+        if let Some(known) = self
+            .store
+            .known_verdict(&job.variant, &job.position)
+            .await?
+        {
+            if known.answers(job.limit_nodes, job.limit_time_ms) {
+                let finish = Finish::Verdict {
+                    verdict: known.verdict.clone(),
+                    solution: known.solution.clone(),
+                    stats: serde_json::json!({"nodes": 0, "elapsed_ms": 0.0, "cached": true,
+                        "answered_by_job": known.job_id})
+                    .to_string(),
+                    stopped: None,
+                    used_algorithm: known.algorithm.clone(),
+                    nodes: 0,
+                    elapsed_ms: 0.0,
+                    cached: true,
+                };
+                return self.finish(job, finish).await;
+            }
+        }
+        let finish = match solve_options(job) {
+            Err(error) => Finish::Failed { error },
+            Ok((position, options)) => {
+                let work = SolveWork {
+                    position,
+                    options,
+                    cancel: flag.clone(),
+                };
+                self.metrics.solvers_busy.inc();
+                let result = solver.solve(work).await;
+                self.metrics.solvers_busy.dec();
+                match result {
+                    Err(error) => Finish::Failed { error },
+                    Ok(report) => {
+                        let stats = StatsJson::from(&report.stats);
+                        self.metrics.solver_nodes.inc_by(report.stats.nodes);
+                        let secs = report.stats.elapsed.as_secs_f64();
+                        self.metrics.solver_seconds.inc_by(secs);
+                        self.metrics.solve_seconds.observe(secs);
+                        let stats_text = serde_json::to_string(&stats).unwrap_or_default();
+                        if report.stopped == Some(StopReason::Cancelled) {
+                            if !self.store.cancel_requested(&job.id).await?
+                                && self.is_shutting_down()
+                            {
+                                self.store.requeue(&job.id).await?;
+                                tracing::info!(job = %job.id, "interrupted by shutdown; re-queued");
+                                return Ok(());
+                            }
+                            Finish::Cancelled {
+                                stats: Some(stats_text),
+                            }
+                        } else {
+                            let solution: Vec<MoveJson> = report
+                                .solution
+                                .iter()
+                                .copied()
+                                .map(MoveJson::from)
+                                .collect();
+                            Finish::Verdict {
+                                verdict: report.verdict.name().to_string(),
+                                solution: (report.verdict == Verdict::Solvable)
+                                    .then(|| serde_json::to_string(&solution).unwrap_or_default()),
+                                stats: stats_text,
+                                stopped: report.stopped.map(|s| s.name().to_string()),
+                                used_algorithm: report.algorithm.name().to_string(),
+                                nodes: report.stats.nodes as i64,
+                                elapsed_ms: stats.elapsed_ms,
+                                cached: false,
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        self.finish(job, finish).await
+    }
+
+    async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<()> {
+        let (state, verdict) = match &finish {
+            Finish::Verdict { verdict, .. } => ("done", verdict.as_str()),
+            Finish::Cancelled { .. } => ("cancelled", ""),
+            Finish::Failed { error } => {
+                tracing::error!(job = %job.id, %error, "job failed");
+                ("failed", "")
+            }
+        };
+        // A lost write would leave the job `running` until the next start re-queues it;
+        // retry a few times before giving up on this process.
+        let mut attempt = 0;
+        loop {
+            match self.store.finish(job, &finish).await {
+                Ok(_) => break,
+                Err(e) if attempt < 5 => {
+                    attempt += 1;
+                    tracing::warn!(job = %job.id, error = %e, "storing the result failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.metrics
+            .jobs_finished
+            .get_or_create(&vec![
+                ("state", state.to_string()),
+                ("verdict", verdict.to_string()),
+            ])
+            .inc();
+        tracing::debug!(job = %job.id, state, verdict, "job finished");
+        Ok(())
+    }
+}
+
+/// The engine's view of a stored job. Stored positions were validated on the way in, so
+/// an error here means the database was edited by hand.
+fn solve_options(job: &JobRow) -> Result<(gaps_engine::Position, SolveOptions), String> {
+    let position = parse_position(&job.position).map_err(|e| format!("stored position: {e}"))?;
+    let variant = job
+        .variant
+        .parse()
+        .map_err(|e| format!("stored variant: {e}"))?;
+    let algorithm: Algorithm = job
+        .algorithm
+        .parse()
+        .map_err(|e| format!("stored algorithm: {e}"))?;
+    let options = SolveOptions {
+        variant,
+        algorithm,
+        max_nodes: job.limit_nodes.map(|n| n as u64),
+        time_limit: Some(Duration::from_millis(job.limit_time_ms as u64)),
+        seed: job.search_seed as u64,
+        table_limit: job.table_mb.map(|mb| (mb as usize) << 20),
+        ..SolveOptions::default()
+    };
+    Ok((position, options))
+}
+
+/// One lane: claim, run, repeat; sleep until woken (or 1 s) when the queue is empty.
+async fn lane(runner: Arc<Runner>, solver: SolverThread) {
+    while !runner.is_shutting_down() {
+        let woken = runner.wake.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        match runner.run_next(&solver).await {
+            Ok(true) => {}
+            Ok(false) => {
+                let _ = tokio::time::timeout(Duration::from_secs(1), woken).await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the job store failed; retrying in 1 s");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
+}

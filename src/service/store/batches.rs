@@ -1,0 +1,167 @@
+//! Batches: a durable request for deals `seed..seed+count-1`, whose jobs are inserted in
+//! short transactions after the batch itself is committed.
+//!
+//! Invariant: `materialized` counts the batch's jobs already inserted, and is advanced
+//! in the same transaction as the jobs it counts, so a crash at any point leaves a batch
+//! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
+
+use super::jobs::NewJob;
+use super::Store;
+
+/// Every column of a batch.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct BatchRow {
+    pub seq: i64,
+    pub id: String,
+    pub variant: String,
+    pub algorithm: String,
+    pub suits: i64,
+    pub ranks: i64,
+    pub seed: i64,
+    pub count: i64,
+    pub limit_nodes: Option<i64>,
+    pub limit_time_ms: i64,
+    pub materialized: i64,
+    pub created_at: String,
+}
+
+/// A validated batch to insert.
+#[derive(Clone, Debug)]
+pub struct NewBatch {
+    pub id: String,
+    pub variant: String,
+    pub algorithm: String,
+    pub suits: i64,
+    pub ranks: i64,
+    pub seed: i64,
+    pub count: i64,
+    pub limit_nodes: Option<i64>,
+    pub limit_time_ms: i64,
+}
+
+/// Job counts of one batch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BatchCounts {
+    pub queued: i64,
+    pub running: i64,
+    pub done: i64,
+    pub failed: i64,
+    pub cancelled: i64,
+    pub solvable: i64,
+    pub unsolvable: i64,
+    pub unknown: i64,
+}
+
+impl Store {
+    /// Inserts a batch (no jobs yet).
+    pub async fn insert_batch(&self, batch: &NewBatch) -> sqlx::Result<BatchRow> {
+        sqlx::query_as::<_, BatchRow>(
+            "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
+                 limit_time_ms)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        )
+        .bind(&batch.id)
+        .bind(&batch.variant)
+        .bind(&batch.algorithm)
+        .bind(batch.suits)
+        .bind(batch.ranks)
+        .bind(batch.seed)
+        .bind(batch.count)
+        .bind(batch.limit_nodes)
+        .bind(batch.limit_time_ms)
+        .fetch_one(self.writer())
+        .await
+    }
+
+    /// The batch with this id.
+    pub async fn batch(&self, id: &str) -> sqlx::Result<Option<BatchRow>> {
+        sqlx::query_as::<_, BatchRow>("SELECT * FROM batches WHERE id = ?")
+            .bind(id)
+            .fetch_optional(self.reader())
+            .await
+    }
+
+    /// Batches whose jobs are not all inserted yet.
+    pub async fn unfinished_batches(&self) -> sqlx::Result<Vec<BatchRow>> {
+        sqlx::query_as::<_, BatchRow>(
+            "SELECT * FROM batches WHERE materialized < count ORDER BY seq",
+        )
+        .fetch_all(self.writer())
+        .await
+    }
+
+    /// Inserts `jobs` (the batch's next ones, in order) and advances `materialized` by
+    /// their number, in one transaction, if `materialized` is still `expected_offset`.
+    /// Returns false (and changes nothing) if another filler got there first.
+    pub async fn add_batch_jobs(
+        &self,
+        batch_id: &str,
+        expected_offset: i64,
+        jobs: &[NewJob],
+    ) -> sqlx::Result<bool> {
+        let mut tx = self.write().await?;
+        let advanced = sqlx::query(
+            "UPDATE batches SET materialized = materialized + ? WHERE id = ? AND materialized = ?",
+        )
+        .bind(jobs.len() as i64)
+        .bind(batch_id)
+        .bind(expected_offset)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if !advanced {
+            return Ok(false);
+        }
+        for job in jobs {
+            sqlx::query(
+                "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks,
+                     deal_seed, limit_nodes, limit_time_ms, table_mb, search_seed, batch_id)
+                 VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(&job.id)
+            .bind(&job.variant)
+            .bind(&job.algorithm)
+            .bind(&job.position)
+            .bind(job.suits)
+            .bind(job.ranks)
+            .bind(job.deal_seed)
+            .bind(job.limit_nodes)
+            .bind(job.limit_time_ms)
+            .bind(job.table_mb)
+            .bind(job.search_seed)
+            .bind(&job.batch_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Job counts by state and verdict of one batch.
+    pub async fn batch_counts(&self, batch_id: &str) -> sqlx::Result<BatchCounts> {
+        let rows = sqlx::query_as::<_, (String, Option<String>, i64)>(
+            "SELECT state, verdict, COUNT(*) FROM jobs WHERE batch_id = ? GROUP BY state, verdict",
+        )
+        .bind(batch_id)
+        .fetch_all(self.reader())
+        .await?;
+        let mut c = BatchCounts::default();
+        for (state, verdict, n) in rows {
+            match state.as_str() {
+                "queued" => c.queued += n,
+                "running" => c.running += n,
+                "done" => c.done += n,
+                "failed" => c.failed += n,
+                _ => c.cancelled += n,
+            }
+            match verdict.as_deref() {
+                Some("solvable") => c.solvable += n,
+                Some("unsolvable") => c.unsolvable += n,
+                Some("unknown") => c.unknown += n,
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+}

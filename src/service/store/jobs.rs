@@ -1,0 +1,421 @@
+//! Jobs: insert, read, list, claim, finish, cancel, recover; and known verdicts.
+//!
+//! Invariant: state changes are conditional on the current state (`WHERE state = ...`),
+//! so a late or repeated call can never move a job backwards or finish it twice.
+
+use super::{Store, NOW};
+use sqlx::{QueryBuilder, Sqlite};
+
+/// Every column of a job.
+#[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
+pub struct JobRow {
+    pub seq: i64,
+    pub id: String,
+    pub state: String,
+    pub variant: String,
+    pub algorithm: String,
+    pub position: String,
+    pub suits: i64,
+    pub ranks: i64,
+    pub deal_seed: Option<i64>,
+    pub limit_nodes: Option<i64>,
+    pub limit_time_ms: i64,
+    pub table_mb: Option<i64>,
+    pub search_seed: i64,
+    pub batch_id: Option<String>,
+    pub verdict: Option<String>,
+    pub solution: Option<String>,
+    pub stats: Option<String>,
+    pub stopped: Option<String>,
+    pub used_algorithm: Option<String>,
+    pub nodes: Option<i64>,
+    pub elapsed_ms: Option<f64>,
+    pub cached: bool,
+    pub error: Option<String>,
+    pub attempts: i64,
+    pub cancel_requested: bool,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+}
+
+impl JobRow {
+    /// True once the job can no longer change.
+    pub fn is_final(&self) -> bool {
+        matches!(self.state.as_str(), "done" | "failed" | "cancelled")
+    }
+}
+
+/// A validated job to insert.
+#[derive(Clone, Debug)]
+pub struct NewJob {
+    pub id: String,
+    pub variant: String,
+    pub algorithm: String,
+    pub position: String,
+    pub suits: i64,
+    pub ranks: i64,
+    pub deal_seed: Option<i64>,
+    pub limit_nodes: Option<i64>,
+    pub limit_time_ms: i64,
+    pub table_mb: Option<i64>,
+    pub search_seed: i64,
+    pub batch_id: Option<String>,
+}
+
+/// The stored best verdict of a position.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct KnownVerdict {
+    pub verdict: String,
+    pub solution: Option<String>,
+    pub algorithm: String,
+    pub nodes: i64,
+    pub elapsed_ms: f64,
+    pub limit_nodes: Option<i64>,
+    pub limit_time_ms: i64,
+    pub job_id: String,
+}
+
+impl KnownVerdict {
+    /// True if this answer serves a job with these limits: an exact verdict always; an
+    /// `unknown` only if the new limits are not larger than the ones already tried.
+    pub fn answers(&self, limit_nodes: Option<i64>, limit_time_ms: i64) -> bool {
+        if self.verdict != "unknown" {
+            return true;
+        }
+        let nodes_not_larger = match (limit_nodes, self.limit_nodes) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(new), Some(old)) => new <= old,
+        };
+        nodes_not_larger && limit_time_ms <= self.limit_time_ms
+    }
+}
+
+/// How a running job ended.
+#[derive(Clone, Debug)]
+pub enum Finish {
+    /// A verdict (state `done`), also stored as the position's known verdict.
+    Verdict {
+        verdict: String,
+        solution: Option<String>,
+        stats: String,
+        stopped: Option<String>,
+        used_algorithm: String,
+        nodes: i64,
+        elapsed_ms: f64,
+        cached: bool,
+    },
+    /// Stopped because a user cancelled it (state `cancelled`), with its statistics.
+    Cancelled { stats: Option<String> },
+    /// The engine failed (state `failed`).
+    Failed { error: String },
+}
+
+/// Filters and page of a job list (newest first).
+#[derive(Clone, Debug, Default)]
+pub struct JobFilter {
+    pub state: Option<String>,
+    pub variant: Option<String>,
+    pub verdict: Option<String>,
+    pub batch_id: Option<String>,
+    /// Only jobs with `seq` below this (the cursor).
+    pub before: Option<i64>,
+    pub limit: u32,
+}
+
+impl Store {
+    /// Inserts a queued job and returns it.
+    pub async fn insert_job(&self, job: &NewJob) -> sqlx::Result<JobRow> {
+        sqlx::query_as::<_, JobRow>(
+            "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
+                 limit_nodes, limit_time_ms, table_mb, search_seed, batch_id)
+             VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        )
+        .bind(&job.id)
+        .bind(&job.variant)
+        .bind(&job.algorithm)
+        .bind(&job.position)
+        .bind(job.suits)
+        .bind(job.ranks)
+        .bind(job.deal_seed)
+        .bind(job.limit_nodes)
+        .bind(job.limit_time_ms)
+        .bind(job.table_mb)
+        .bind(job.search_seed)
+        .bind(&job.batch_id)
+        .fetch_one(self.writer())
+        .await
+    }
+
+    /// Inserts a job already answered by a known verdict (state `done`, `cached`).
+    pub async fn insert_answered_job(
+        &self,
+        job: &NewJob,
+        known: &KnownVerdict,
+    ) -> sqlx::Result<JobRow> {
+        let stats = cached_stats(known);
+        sqlx::query_as::<_, JobRow>(&format!(
+            "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
+                 limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, verdict, solution,
+                 stats, used_algorithm, nodes, elapsed_ms, cached, started_at, finished_at)
+             VALUES (?, 'done', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 1, {NOW}, {NOW})
+             RETURNING *"
+        ))
+        .bind(&job.id)
+        .bind(&job.variant)
+        .bind(&job.algorithm)
+        .bind(&job.position)
+        .bind(job.suits)
+        .bind(job.ranks)
+        .bind(job.deal_seed)
+        .bind(job.limit_nodes)
+        .bind(job.limit_time_ms)
+        .bind(job.table_mb)
+        .bind(job.search_seed)
+        .bind(&job.batch_id)
+        .bind(&known.verdict)
+        .bind(&known.solution)
+        .bind(stats)
+        .bind(&known.algorithm)
+        .fetch_one(self.writer())
+        .await
+    }
+
+    /// The job with this id.
+    pub async fn job(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
+        sqlx::query_as::<_, JobRow>("SELECT * FROM jobs WHERE id = ?")
+            .bind(id)
+            .fetch_optional(self.reader())
+            .await
+    }
+
+    /// One page of jobs, newest first; `limit + 1` rows are read to know if more follow.
+    pub async fn list_jobs(&self, filter: &JobFilter) -> sqlx::Result<Vec<JobRow>> {
+        let mut q = QueryBuilder::<Sqlite>::new("SELECT * FROM jobs WHERE 1 = 1");
+        if let Some(state) = &filter.state {
+            q.push(" AND state = ").push_bind(state.clone());
+        }
+        if let Some(variant) = &filter.variant {
+            q.push(" AND variant = ").push_bind(variant.clone());
+        }
+        if let Some(verdict) = &filter.verdict {
+            q.push(" AND verdict = ").push_bind(verdict.clone());
+        }
+        if let Some(batch) = &filter.batch_id {
+            q.push(" AND batch_id = ").push_bind(batch.clone());
+        }
+        if let Some(before) = filter.before {
+            q.push(" AND seq < ").push_bind(before);
+        }
+        q.push(" ORDER BY seq DESC LIMIT ")
+            .push_bind(i64::from(filter.limit) + 1);
+        q.build_query_as::<JobRow>().fetch_all(self.reader()).await
+    }
+
+    /// Moves the oldest queued job to `running` and returns it.
+    pub async fn claim_next(&self) -> sqlx::Result<Option<JobRow>> {
+        sqlx::query_as::<_, JobRow>(&format!(
+            "UPDATE jobs SET state = 'running', started_at = {NOW}, attempts = attempts + 1
+             WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1)
+             RETURNING *"
+        ))
+        .fetch_optional(self.writer())
+        .await
+    }
+
+    /// True if a user asked to cancel this job.
+    pub async fn cancel_requested(&self, id: &str) -> sqlx::Result<bool> {
+        let flag = sqlx::query_scalar::<_, bool>("SELECT cancel_requested FROM jobs WHERE id = ?")
+            .bind(id)
+            .fetch_optional(self.writer())
+            .await?;
+        Ok(flag.unwrap_or(false))
+    }
+
+    /// Ends a running job; a verdict is also recorded as the position's known verdict.
+    /// Returns false if the job was not running (nothing changed).
+    pub async fn finish(&self, job: &JobRow, finish: &Finish) -> sqlx::Result<bool> {
+        let mut tx = self.write().await?;
+        let changed = match finish {
+            Finish::Verdict {
+                verdict,
+                solution,
+                stats,
+                stopped,
+                used_algorithm,
+                nodes,
+                elapsed_ms,
+                cached,
+            } => {
+                let done = sqlx::query(&format!(
+                    "UPDATE jobs SET state = 'done', verdict = ?, solution = ?, stats = ?,
+                         stopped = ?, used_algorithm = ?, nodes = ?, elapsed_ms = ?, cached = ?,
+                         finished_at = {NOW}
+                     WHERE id = ? AND state = 'running'"
+                ))
+                .bind(verdict)
+                .bind(solution)
+                .bind(stats)
+                .bind(stopped)
+                .bind(used_algorithm)
+                .bind(nodes)
+                .bind(elapsed_ms)
+                .bind(cached)
+                .bind(&job.id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1;
+                if done && !cached {
+                    sqlx::query(&format!(
+                        "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
+                             algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id)
+                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                         ON CONFLICT (variant, position) DO UPDATE SET
+                             verdict = excluded.verdict, solution = excluded.solution,
+                             algorithm = excluded.algorithm, nodes = excluded.nodes,
+                             elapsed_ms = excluded.elapsed_ms, limit_nodes = excluded.limit_nodes,
+                             limit_time_ms = excluded.limit_time_ms, job_id = excluded.job_id,
+                             updated_at = {NOW}
+                         WHERE verdicts.verdict = 'unknown'"
+                    ))
+                    .bind(&job.variant)
+                    .bind(&job.position)
+                    .bind(job.suits)
+                    .bind(job.ranks)
+                    .bind(verdict)
+                    .bind(solution)
+                    .bind(used_algorithm)
+                    .bind(nodes)
+                    .bind(elapsed_ms)
+                    .bind(job.limit_nodes)
+                    .bind(job.limit_time_ms)
+                    .bind(&job.id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                done
+            }
+            Finish::Cancelled { stats } => {
+                sqlx::query(&format!(
+                    "UPDATE jobs SET state = 'cancelled', stats = ?, finished_at = {NOW}
+                     WHERE id = ? AND state = 'running'"
+                ))
+                .bind(stats)
+                .bind(&job.id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1
+            }
+            Finish::Failed { error } => {
+                sqlx::query(&format!(
+                    "UPDATE jobs SET state = 'failed', error = ?, finished_at = {NOW}
+                     WHERE id = ? AND state = 'running'"
+                ))
+                .bind(error)
+                .bind(&job.id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                    == 1
+            }
+        };
+        tx.commit().await?;
+        Ok(changed)
+    }
+
+    /// Puts a running job back in the queue (graceful shutdown interrupted it).
+    pub async fn requeue(&self, id: &str) -> sqlx::Result<bool> {
+        let n = sqlx::query(
+            "UPDATE jobs SET state = 'queued', started_at = NULL WHERE id = ? AND state = 'running'",
+        )
+        .bind(id)
+        .execute(self.writer())
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+
+    /// After a crash: jobs left `running` go back to the queue, or to `cancelled` if a
+    /// user had asked for that. Returns how many were re-queued.
+    pub async fn recover(&self) -> sqlx::Result<u64> {
+        let mut tx = self.write().await?;
+        sqlx::query(&format!(
+            "UPDATE jobs SET state = 'cancelled', finished_at = {NOW}
+             WHERE state = 'running' AND cancel_requested = 1"
+        ))
+        .execute(&mut *tx)
+        .await?;
+        let requeued = sqlx::query(
+            "UPDATE jobs SET state = 'queued', started_at = NULL WHERE state = 'running'",
+        )
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(requeued)
+    }
+
+    /// Cancels a job: a queued job ends `cancelled` at once; a running job is flagged
+    /// (its solver is stopped by the caller). Returns the job after the change, or
+    /// `None` if there is no such job.
+    pub async fn cancel(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
+        let mut tx = self.write().await?;
+        sqlx::query(&format!(
+            "UPDATE jobs SET state = 'cancelled', cancel_requested = 1, finished_at = {NOW}
+             WHERE id = ? AND state = 'queued'"
+        ))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let row = sqlx::query_as::<_, JobRow>("SELECT * FROM jobs WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// The best verdict stored for `position` under `variant`.
+    pub async fn known_verdict(
+        &self,
+        variant: &str,
+        position: &str,
+    ) -> sqlx::Result<Option<KnownVerdict>> {
+        sqlx::query_as::<_, KnownVerdict>(
+            "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms,
+                 job_id
+             FROM verdicts WHERE variant = ? AND position = ?",
+        )
+        .bind(variant)
+        .bind(position)
+        .fetch_optional(self.reader())
+        .await
+    }
+
+    /// Number of jobs in each state.
+    pub async fn state_counts(&self) -> sqlx::Result<Vec<(String, i64)>> {
+        sqlx::query_as::<_, (String, i64)>("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+            .fetch_all(self.reader())
+            .await
+    }
+}
+
+/// Statistics of a job answered from the store: no search ran.
+fn cached_stats(known: &KnownVerdict) -> String {
+    serde_json::json!({
+        "nodes": 0,
+        "elapsed_ms": 0.0,
+        "cached": true,
+        "answered_by_job": known.job_id,
+        "original_nodes": known.nodes,
+        "original_elapsed_ms": known.elapsed_ms,
+    })
+    .to_string()
+}

@@ -1,0 +1,584 @@
+//! Handler tests through `oneshot` on the real router, with a temporary database and a
+//! real solver pool: jobs, waiting, known answers, cancellation, listing, batches, win
+//! rates, operations endpoints, and every kind of bad input (4xx problem+json, nothing
+//! stored).
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use gaps::service::config::Config;
+use gaps::service::Service;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+struct TestService {
+    service: Service,
+    _dir: tempfile::TempDir,
+}
+
+async fn start() -> TestService {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.path().join("api.db").display());
+    config.solver.threads = 2;
+    config.solver.table_mb = 8;
+    config.server.body_limit_bytes = 4096;
+    config.limits.max_batch_deals = 50;
+    let service = Service::start(config).await.unwrap();
+    TestService { service, _dir: dir }
+}
+
+impl TestService {
+    async fn call(
+        &self,
+        method: &str,
+        uri: &str,
+        body: Option<&str>,
+    ) -> (StatusCode, String, Value) {
+        let mut req = Request::builder().method(method).uri(uri);
+        if body.is_some() {
+            req = req.header(header::CONTENT_TYPE, "application/json");
+        }
+        let req = req
+            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+            .unwrap();
+        let res = self.service.router().oneshot(req).await.unwrap();
+        let status = res.status();
+        let content_type = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, content_type, value)
+    }
+
+    async fn post_job(&self, body: Value, query: &str) -> Value {
+        let (status, _, job) = self
+            .call("POST", &format!("/v1/jobs{query}"), Some(&body.to_string()))
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+        job
+    }
+
+    async fn job_count(&self) -> usize {
+        let (_, _, page) = self.call("GET", "/v1/jobs?limit=500", None).await;
+        page["jobs"].as_array().unwrap().len()
+    }
+}
+
+#[tokio::test]
+async fn a_job_is_solved_and_its_solution_replays() {
+    let t = start().await;
+    // Deal 0 of 4x6 in basic; wait for the verdict in the same request.
+    let job = t
+        .post_job(
+            json!({"deal": {"seed": 3, "suits": 4, "ranks": 6}}),
+            "?wait_ms=10000",
+        )
+        .await;
+    assert_eq!(job["state"], "done");
+    assert_eq!(job["deal"], 3);
+    let verdict = job["verdict"].as_str().unwrap();
+    assert!(verdict == "solvable" || verdict == "unsolvable");
+    assert!(job["stats"]["nodes"].as_u64().unwrap() > 0);
+    // The same position as text is the same position: answered from the store.
+    let again = t
+        .post_job(json!({"position": job["position"], "variant": "basic"}), "")
+        .await;
+    assert_eq!(again["state"], "done");
+    assert_eq!(again["cached"], true);
+    assert_eq!(again["verdict"], job["verdict"]);
+    assert_eq!(again["solution"], job["solution"]);
+    // Win rates count the position once.
+    let (status, _, rates) = t.call("GET", "/v1/stats/win-rates", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(rates.as_array().unwrap().len(), 1);
+    assert_eq!(rates[0]["deals"], 1);
+    assert_eq!(rates[0]["suits"], 4);
+    assert_eq!(rates[0]["ranks"], 6);
+    assert_eq!(rates[0]["effort"][0]["jobs"], 1);
+}
+
+#[tokio::test]
+async fn solvable_solutions_replay_through_the_engine() {
+    let t = start().await;
+    let mut found = false;
+    for seed in 0..40 {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 3, "ranks": 5}}),
+                "?wait_ms=10000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        if job["verdict"] == "solvable" {
+            found = true;
+            let start = gaps_engine::parse_position(job["position"].as_str().unwrap()).unwrap();
+            let mut pos = start;
+            for m in job["solution"].as_array().unwrap() {
+                let from = (
+                    m["from"][0].as_u64().unwrap() as usize,
+                    m["from"][1].as_u64().unwrap() as usize,
+                );
+                let to = (
+                    m["to"][0].as_u64().unwrap() as usize,
+                    m["to"][1].as_u64().unwrap() as usize,
+                );
+                assert_eq!(
+                    pos.at(from.0, from.1).unwrap().to_string(),
+                    m["card"].as_str().unwrap()
+                );
+                assert!(pos.at(to.0, to.1).is_none());
+                let mut moves =
+                    gaps_engine::moves::MoveList::<{ gaps_engine::position::MAX_MOVES }>::default();
+                pos.legal_moves(gaps_engine::Variant::Basic, &mut moves);
+                let mv = moves
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .find(|mv| mv.from_rc() == from && mv.to_rc() == to)
+                    .expect("the move is legal");
+                pos.play(mv);
+            }
+            assert!(pos.is_won(gaps_engine::Variant::Basic));
+        }
+    }
+    assert!(found, "some 3x5 deal among 40 is solvable");
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
+    let t = start().await;
+    let cases: &[(&str, &str, Option<&str>, StatusCode, &str)] = &[
+        (
+            "POST",
+            "/v1/jobs",
+            Some("{not json"),
+            StatusCode::BAD_REQUEST,
+            "",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"position": 5}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "position",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"positon": "x"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown field",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "position",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"position": "2S 3S 4S -- / -- 2H"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "position",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"position": "2S 3S 4S -- ZZ"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "ZZ",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "variant": "klondike"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "variant",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "algorithm": "magic"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "algorithm",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "variant": "common", "algorithm": "blocks"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "blocks",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1, "suits": 9}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "deal",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1, "ranks": 2}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "deal",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": -1}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "seed",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 18446744073709551615}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "2^63",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "limits": {"nodes": -5}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "nodes",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "limits": {"nodes": 0}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "limits.nodes",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "limits": {"time_ms": 999999999999}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "limits.time_ms",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "limits": {"table_mb": 100000}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "table_mb",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "position": "x"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not both",
+        ),
+        (
+            "POST",
+            "/v1/jobs?wait_ms=abc",
+            Some(r#"{"deal": {"seed": 1}}"#),
+            StatusCode::BAD_REQUEST,
+            "wait_ms",
+        ),
+        (
+            "POST",
+            "/v1/batches",
+            Some(r#"{"count": 0}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "count",
+        ),
+        (
+            "POST",
+            "/v1/batches",
+            Some(r#"{"count": 51}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "count",
+        ),
+        (
+            "POST",
+            "/v1/batches",
+            Some(r#"{"count": 5, "suits": 0}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "deal",
+        ),
+        (
+            "POST",
+            "/v1/batches",
+            Some(r#"{"count": 5, "seed": 9223372036854775807}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "2^63",
+        ),
+        ("GET", "/v1/jobs/nope", None, StatusCode::NOT_FOUND, "nope"),
+        (
+            "DELETE",
+            "/v1/jobs/nope",
+            None,
+            StatusCode::NOT_FOUND,
+            "nope",
+        ),
+        (
+            "GET",
+            "/v1/batches/nope",
+            None,
+            StatusCode::NOT_FOUND,
+            "nope",
+        ),
+        (
+            "GET",
+            "/v1/jobs?state=sleeping",
+            None,
+            StatusCode::BAD_REQUEST,
+            "state",
+        ),
+        (
+            "GET",
+            "/v1/jobs?limit=0",
+            None,
+            StatusCode::BAD_REQUEST,
+            "limit",
+        ),
+        (
+            "GET",
+            "/v1/jobs?cursor=xyz",
+            None,
+            StatusCode::BAD_REQUEST,
+            "cursor",
+        ),
+        (
+            "GET",
+            "/v1/nothing",
+            None,
+            StatusCode::NOT_FOUND,
+            "no route",
+        ),
+        (
+            "PUT",
+            "/v1/jobs",
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "PUT",
+        ),
+    ];
+    for (method, uri, body, want, needle) in cases {
+        let (status, content_type, problem) = t.call(method, uri, *body).await;
+        assert_eq!(status, *want, "{method} {uri} {body:?}: {problem}");
+        assert_eq!(
+            content_type, "application/problem+json",
+            "{method} {uri} {body:?}"
+        );
+        assert_eq!(problem["status"], want.as_u16());
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(needle),
+            "{method} {uri} {body:?}: {detail:?} lacks {needle:?}"
+        );
+    }
+    // Not JSON at all, and too large.
+    let req = Request::post("/v1/jobs")
+        .header(header::CONTENT_TYPE, "text/plain")
+        .body(Body::from("{}"))
+        .unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let huge = format!(r#"{{"position": "{}"}}"#, "2S ".repeat(5000));
+    let (status, content_type, _) = t.call("POST", "/v1/jobs", Some(&huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(content_type, "application/problem+json");
+    assert_eq!(t.job_count().await, 0, "no bad request stored a job");
+    let (_, _, rates) = t.call("GET", "/v1/stats/win-rates", None).await;
+    assert_eq!(rates, json!([]));
+}
+
+#[tokio::test]
+async fn a_running_job_is_cancelled_quickly() {
+    let t = start().await;
+    // A common 4x13 deal whose search takes far longer than the test.
+    let mut cancelled = None;
+    for seed in 0..20 {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed}, "variant": "common", "limits": {"time_ms": 60000}}),
+                "?wait_ms=300",
+            )
+            .await;
+        if job["state"] == "running" {
+            let id = job["id"].as_str().unwrap().to_string();
+            let began = std::time::Instant::now();
+            let (status, _, after) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+            assert_eq!(status, StatusCode::OK);
+            let (_, _, fin) = t
+                .call("GET", &format!("/v1/jobs/{id}?wait_ms=2000"), None)
+                .await;
+            assert_eq!(fin["state"], "cancelled", "{after}");
+            assert!(
+                began.elapsed().as_millis() < 1000,
+                "cancelled within a second"
+            );
+            assert!(fin["stats"]["nodes"].as_u64().unwrap() > 0);
+            cancelled = Some(id);
+            break;
+        }
+    }
+    let id = cancelled.expect("some common deal runs longer than 300 ms");
+    // Cancelling again is a conflict; the job stays cancelled.
+    let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // Cancelled jobs do not count in win rates.
+    let (_, _, rates) = t.call("GET", "/v1/stats/win-rates", None).await;
+    for row in rates.as_array().unwrap() {
+        assert_eq!(row["variant"], "common");
+        assert_eq!(row["unknown"], 0);
+    }
+}
+
+#[tokio::test]
+async fn node_limits_give_unknown_and_larger_limits_search_again() {
+    let t = start().await;
+    let body = json!({"deal": {"seed": 11}, "variant": "common", "limits": {"nodes": 1000}});
+    let small = t.post_job(body, "?wait_ms=10000").await;
+    assert_eq!(small["verdict"], "unknown", "{small}");
+    assert_eq!(small["stopped"], "node_limit");
+    // Same limits: answered from the store.
+    let same = t
+        .post_job(
+            json!({"deal": {"seed": 11}, "variant": "common", "limits": {"nodes": 1000}}),
+            "?wait_ms=10000",
+        )
+        .await;
+    assert_eq!(same["cached"], true);
+    // Larger limits: searched again.
+    let larger = t
+        .post_job(
+            json!({"deal": {"seed": 11}, "variant": "common", "limits": {"nodes": 5000}}),
+            "?wait_ms=10000",
+        )
+        .await;
+    assert_eq!(larger["cached"], false);
+    assert!(larger["stats"]["nodes"].as_u64().unwrap() > 1000);
+}
+
+#[tokio::test]
+async fn lists_filter_and_paginate_newest_first() {
+    let t = start().await;
+    let mut ids = Vec::new();
+    for seed in 0..7 {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 2, "ranks": 4}}),
+                "?wait_ms=5000",
+            )
+            .await;
+        ids.push(job["id"].as_str().unwrap().to_string());
+    }
+    let mut seen = Vec::new();
+    let mut uri = "/v1/jobs?limit=3&state=done&variant=basic".to_string();
+    loop {
+        let (status, _, page) = t.call("GET", &uri, None).await;
+        assert_eq!(status, StatusCode::OK);
+        for j in page["jobs"].as_array().unwrap() {
+            seen.push(j["id"].as_str().unwrap().to_string());
+        }
+        match page["next_cursor"].as_str() {
+            Some(c) => uri = format!("/v1/jobs?limit=3&state=done&variant=basic&cursor={c}"),
+            None => break,
+        }
+    }
+    ids.reverse();
+    assert_eq!(seen, ids);
+    let (_, _, none) = t.call("GET", "/v1/jobs?variant=common", None).await;
+    assert_eq!(none["jobs"], json!([]));
+}
+
+#[tokio::test]
+async fn a_batch_runs_every_deal_and_reports_its_win_rate() {
+    let t = start().await;
+    let (status, _, batch) = t
+        .call(
+            "POST",
+            "/v1/batches",
+            Some(r#"{"suits": 3, "ranks": 5, "seed": 100, "count": 40}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
+    let id = batch["id"].as_str().unwrap();
+    let mut view = Value::Null;
+    for _ in 0..200 {
+        view = t.call("GET", &format!("/v1/batches/{id}"), None).await.2;
+        if view["finished"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(view["finished"], true, "{view}");
+    assert_eq!(view["done"], 40);
+    let rates = &view["rates"];
+    assert_eq!(rates["deals"], 40);
+    assert_eq!(rates["unknown"], 0);
+    let solvable = rates["solvable"].as_i64().unwrap();
+    assert_eq!(rates["win_rate"].as_f64().unwrap(), solvable as f64 / 40.0);
+    assert!(rates["ci95_low"].as_f64().unwrap() <= rates["win_rate"].as_f64().unwrap());
+    // The batch's jobs are listed by batch, with their deal numbers.
+    let (_, _, page) = t
+        .call("GET", &format!("/v1/jobs?batch={id}&limit=100"), None)
+        .await;
+    let mut deals: Vec<i64> = page["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["deal"].as_i64().unwrap())
+        .collect();
+    deals.sort();
+    assert_eq!(deals, (100..140).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn operations_endpoints_answer() {
+    let t = start().await;
+    let (status, _, health) = t.call("GET", "/healthz", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(health["status"], "ok");
+    let (status, _, doc) = t.call("GET", "/openapi.json", None).await;
+    assert_eq!(status, StatusCode::OK);
+    for path in [
+        "/v1/jobs",
+        "/v1/jobs/{id}",
+        "/v1/batches",
+        "/v1/batches/{id}",
+        "/v1/stats/win-rates",
+    ] {
+        assert!(doc["paths"].get(path).is_some(), "{path} documented");
+    }
+    t.post_job(
+        json!({"deal": {"seed": 1, "suits": 2, "ranks": 4}}),
+        "?wait_ms=5000",
+    )
+    .await;
+    let req = Request::get("/metrics").body(Body::empty()).unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let text =
+        String::from_utf8(res.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    for metric in [
+        "gaps_queue_depth",
+        "gaps_jobs{state=\"done\"} 1",
+        "gaps_solver_nodes_total",
+        "gaps_http_request_duration_seconds",
+    ] {
+        assert!(text.contains(metric), "{metric} in metrics:\n{text}");
+    }
+    let req = Request::get("/docs").body(Body::empty()).unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    // Request ids are set and echoed.
+    let req = Request::get("/healthz")
+        .header("x-request-id", "abc")
+        .body(Body::empty())
+        .unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert_eq!(res.headers()["x-request-id"], "abc");
+}

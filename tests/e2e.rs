@@ -1,0 +1,237 @@
+//! End-to-end tests of the real binary on a free port: jobs submitted over HTTP get the
+//! engine's verdicts; SIGTERM stops it cleanly; after `kill -9` with jobs queued and
+//! running, a restart on the same database finishes every accepted job exactly once.
+
+use gaps_engine::{deal, Layout, SolveOptions, Solver, Variant};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start(db: &Path, port: u16) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_gaps"))
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--database", &format!("sqlite://{}", db.display())])
+        .env("GAPS_SOLVER__THREADS", "2")
+        .env("GAPS_SOLVER__TABLE_MB", "16")
+        .env("GAPS_LOG__FILTER", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the binary starts");
+    let server = Server {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(20) {
+        if ureq::get(&format!("{}/healthz", server.base))
+            .call()
+            .is_ok()
+        {
+            return server;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the service did not become healthy"); // Drop kills the child.
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // A failing test must not leave a server behind.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn post(&self, path: &str, body: Value) -> Value {
+        ureq::post(&format!("{}{path}", self.base))
+            .send_json(body)
+            .expect("accepted")
+            .into_json()
+            .unwrap()
+    }
+
+    fn get(&self, path: &str) -> Value {
+        ureq::get(&format!("{}{path}", self.base))
+            .call()
+            .expect("found")
+            .into_json()
+            .unwrap()
+    }
+
+    /// Polls every job until all are final; returns them by id.
+    fn wait_all(&self, ids: &[String], limit: Duration) -> HashMap<String, Value> {
+        let began = Instant::now();
+        let mut done = HashMap::new();
+        while done.len() < ids.len() {
+            assert!(
+                began.elapsed() < limit,
+                "jobs did not finish in {limit:?}: {} of {}",
+                done.len(),
+                ids.len()
+            );
+            for id in ids {
+                if done.contains_key(id) {
+                    continue;
+                }
+                let job = self.get(&format!("/v1/jobs/{id}"));
+                if ["done", "failed", "cancelled"].contains(&job["state"].as_str().unwrap()) {
+                    done.insert(id.clone(), job);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        done
+    }
+
+    fn terminate(&mut self) -> std::process::ExitStatus {
+        Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        let began = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                began.elapsed() < Duration::from_secs(15),
+                "SIGTERM did not stop the service"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn kill_hard(&mut self) {
+        self.child.kill().unwrap(); // SIGKILL
+        self.child.wait().unwrap();
+    }
+}
+
+#[test]
+fn verdicts_over_http_match_the_engine_and_sigterm_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = start(&dir.path().join("e2e.db"), free_port());
+    let layout = Layout::STANDARD;
+    let mut ids = Vec::new();
+    for seed in 0..12u64 {
+        let body = if seed % 2 == 0 {
+            json!({"deal": {"seed": seed}})
+        } else {
+            json!({"position": gaps_engine::format_position(&deal(seed, layout))})
+        };
+        let job = server.post("/v1/jobs", body);
+        assert!(job["id"].is_string());
+        ids.push(job["id"].as_str().unwrap().to_string());
+    }
+    let jobs = server.wait_all(&ids, Duration::from_secs(120));
+    let mut solver = Solver::with_table_bytes(16 << 20);
+    for (seed, id) in ids.iter().enumerate() {
+        let job = &jobs[id];
+        assert_eq!(job["state"], "done", "{job}");
+        let expected = solver
+            .solve(&deal(seed as u64, layout), &SolveOptions::default(), None)
+            .unwrap()
+            .verdict;
+        assert_eq!(job["verdict"], expected.name(), "deal {seed}");
+        assert_eq!(job["variant"], Variant::Basic.name());
+    }
+    let rates = server.get("/v1/stats/win-rates");
+    assert_eq!(rates[0]["deals"], 12);
+    let status = server.terminate();
+    assert!(status.success(), "clean exit after SIGTERM: {status}");
+}
+
+#[test]
+fn after_kill_9_every_accepted_job_finishes_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash.db");
+    let mut server = start(&db, free_port());
+    let mut ids = Vec::new();
+    // Long common solves (they will be running when the process dies) ...
+    for seed in 0..4 {
+        let job = server.post(
+            "/v1/jobs",
+            json!({"deal": {"seed": seed}, "variant": "common", "limits": {"time_ms": 1500}}),
+        );
+        ids.push(job["id"].as_str().unwrap().to_string());
+    }
+    // ... quick basic ones queued behind them, and a batch.
+    for seed in 0..16 {
+        let job = server.post(
+            "/v1/jobs",
+            json!({"deal": {"seed": seed, "suits": 4, "ranks": 8}}),
+        );
+        ids.push(job["id"].as_str().unwrap().to_string());
+    }
+    let batch = server.post(
+        "/v1/batches",
+        json!({"suits": 3, "ranks": 6, "seed": 0, "count": 25}),
+    );
+    let batch_id = batch["id"].as_str().unwrap().to_string();
+    std::thread::sleep(Duration::from_millis(300));
+    let running = server.get("/v1/jobs?state=running");
+    assert!(
+        !running["jobs"].as_array().unwrap().is_empty(),
+        "some job is running at the kill"
+    );
+    server.kill_hard();
+    drop(server);
+
+    let mut server = start(&db, free_port());
+    let jobs = server.wait_all(&ids, Duration::from_secs(120));
+    for (id, job) in &jobs {
+        assert_eq!(job["state"], "done", "{id}: {job}");
+        assert!(job["verdict"].is_string());
+        assert!(job["finished_at"].is_string());
+    }
+    let restarted = jobs
+        .values()
+        .filter(|j| j["attempts"].as_i64().unwrap() >= 2)
+        .count();
+    assert!(restarted >= 1, "the jobs running at the kill ran again");
+    // The batch finishes with each deal exactly once.
+    let began = Instant::now();
+    let view = loop {
+        let view = server.get(&format!("/v1/batches/{batch_id}"));
+        if view["finished"] == true {
+            break view;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "batch unfinished: {view}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(view["done"], 25);
+    let page = server.get(&format!("/v1/jobs?batch={batch_id}&limit=100"));
+    let mut deals: Vec<i64> = page["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["deal"].as_i64().unwrap())
+        .collect();
+    deals.sort();
+    assert_eq!(deals, (0..25).collect::<Vec<_>>());
+    // Nothing else appeared: every job listed is one we submitted or of the batch.
+    let all = server.get("/v1/jobs?limit=500");
+    assert_eq!(all["jobs"].as_array().unwrap().len(), ids.len() + 25);
+    assert!(server.terminate().success());
+}
