@@ -17,6 +17,10 @@ struct TestService {
 }
 
 async fn start() -> TestService {
+    start_with(|_| {}).await
+}
+
+async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::defaults();
     config.database.url = format!("sqlite://{}", dir.path().join("api.db").display());
@@ -24,6 +28,7 @@ async fn start() -> TestService {
     config.solver.table_mb = 8;
     config.server.body_limit_bytes = 4096;
     config.limits.max_batch_deals = 50;
+    adjust(&mut config);
     let service = Service::start(config).await.unwrap();
     TestService { service, _dir: dir }
 }
@@ -581,4 +586,32 @@ async fn operations_endpoints_answer() {
         .unwrap();
     let res = t.service.router().oneshot(req).await.unwrap();
     assert_eq!(res.headers()["x-request-id"], "abc");
+}
+
+#[tokio::test]
+async fn cors_follows_the_configuration() {
+    let t = start_with(|c| c.server.cors_origins = vec!["https://example.org".into()]).await;
+    let req = Request::get("/healthz")
+        .header("origin", "https://example.org")
+        .body(Body::empty())
+        .unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert_eq!(
+        res.headers()["access-control-allow-origin"],
+        "https://example.org"
+    );
+    let req = Request::get("/healthz")
+        .header("origin", "https://evil.example")
+        .body(Body::empty())
+        .unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert!(res.headers().get("access-control-allow-origin").is_none());
+    // Without configured origins there are no CORS headers at all.
+    let t = start().await;
+    let req = Request::get("/healthz")
+        .header("origin", "https://example.org")
+        .body(Body::empty())
+        .unwrap();
+    let res = t.service.router().oneshot(req).await.unwrap();
+    assert!(res.headers().get("access-control-allow-origin").is_none());
 }

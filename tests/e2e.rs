@@ -233,5 +233,27 @@ fn after_kill_9_every_accepted_job_finishes_exactly_once() {
     // Nothing else appeared: every job listed is one we submitted or of the batch.
     let all = server.get("/v1/jobs?limit=500");
     assert_eq!(all["jobs"].as_array().unwrap().len(), ids.len() + 25);
+
+    // SIGTERM during a solve: the job goes back to the queue and runs after a restart.
+    // (A larger time limit than before, so the stored `unknown` does not answer it.)
+    let long = server.post(
+        "/v1/jobs",
+        json!({"deal": {"seed": 0}, "variant": "common", "limits": {"time_ms": 2000}}),
+    );
+    let long_id = long["id"].as_str().unwrap().to_string();
+    let began = Instant::now();
+    while server.get(&format!("/v1/jobs/{long_id}"))["state"] != "running" {
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the job never ran"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(server.terminate().success());
+    drop(server);
+    let mut server = start(&db, free_port());
+    let job = &server.wait_all(std::slice::from_ref(&long_id), Duration::from_secs(30))[&long_id];
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["attempts"], 2, "{job}");
     assert!(server.terminate().success());
 }

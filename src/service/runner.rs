@@ -166,11 +166,16 @@ impl Runner {
         let Some(job) = self.store.claim_next().await? else {
             return Ok(false);
         };
-        let flag = Arc::new(AtomicBool::new(self.is_shutting_down()));
+        let flag = Arc::new(AtomicBool::new(false));
         self.running
             .lock()
             .expect("running map")
             .insert(job.id.clone(), flag.clone());
+        // `begin_shutdown` raises the flags it finds in the map after setting its own
+        // flag; checking here, after inserting, closes the gap between the two.
+        if self.is_shutting_down() {
+            flag.store(true, Ordering::SeqCst);
+        }
         let result = self.run_claimed(solver, &job, &flag).await;
         self.running.lock().expect("running map").remove(&job.id);
         if result.is_err() {
