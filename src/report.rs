@@ -57,6 +57,8 @@ pub struct StatsJson {
     pub table_bytes: u64,
     /// Nodes per second.
     pub nodes_per_second: f64,
+    /// Random probes made (sampling; 0 otherwise).
+    pub probes: u64,
 }
 
 impl From<&SearchStats> for StatsJson {
@@ -74,6 +76,7 @@ impl From<&SearchStats> for StatsJson {
             max_depth: s.max_depth,
             table_bytes: s.table_bytes,
             nodes_per_second: s.nodes_per_second().round(),
+            probes: s.probes,
         }
     }
 }

@@ -442,6 +442,44 @@ async fn a_running_job_is_cancelled_quickly() {
 }
 
 #[tokio::test]
+async fn sampling_jobs_find_wins_and_record_their_probes() {
+    let t = start().await;
+    let job = t
+        .post_job(
+            json!({"deal": {"seed": 1}, "variant": "common", "algorithm": "sampling", "limits": {"probes": 1000000}, "seed": 5}),
+            "?wait_ms=20000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["seed"], 5);
+    assert_eq!(job["limits"]["probes"], 1000000);
+    assert_eq!(job["used_algorithm"], "sampling");
+    if job["verdict"] == "solvable" {
+        assert!(job["stats"]["probes"].as_u64().unwrap() >= 1);
+    } else {
+        assert_eq!(job["verdict"], "unknown");
+    }
+    // A sampling `unknown` never answers a request for another algorithm.
+    let few = t
+        .post_job(
+            json!({"deal": {"seed": 2}, "variant": "basic", "algorithm": "sampling", "limits": {"probes": 1}}),
+            "?wait_ms=20000",
+        )
+        .await;
+    if few["verdict"] == "unknown" {
+        assert_eq!(few["stopped"], "probe_limit");
+        let dfs = t
+            .post_job(
+                json!({"deal": {"seed": 2}, "variant": "basic"}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(dfs["cached"], false);
+        assert_ne!(dfs["verdict"], "unknown");
+    }
+}
+
+#[tokio::test]
 async fn node_limits_give_unknown_and_larger_limits_search_again() {
     let t = start().await;
     let body = json!({"deal": {"seed": 11}, "variant": "common", "limits": {"nodes": 1000}});

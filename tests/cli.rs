@@ -223,3 +223,58 @@ fn bench_prints_a_deterministic_node_count() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn sampling_and_table1_work_from_the_command_line() {
+    let out = gaps()
+        .args([
+            "solve",
+            "--deal",
+            "1",
+            "--variant",
+            "common",
+            "--algorithm",
+            "sampling",
+        ])
+        .args(["--probes", "100000", "--search-seed", "3", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["algorithm"], "sampling");
+    assert_eq!(v["seed"], 3);
+    let verdict = v["verdict"].as_str().unwrap();
+    assert!(verdict == "solvable" || (verdict == "unknown" && v["stopped"] == "probe_limit"));
+    assert!(v["stats"]["probes"].as_u64().unwrap() >= 1);
+    let out = gaps()
+        .args(["table1", "--deals", "20", "--max-probes", "100", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = t["rows"].as_array().unwrap();
+    assert_eq!(
+        rows.iter()
+            .map(|r| r["probes"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [1, 10, 100]
+    );
+    // Success rates can only grow with the probe count.
+    for pair in rows.windows(2) {
+        assert!(pair[0]["common"].as_f64() <= pair[1]["common"].as_f64());
+        assert!(pair[0]["basic"].as_f64() <= pair[1]["basic"].as_f64());
+    }
+    gaps().args(["table1", "--deals", "0"]).assert().code(2);
+    gaps()
+        .args([
+            "solve",
+            "--deal",
+            "1",
+            "--algorithm",
+            "sampling",
+            "--probes",
+            "0",
+        ])
+        .assert()
+        .code(2);
+}

@@ -341,6 +341,76 @@ impl Position {
         self.key ^= zobrist::move_delta(m.card, m.from, m.to);
     }
 
+    /// Plays a legal move without updating the Zobrist key, for throwaway copies that
+    /// are never hashed (random probes): the key of `self` is stale afterwards, so such a
+    /// copy must not reach a table, a comparison by key or [`Position::check_invariants`].
+    #[inline(always)]
+    pub(crate) fn play_unkeyed(&mut self, m: Move) {
+        let code = m.card.code();
+        let home = code - 1;
+        self.home = self.home - u8::from(m.from == home) + u8::from(m.to == home);
+        self.cells[m.to as usize] = code;
+        self.cells[m.from as usize] = GAP;
+        self.place[code as usize] = m.to;
+        self.gaps[m.gap as usize] = m.from;
+    }
+
+    /// One step of a random probe: picks a legal move uniformly at random (`pick(n)` must
+    /// return a number below `n`), plays it with [`Position::play_unkeyed`] and returns
+    /// it; `None` when no move is legal. Counts the moves instead of listing them, which
+    /// is what makes probes cheap; `COMMON` selects the column-0 rule.
+    #[inline(always)]
+    pub(crate) fn play_random_unkeyed<const COMMON: bool>(
+        &mut self,
+        pick: impl FnOnce(u64) -> u64,
+    ) -> Option<Move> {
+        const NONE: u8 = 0;
+        const ANY_TWO: u8 = 0xFF;
+        let suits = self.layout.suits();
+        let mut fill = [NONE; MAX_SUITS];
+        let (mut singles, mut col0) = (0u64, 0u64);
+        for (slot, f) in fill.iter_mut().enumerate().take(suits) {
+            let g = self.gaps[slot];
+            if col_of(g) == 0 {
+                if COMMON {
+                    *f = ANY_TWO;
+                    col0 += 1;
+                } else {
+                    *f = Card::new(row_of(g) as u8, 1).code();
+                    singles += 1;
+                }
+            } else if let Some(card) = self.successor_for(g) {
+                *f = card.code();
+                singles += 1;
+            }
+        }
+        let total = singles + col0 * suits as u64;
+        if total == 0 {
+            return None;
+        }
+        let k = pick(total);
+        let (slot, code) = if k < singles {
+            let slot = (0..suits)
+                .filter(|&s| fill[s] != NONE && fill[s] != ANY_TWO)
+                .nth(k as usize)?;
+            (slot, fill[slot])
+        } else {
+            let k = k - singles;
+            let slot = (0..suits)
+                .filter(|&s| fill[s] == ANY_TWO)
+                .nth((k / suits as u64) as usize)?;
+            (slot, Card::new((k % suits as u64) as u8, 1).code())
+        };
+        let m = Move {
+            card: Card::from_code(code),
+            from: self.place[code as usize],
+            to: self.gaps[slot],
+            gap: slot as u8,
+        };
+        self.play_unkeyed(m);
+        Some(m)
+    }
+
     /// Takes back the move just played.
     #[inline(always)]
     pub fn unplay(&mut self, m: Move) {

@@ -7,12 +7,14 @@
 //! - `unsolvable` is only reported by exhaustive algorithms that ran to the end.
 //! - A [`Solver`] allocates its table once, at construction, and reuses it.
 
+use crate::deal::SplitMix64;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::replay::{verify_solution, ReplayError};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions, DfsOutcome};
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
+use crate::search::sampling::{Sampler, SamplingOutcome};
 use crate::search::stats::SearchStats;
 use crate::search::table::TranspositionTable;
 use crate::variant::Variant;
@@ -125,6 +127,9 @@ pub struct SolveOptions {
     /// How much of the solver's table this solve may use (`None`: the variant's default,
     /// [`default_table_limit`]).
     pub table_limit: Option<usize>,
+    /// Most random probes of `sampling` (`None`: [`DEFAULT_PROBES`]); in `auto` on
+    /// `common`, the probes of the sampling phase (`None`: [`AUTO_PROBES`]).
+    pub probes: Option<u64>,
 }
 
 impl Default for SolveOptions {
@@ -137,6 +142,7 @@ impl Default for SolveOptions {
             time_limit: None,
             seed: 0,
             table_limit: None,
+            probes: None,
         }
     }
 }
@@ -195,16 +201,33 @@ pub fn default_table_limit(variant: Variant) -> usize {
     }
 }
 
-/// The concrete algorithm that `algorithm` runs on `variant`, or why it cannot run. Lets
-/// callers (the service) refuse a request before queueing it.
+/// Probes of `sampling` when the request names none.
+pub const DEFAULT_PROBES: u64 = 1_000_000;
+
+/// Probes of the sampling phase of `auto` on `common` when the request names none.
+pub const AUTO_PROBES: u64 = 100_000;
+
+/// What `algorithm` runs on `variant` (`auto` stays `auto` on `common`, where it is a
+/// portfolio), or why it cannot run. Lets callers (the service) refuse a request before
+/// queueing it.
 pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algorithm, SolveError> {
-    match algorithm {
-        Algorithm::Auto | Algorithm::Dfs => Ok(Algorithm::Dfs),
-        Algorithm::Blocks if variant == Variant::Common => Err(SolveError::UnsupportedVariant {
+    match (algorithm, variant) {
+        (Algorithm::Auto, Variant::Basic) | (Algorithm::Dfs, _) => Ok(Algorithm::Dfs),
+        (Algorithm::Auto, Variant::Common) => Ok(Algorithm::Auto),
+        (Algorithm::Sampling, _) => Ok(Algorithm::Sampling),
+        (Algorithm::Blocks, Variant::Common) => Err(SolveError::UnsupportedVariant {
             algorithm: Algorithm::Blocks,
             variant: Variant::Common,
         }),
-        other => Err(SolveError::NotAvailable(other)),
+        (other, _) => Err(SolveError::NotAvailable(other)),
+    }
+}
+
+/// The depth-first options a search of `variant` really uses.
+fn effective_dfs(options: DfsOptions, variant: Variant) -> DfsOptions {
+    match variant {
+        Variant::Basic => options.effective::<BasicGame>(),
+        Variant::Common => options.effective::<CommonGame>(),
     }
 }
 
@@ -222,17 +245,26 @@ fn run_dfs<R: Rules>(
     (outcome, options.effective::<GapsGame<R>>())
 }
 
-/// A reusable solver: one per thread. Owns its transposition table.
+/// A reusable solver: one per thread. Owns its transposition table and sampler.
 pub struct Solver {
     table: TranspositionTable,
     basic: DepthFirst<BasicGame>,
     common: DepthFirst<CommonGame>,
+    sampler: Sampler,
 }
 
 impl Default for Solver {
     fn default() -> Self {
         Solver::with_table_bytes(DEFAULT_TABLE_BYTES)
     }
+}
+
+/// What one algorithm concluded, before the replay check.
+enum Found {
+    Won(Vec<Move>),
+    Lost,
+    Open,
+    Stopped(StopReason),
 }
 
 impl Solver {
@@ -242,6 +274,7 @@ impl Solver {
             table: TranspositionTable::with_budget(bytes),
             basic: DepthFirst::default(),
             common: DepthFirst::default(),
+            sampler: Sampler::default(),
         }
     }
 
@@ -251,6 +284,10 @@ impl Solver {
     }
 
     /// Solves `start` under `options`, stopping early if `cancel` becomes true.
+    ///
+    /// `auto` on `common` is a portfolio: iterative sampling first (wins are frequent
+    /// and sampling finds them fast), then the exact depth-first search with the rest of
+    /// the budget; the report names the algorithm that gave the verdict.
     pub fn solve(
         &mut self,
         start: &Position,
@@ -259,41 +296,61 @@ impl Solver {
     ) -> Result<SolveReport, SolveError> {
         let began = Instant::now();
         let budget = Budget::new(options.max_nodes, options.time_limit, cancel);
-        let algorithm = resolve_algorithm(options.algorithm, options.variant)?;
+        let plan = match resolve_algorithm(options.algorithm, options.variant)? {
+            // Counting the whole space is a depth-first search's job.
+            Algorithm::Auto if options.dfs.complete => Algorithm::Dfs,
+            plan => plan,
+        };
         let mut stats = SearchStats::default();
-        self.table.clear_with_limit(
-            options
-                .table_limit
-                .unwrap_or_else(|| default_table_limit(options.variant)),
-        );
-        let table = &mut self.table;
-        let (outcome, dfs) = match options.variant {
-            Variant::Basic => run_dfs(
-                &mut self.basic,
-                start,
-                table,
-                options.dfs,
-                &budget,
-                &mut stats,
-            ),
-            Variant::Common => run_dfs(
-                &mut self.common,
-                start,
-                table,
-                options.dfs,
-                &budget,
-                &mut stats,
-            ),
+        let mut dfs_used = effective_dfs(options.dfs, options.variant);
+        let mut rng = SplitMix64::new(options.seed);
+        let (found, algorithm) = match plan {
+            Algorithm::Sampling => {
+                let probes = options.probes.unwrap_or(DEFAULT_PROBES);
+                let found = self.sample(
+                    start,
+                    options.variant,
+                    probes,
+                    &mut rng,
+                    &budget,
+                    &mut stats,
+                );
+                (found, Algorithm::Sampling)
+            }
+            Algorithm::Auto => {
+                let probes = options.probes.unwrap_or(AUTO_PROBES);
+                match self.sample(
+                    start,
+                    options.variant,
+                    probes,
+                    &mut rng,
+                    &budget,
+                    &mut stats,
+                ) {
+                    Found::Open => {
+                        let (found, used) = self.depth_first(start, options, &budget, &mut stats);
+                        dfs_used = used;
+                        (found, Algorithm::Dfs)
+                    }
+                    other => (other, Algorithm::Sampling),
+                }
+            }
+            _ => {
+                let (found, used) = self.depth_first(start, options, &budget, &mut stats);
+                dfs_used = used;
+                (found, Algorithm::Dfs)
+            }
         };
         stats.elapsed = began.elapsed();
-        let (verdict, solution, stopped) = match outcome {
-            DfsOutcome::Won(line) => {
+        let (verdict, solution, stopped) = match found {
+            Found::Won(line) => {
                 verify_solution(start, options.variant, &line)
                     .map_err(SolveError::InvalidSolution)?;
                 (Verdict::Solvable, line, None)
             }
-            DfsOutcome::Exhausted => (Verdict::Unsolvable, Vec::new(), None),
-            DfsOutcome::Stopped(reason) => (Verdict::Unknown, Vec::new(), Some(reason)),
+            Found::Lost => (Verdict::Unsolvable, Vec::new(), None),
+            Found::Open => (Verdict::Unknown, Vec::new(), Some(StopReason::ProbeLimit)),
+            Found::Stopped(reason) => (Verdict::Unknown, Vec::new(), Some(reason)),
         };
         Ok(SolveReport {
             verdict,
@@ -302,7 +359,48 @@ impl Solver {
             algorithm,
             stopped,
             seed: options.seed,
-            dfs,
+            dfs: dfs_used,
         })
+    }
+
+    fn sample(
+        &mut self,
+        start: &Position,
+        variant: Variant,
+        probes: u64,
+        rng: &mut SplitMix64,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Found {
+        match self.sampler.run(start, variant, probes, rng, budget, stats) {
+            SamplingOutcome::Won { line, .. } => Found::Won(line),
+            SamplingOutcome::NoWin => Found::Open,
+            SamplingOutcome::Stopped(reason) => Found::Stopped(reason),
+        }
+    }
+
+    fn depth_first(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> (Found, DfsOptions) {
+        self.table.clear_with_limit(
+            options
+                .table_limit
+                .unwrap_or_else(|| default_table_limit(options.variant)),
+        );
+        let table = &mut self.table;
+        let (outcome, used) = match options.variant {
+            Variant::Basic => run_dfs(&mut self.basic, start, table, options.dfs, budget, stats),
+            Variant::Common => run_dfs(&mut self.common, start, table, options.dfs, budget, stats),
+        };
+        let found = match outcome {
+            DfsOutcome::Won(line) => Found::Won(line),
+            DfsOutcome::Exhausted => Found::Lost,
+            DfsOutcome::Stopped(reason) => Found::Stopped(reason),
+        };
+        (found, used)
     }
 }

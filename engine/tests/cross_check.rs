@@ -74,6 +74,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
         for (c, solver) in configs.iter().zip(solvers.iter_mut()) {
             let options = SolveOptions {
                 variant,
+                algorithm: Algorithm::Dfs,
                 dfs: DfsOptions {
                     table: c.table,
                     incremental: c.incremental,
@@ -106,6 +107,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
         for incremental in [false, true] {
             let options = SolveOptions {
                 variant,
+                algorithm: Algorithm::Dfs,
                 dfs: DfsOptions {
                     table: true,
                     incremental,
@@ -181,6 +183,7 @@ fn it_is_not_used_on_cyclic_games() {
     let reference = reachable(&start, Variant::Common, REFERENCE_LIMIT);
     let options = SolveOptions {
         variant: Variant::Common,
+        algorithm: Algorithm::Dfs,
         dfs: DfsOptions {
             table: true,
             incremental: true,
@@ -194,4 +197,62 @@ fn it_is_not_used_on_cyclic_games() {
         .unwrap();
     assert_eq!(r.stats.it_cuts, 0);
     assert_eq!(r.stats.expanded + r.stats.wins, reference.positions as u64);
+}
+
+/// Sampling only ever reports wins the reference confirms, and the `auto` portfolio
+/// (sampling, then exact search) gives the reference's verdict, on both variants.
+#[test]
+fn sampling_and_auto_agree_with_reference() {
+    let mut solver = Solver::with_table_bytes(16 << 20);
+    let mut sampled_wins = 0;
+    for (suits, ranks, variant) in [
+        (3, 5, Variant::Common),
+        (2, 7, Variant::Common),
+        (4, 5, Variant::Basic),
+    ] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        for seed in 0..300 {
+            let start = deal(seed, layout);
+            let reference = reachable(&start, variant, REFERENCE_LIMIT);
+            let expected = reference.winnable.expect("reference search finished");
+            let sampling = SolveOptions {
+                variant,
+                algorithm: Algorithm::Sampling,
+                probes: Some(200),
+                seed,
+                ..SolveOptions::default()
+            };
+            let r = solver.solve(&start, &sampling, None).unwrap();
+            match r.verdict {
+                Verdict::Solvable => {
+                    assert!(
+                        expected,
+                        "{variant} {layout} deal {seed}: sampling won a lost deal"
+                    );
+                    sampled_wins += 1;
+                }
+                Verdict::Unknown => assert_eq!(r.stopped, Some(StopReason::ProbeLimit)),
+                Verdict::Unsolvable => panic!("sampling never proves a loss"),
+            }
+            let auto = SolveOptions {
+                variant,
+                probes: Some(50),
+                ..SolveOptions::default()
+            };
+            let r = solver.solve(&start, &auto, None).unwrap();
+            assert_eq!(
+                r.verdict,
+                if expected {
+                    Verdict::Solvable
+                } else {
+                    Verdict::Unsolvable
+                },
+                "{variant} {layout} deal {seed} auto"
+            );
+        }
+    }
+    assert!(
+        sampled_wins > 100,
+        "sampling wins often on small deals ({sampled_wins})"
+    );
 }

@@ -118,6 +118,7 @@ impl SearchArgs {
             time_limit: self.time_ms.map(Duration::from_millis),
             seed: self.search_seed,
             table_limit: self.table_mb.map(|mb| mb << 20),
+            probes: self.probes,
         })
     }
 

@@ -9,6 +9,7 @@ mod bench;
 mod deal;
 mod serve;
 mod solve;
+mod table1;
 mod winrate;
 
 use clap::{Parser, Subcommand};
@@ -56,6 +57,8 @@ enum Command {
     Winrate(winrate::WinrateCmd),
     /// Search a fixed deal set and print a deterministic node count and speed.
     Bench(bench::BenchCmd),
+    /// Reproduce the paper's Table 1: iterative sampling success rate against probes.
+    Table1(table1::Table1Cmd),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
         Some(Command::Winrate(cmd)) => winrate::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Serve(cmd)) => serve::run(cmd),
+        Some(Command::Table1(cmd)) => table1::run(cmd),
         None => serve::run(serve::ServeCmd::default()),
     };
     match result {

@@ -76,6 +76,8 @@ pub struct LimitsConfig {
     pub max_time_ms: u64,
     /// Largest node limit.
     pub max_nodes: u64,
+    /// Largest probe limit.
+    pub max_probes: u64,
     /// Longest wait a request may ask for.
     pub max_wait_ms: u64,
     /// Most deals in one batch.
@@ -178,6 +180,9 @@ impl Config {
         }
         if l.max_nodes == 0 || l.max_nodes > i64::MAX as u64 {
             return bad("limits.max_nodes must be between 1 and 2^63-1");
+        }
+        if l.max_probes == 0 || l.max_probes > i64::MAX as u64 {
+            return bad("limits.max_probes must be between 1 and 2^63-1");
         }
         if l.max_batch_deals == 0 || l.max_batch_deals > 10_000_000 {
             return bad("limits.max_batch_deals must be between 1 and 10000000");

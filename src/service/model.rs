@@ -47,6 +47,9 @@ pub struct Limits {
     /// Transposition-table budget in MiB (default: the engine's for the variant; capped
     /// by the solver threads' table).
     pub table_mb: Option<u64>,
+    /// Random probes of `sampling` (default 10^6), or of the sampling phase of `auto`
+    /// on `common` (default 10^5).
+    pub probes: Option<u64>,
 }
 
 /// `POST /v1/jobs`: a position or a numbered deal, with variant, algorithm and limits.
@@ -168,6 +171,7 @@ impl From<JobRow> for JobView {
                 nodes: r.limit_nodes.map(|n| n as u64),
                 time_ms: Some(r.limit_time_ms as u64),
                 table_mb: r.table_mb.map(|n| n as u64),
+                probes: r.limit_probes.map(|n| n as u64),
             },
             solution: parse(r.solution),
             stats: parse(r.stats),
@@ -281,6 +285,7 @@ impl BatchView {
                 nodes: b.limit_nodes.map(|n| n as u64),
                 time_ms: Some(b.limit_time_ms as u64),
                 table_mb: None,
+                probes: b.limit_probes.map(|n| n as u64),
             },
             finished: b.materialized == b.count && ended == b.count,
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
@@ -333,6 +338,7 @@ struct Common {
     limit_nodes: Option<i64>,
     limit_time_ms: i64,
     table_mb: Option<i64>,
+    limit_probes: Option<i64>,
 }
 
 fn validate_common(
@@ -369,6 +375,19 @@ fn validate_common(
             caps.max_time_ms
         ));
     }
+    if let Some(probes) = limits.probes {
+        if resolve_algorithm(algorithm, variant).ok() == Some(Algorithm::Dfs) {
+            return bad(
+                "limits.probes applies to sampling, and to auto on common; not to dfs".into(),
+            );
+        }
+        if probes == 0 || probes > caps.max_probes {
+            return bad(format!(
+                "limits.probes must be between 1 and {} (got {probes})",
+                caps.max_probes
+            ));
+        }
+    }
     if let Some(mb) = limits.table_mb {
         if mb == 0 || mb > solver_table_mb as u64 {
             return bad(format!(
@@ -382,6 +401,7 @@ fn validate_common(
         limit_nodes: limits.nodes.map(|n| n as i64),
         limit_time_ms: time_ms as i64,
         table_mb: limits.table_mb.map(|n| n as i64),
+        limit_probes: limits.probes.map(|n| n as i64),
     })
 }
 
@@ -447,6 +467,7 @@ impl JobRequest {
             table_mb: common.table_mb,
             search_seed,
             batch_id: None,
+            limit_probes: common.limit_probes,
         })
     }
 }
@@ -497,6 +518,7 @@ impl BatchRequest {
             count: self.count as i64,
             limit_nodes: common.limit_nodes,
             limit_time_ms: common.limit_time_ms,
+            limit_probes: common.limit_probes,
         })
     }
 }

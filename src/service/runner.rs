@@ -148,6 +148,7 @@ impl Runner {
                         table_mb: None,
                         search_seed: 0,
                         batch_id: Some(batch.id.clone()),
+                        limit_probes: batch.limit_probes,
                     }
                 })
                 .collect();
@@ -200,7 +201,7 @@ impl Runner {
             .known_verdict(&job.variant, &job.position)
             .await?
         {
-            if known.answers(job.limit_nodes, job.limit_time_ms) {
+            if known.answers(&NewJob::from(job)) {
                 let finish = Finish::Verdict {
                     verdict: known.verdict.clone(),
                     solution: known.solution.clone(),
@@ -327,6 +328,7 @@ fn solve_options(job: &JobRow) -> Result<(gaps_engine::Position, SolveOptions), 
         time_limit: Some(Duration::from_millis(job.limit_time_ms as u64)),
         seed: job.search_seed as u64,
         table_limit: job.table_mb.map(|mb| (mb as usize) << 20),
+        probes: job.limit_probes.map(|p| p as u64),
         ..SolveOptions::default()
     };
     Ok((position, options))

@@ -21,6 +21,8 @@ pub enum StopReason {
     Cancelled,
     /// The algorithm's own resource bound (a memory budget) was reached.
     MemoryLimit,
+    /// Every allowed random probe was made without a win (sampling proves no loss).
+    ProbeLimit,
 }
 
 impl StopReason {
@@ -31,6 +33,7 @@ impl StopReason {
             StopReason::TimeLimit => "time_limit",
             StopReason::Cancelled => "cancelled",
             StopReason::MemoryLimit => "memory_limit",
+            StopReason::ProbeLimit => "probe_limit",
         }
     }
 }

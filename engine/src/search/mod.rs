@@ -8,5 +8,6 @@ pub mod dfs;
 pub mod game;
 pub mod gaps_game;
 pub mod path;
+pub mod sampling;
 pub mod stats;
 pub mod table;

@@ -14,6 +14,7 @@ pub fn solve_with(
 ) -> SolveReport {
     let options = SolveOptions {
         variant,
+        algorithm: Algorithm::Dfs,
         dfs: DfsOptions {
             table,
             incremental,

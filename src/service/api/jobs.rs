@@ -44,7 +44,7 @@ pub async fn create(
         .store
         .known_verdict(&job.variant, &job.position)
         .await?
-        .filter(|k| k.answers(job.limit_nodes, job.limit_time_ms));
+        .filter(|k| k.answers(&job));
     let mut row = match known {
         Some(known) => state.store.insert_answered_job(&job, &known).await?,
         None => {

@@ -23,6 +23,7 @@ pub struct BatchRow {
     pub limit_time_ms: i64,
     pub materialized: i64,
     pub created_at: String,
+    pub limit_probes: Option<i64>,
 }
 
 /// A validated batch to insert.
@@ -37,6 +38,7 @@ pub struct NewBatch {
     pub count: i64,
     pub limit_nodes: Option<i64>,
     pub limit_time_ms: i64,
+    pub limit_probes: Option<i64>,
 }
 
 /// Job counts of one batch.
@@ -57,8 +59,8 @@ impl Store {
     pub async fn insert_batch(&self, batch: &NewBatch) -> sqlx::Result<BatchRow> {
         sqlx::query_as::<_, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                 limit_time_ms, limit_probes)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
         )
         .bind(&batch.id)
         .bind(&batch.variant)
@@ -69,6 +71,7 @@ impl Store {
         .bind(batch.count)
         .bind(batch.limit_nodes)
         .bind(batch.limit_time_ms)
+        .bind(batch.limit_probes)
         .fetch_one(self.writer())
         .await
     }
@@ -116,8 +119,9 @@ impl Store {
         for job in jobs {
             sqlx::query(
                 "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks,
-                     deal_seed, limit_nodes, limit_time_ms, table_mb, search_seed, batch_id)
-                 VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     deal_seed, limit_nodes, limit_time_ms, table_mb, search_seed, batch_id,
+                     limit_probes)
+                 VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             )
             .bind(&job.id)
             .bind(&job.variant)
@@ -131,6 +135,7 @@ impl Store {
             .bind(job.table_mb)
             .bind(job.search_seed)
             .bind(&job.batch_id)
+            .bind(job.limit_probes)
             .execute(&mut *tx)
             .await?;
         }

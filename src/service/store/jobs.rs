@@ -37,6 +37,7 @@ pub struct JobRow {
     pub created_at: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
+    pub limit_probes: Option<i64>,
 }
 
 impl JobRow {
@@ -61,6 +62,7 @@ pub struct NewJob {
     pub table_mb: Option<i64>,
     pub search_seed: i64,
     pub batch_id: Option<String>,
+    pub limit_probes: Option<i64>,
 }
 
 /// The stored best verdict of a position.
@@ -74,21 +76,26 @@ pub struct KnownVerdict {
     pub limit_nodes: Option<i64>,
     pub limit_time_ms: i64,
     pub job_id: String,
+    pub limit_probes: Option<i64>,
+    pub requested_algorithm: String,
 }
 
 impl KnownVerdict {
-    /// True if this answer serves a job with these limits: an exact verdict always; an
-    /// `unknown` only if the new limits are not larger than the ones already tried.
-    pub fn answers(&self, limit_nodes: Option<i64>, limit_time_ms: i64) -> bool {
+    /// True if this answer serves `job`: an exact verdict always; an `unknown` only if
+    /// the job asks for the same algorithm with no larger limits than those tried.
+    pub fn answers(&self, job: &NewJob) -> bool {
         if self.verdict != "unknown" {
             return true;
         }
-        let nodes_not_larger = match (limit_nodes, self.limit_nodes) {
+        let not_larger = |new: Option<i64>, old: Option<i64>| match (new, old) {
             (_, None) => true,
             (None, Some(_)) => false,
             (Some(new), Some(old)) => new <= old,
         };
-        nodes_not_larger && limit_time_ms <= self.limit_time_ms
+        job.algorithm == self.requested_algorithm
+            && not_larger(job.limit_nodes, self.limit_nodes)
+            && not_larger(job.limit_probes, self.limit_probes)
+            && job.limit_time_ms <= self.limit_time_ms
     }
 }
 
@@ -129,8 +136,8 @@ impl Store {
     pub async fn insert_job(&self, job: &NewJob) -> sqlx::Result<JobRow> {
         sqlx::query_as::<_, JobRow>(
             "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
-                 limit_nodes, limit_time_ms, table_mb, search_seed, batch_id)
-             VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                 limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, limit_probes)
+             VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
         )
         .bind(&job.id)
         .bind(&job.variant)
@@ -144,6 +151,7 @@ impl Store {
         .bind(job.table_mb)
         .bind(job.search_seed)
         .bind(&job.batch_id)
+        .bind(job.limit_probes)
         .fetch_one(self.writer())
         .await
     }
@@ -158,8 +166,10 @@ impl Store {
         sqlx::query_as::<_, JobRow>(&format!(
             "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
                  limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, verdict, solution,
-                 stats, used_algorithm, nodes, elapsed_ms, cached, started_at, finished_at)
-             VALUES (?, 'done', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 1, {NOW}, {NOW})
+                 stats, used_algorithm, nodes, elapsed_ms, cached, started_at, finished_at,
+                 limit_probes)
+             VALUES (?, 'done', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 1, {NOW}, {NOW},
+                 ?)
              RETURNING *"
         ))
         .bind(&job.id)
@@ -178,6 +188,7 @@ impl Store {
         .bind(&known.solution)
         .bind(stats)
         .bind(&known.algorithm)
+        .bind(job.limit_probes)
         .fetch_one(self.writer())
         .await
     }
@@ -270,13 +281,16 @@ impl Store {
                 if done && !cached {
                     sqlx::query(&format!(
                         "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
-                             algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id)
-                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id,
+                             limit_probes, requested_algorithm)
+                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                          ON CONFLICT (variant, position) DO UPDATE SET
                              verdict = excluded.verdict, solution = excluded.solution,
                              algorithm = excluded.algorithm, nodes = excluded.nodes,
                              elapsed_ms = excluded.elapsed_ms, limit_nodes = excluded.limit_nodes,
                              limit_time_ms = excluded.limit_time_ms, job_id = excluded.job_id,
+                             limit_probes = excluded.limit_probes,
+                             requested_algorithm = excluded.requested_algorithm,
                              updated_at = {NOW}
                          WHERE verdicts.verdict = 'unknown'"
                     ))
@@ -292,6 +306,8 @@ impl Store {
                     .bind(job.limit_nodes)
                     .bind(job.limit_time_ms)
                     .bind(&job.id)
+                    .bind(job.limit_probes)
+                    .bind(&job.algorithm)
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -390,7 +406,7 @@ impl Store {
     ) -> sqlx::Result<Option<KnownVerdict>> {
         sqlx::query_as::<_, KnownVerdict>(
             "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms,
-                 job_id
+                 job_id, limit_probes, requested_algorithm
              FROM verdicts WHERE variant = ? AND position = ?",
         )
         .bind(variant)
@@ -418,4 +434,25 @@ fn cached_stats(known: &KnownVerdict) -> String {
         "original_elapsed_ms": known.elapsed_ms,
     })
     .to_string()
+}
+
+impl From<&JobRow> for NewJob {
+    /// The request part of a stored job (to compare it with known verdicts).
+    fn from(r: &JobRow) -> Self {
+        NewJob {
+            id: r.id.clone(),
+            variant: r.variant.clone(),
+            algorithm: r.algorithm.clone(),
+            position: r.position.clone(),
+            suits: r.suits,
+            ranks: r.ranks,
+            deal_seed: r.deal_seed,
+            limit_nodes: r.limit_nodes,
+            limit_time_ms: r.limit_time_ms,
+            table_mb: r.table_mb,
+            search_seed: r.search_seed,
+            batch_id: r.batch_id.clone(),
+            limit_probes: r.limit_probes,
+        }
+    }
 }

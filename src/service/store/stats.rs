@@ -76,6 +76,7 @@ mod tests {
             table_mb: None,
             search_seed: 0,
             batch_id: None,
+            limit_probes: None,
         }
     }
 
