@@ -285,6 +285,27 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
         ),
         (
             "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "algorithm": "sampling", "limits": {"probes": 0}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "limits.probes",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "algorithm": "dfs", "limits": {"probes": 10}}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not to dfs on basic",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "algorithm": "blocks"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not available",
+        ),
+        (
+            "POST",
             "/v1/jobs?wait_ms=abc",
             Some(r#"{"deal": {"seed": 1}}"#),
             StatusCode::BAD_REQUEST,

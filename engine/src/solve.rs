@@ -14,6 +14,7 @@ use crate::replay::{verify_solution, ReplayError};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions, DfsOutcome};
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
+use crate::search::hybrid::{HybridOutcome, HybridSearch, BYTES_PER_POSITION};
 use crate::search::sampling::{Sampler, SamplingOutcome};
 use crate::search::stats::SearchStats;
 use crate::search::table::TranspositionTable;
@@ -215,6 +216,7 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
         (Algorithm::Auto, Variant::Basic) | (Algorithm::Dfs, _) => Ok(Algorithm::Dfs),
         (Algorithm::Auto, Variant::Common) => Ok(Algorithm::Auto),
         (Algorithm::Sampling, _) => Ok(Algorithm::Sampling),
+        (Algorithm::Hybrid, _) => Ok(Algorithm::Hybrid),
         (Algorithm::Blocks, Variant::Common) => Err(SolveError::UnsupportedVariant {
             algorithm: Algorithm::Blocks,
             variant: Variant::Common,
@@ -251,6 +253,7 @@ pub struct Solver {
     basic: DepthFirst<BasicGame>,
     common: DepthFirst<CommonGame>,
     sampler: Sampler,
+    hybrid: HybridSearch,
 }
 
 impl Default for Solver {
@@ -275,6 +278,7 @@ impl Solver {
             basic: DepthFirst::default(),
             common: DepthFirst::default(),
             sampler: Sampler::default(),
+            hybrid: HybridSearch::default(),
         }
     }
 
@@ -286,8 +290,10 @@ impl Solver {
     /// Solves `start` under `options`, stopping early if `cancel` becomes true.
     ///
     /// `auto` on `common` is a portfolio: iterative sampling first (wins are frequent
-    /// and sampling finds them fast), then the exact depth-first search with the rest of
-    /// the budget; the report names the algorithm that gave the verdict.
+    /// and sampling finds them fast), then breadth-first search with a probe per node
+    /// (which also proves small spaces lost), and if that fills its memory, the exact
+    /// depth-first search with the rest of the limits; the report names the algorithm
+    /// that gave the verdict.
     pub fn solve(
         &mut self,
         start: &Position,
@@ -317,22 +323,32 @@ impl Solver {
                 );
                 (found, Algorithm::Sampling)
             }
+            Algorithm::Hybrid => {
+                let found = self.hybrid_search(start, options, &mut rng, &budget, &mut stats);
+                (found, Algorithm::Hybrid)
+            }
             Algorithm::Auto => {
                 let probes = options.probes.unwrap_or(AUTO_PROBES);
-                match self.sample(
+                let sampled = self.sample(
                     start,
                     options.variant,
                     probes,
                     &mut rng,
                     &budget,
                     &mut stats,
-                ) {
-                    Found::Open => {
-                        let (found, used) = self.depth_first(start, options, &budget, &mut stats);
-                        dfs_used = used;
-                        (found, Algorithm::Dfs)
+                );
+                if !matches!(sampled, Found::Open) {
+                    (sampled, Algorithm::Sampling)
+                } else {
+                    match self.hybrid_search(start, options, &mut rng, &budget, &mut stats) {
+                        Found::Stopped(StopReason::MemoryLimit) => {
+                            let (found, used) =
+                                self.depth_first(start, options, &budget, &mut stats);
+                            dfs_used = used;
+                            (found, Algorithm::Dfs)
+                        }
+                        other => (other, Algorithm::Hybrid),
                     }
-                    other => (other, Algorithm::Sampling),
                 }
             }
             _ => {
@@ -361,6 +377,31 @@ impl Solver {
             seed: options.seed,
             dfs: dfs_used,
         })
+    }
+
+    /// Breadth-first search with a probe per node, storing as many positions as the
+    /// table budget of this solve pays for.
+    fn hybrid_search(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        rng: &mut SplitMix64,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Found {
+        let bytes = options
+            .table_limit
+            .unwrap_or(self.table.capacity_bytes())
+            .min(self.table.capacity_bytes());
+        let positions = (bytes / BYTES_PER_POSITION).max(1);
+        match self
+            .hybrid
+            .run(start, options.variant, positions, rng, budget, stats)
+        {
+            HybridOutcome::Won(line) => Found::Won(line),
+            HybridOutcome::Lost => Found::Lost,
+            HybridOutcome::Stopped(reason) => Found::Stopped(reason),
+        }
     }
 
     fn sample(

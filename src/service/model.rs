@@ -376,10 +376,15 @@ fn validate_common(
         ));
     }
     if let Some(probes) = limits.probes {
-        if resolve_algorithm(algorithm, variant).ok() == Some(Algorithm::Dfs) {
-            return bad(
-                "limits.probes applies to sampling, and to auto on common; not to dfs".into(),
-            );
+        if !matches!(
+            resolve_algorithm(algorithm, variant),
+            Ok(Algorithm::Sampling | Algorithm::Auto)
+        ) {
+            return bad(format!(
+                "limits.probes applies to sampling, and to auto on common; not to {} on {}",
+                algorithm.name(),
+                variant.name()
+            ));
         }
         if probes == 0 || probes > caps.max_probes {
             return bad(format!(

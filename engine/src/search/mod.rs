@@ -7,6 +7,7 @@ pub mod budget;
 pub mod dfs;
 pub mod game;
 pub mod gaps_game;
+pub mod hybrid;
 pub mod path;
 pub mod sampling;
 pub mod stats;
