@@ -46,7 +46,15 @@ pub async fn create(
         .await?
         .filter(|k| k.answers(&job));
     let mut row = match known {
-        Some(known) => state.store.insert_answered_job(&job, &known).await?,
+        Some(known) => {
+            let row = state.store.insert_answered_job(&job, &known).await?;
+            state
+                .metrics
+                .jobs_finished
+                .get_or_create(&vec![("state", "done".into()), ("verdict", known.verdict)])
+                .inc();
+            row
+        }
         None => {
             let row = state.store.insert_job(&job).await?;
             state.runner.notify_new_work();
