@@ -91,6 +91,7 @@ impl HybridSearch {
         let mut moves = MoveList::<MAX_MOVES>::default();
         let mut next_check = stats.nodes;
         let mut head = 0usize;
+        let mut cached: Option<(u32, Position, u64)> = None;
         while head < self.nodes.len() {
             if stats.nodes >= next_check {
                 if let Some(reason) = budget.exhausted(stats.nodes) {
@@ -98,15 +99,29 @@ impl HybridSearch {
                 }
                 next_check = stats.nodes + CHECK_INTERVAL;
             }
-            let pos = self.rebuild(start, head);
+            // Siblings are stored next to each other, so the parent's position is
+            // usually the cached one and the node costs one move, not a full replay.
+            let (parent, m) = self.nodes[head];
+            let (pos, depth) = if parent == ROOT {
+                (*start, 0)
+            } else {
+                if cached.map(|(index, _, _)| index) != Some(parent) {
+                    let at = self.rebuild(start, parent as usize);
+                    cached = Some((parent, at, self.path.len() as u64));
+                }
+                let (_, mut at, parent_depth) = cached.expect("just cached");
+                at.play(m);
+                (at, parent_depth + 1)
+            };
             stats.expanded += 1;
-            stats.max_depth = stats.max_depth.max(self.path.len() as u64);
+            stats.max_depth = stats.max_depth.max(depth);
             // One probe from this node (a won node is its own zero-move probe).
             match self
                 .sampler
                 .run(&pos, variant, 1, rng, &Budget::unlimited(), stats)
             {
                 SamplingOutcome::Won { line, .. } => {
+                    self.rebuild(start, head);
                     let mut won = self.path.clone();
                     won.extend_from_slice(&line);
                     return HybridOutcome::Won(won);
