@@ -434,6 +434,9 @@ async fn a_running_job_is_cancelled_quickly() {
             .await;
         if job["state"] == "running" {
             let id = job["id"].as_str().unwrap().to_string();
+            // A running job shows how far its search has got.
+            let (_, _, live) = t.call("GET", &format!("/v1/jobs/{id}"), None).await;
+            assert!(live["progress"]["nodes"].as_u64().unwrap() > 0, "{live}");
             let began = std::time::Instant::now();
             let (status, _, after) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
             assert_eq!(status, StatusCode::OK);

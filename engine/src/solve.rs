@@ -21,7 +21,7 @@ use crate::search::table::TranspositionTable;
 use crate::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::{Duration, Instant};
 
 /// The outcome of a solve, as in the contract.
@@ -300,8 +300,21 @@ impl Solver {
         options: &SolveOptions,
         cancel: Option<&AtomicBool>,
     ) -> Result<SolveReport, SolveError> {
+        self.solve_watched(start, options, cancel, None)
+    }
+
+    /// [`Solver::solve`], also storing the number of nodes searched so far in `progress`
+    /// about every 1024 nodes (for a caller that shows a running search).
+    pub fn solve_watched(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        cancel: Option<&AtomicBool>,
+        progress: Option<&AtomicU64>,
+    ) -> Result<SolveReport, SolveError> {
         let began = Instant::now();
-        let budget = Budget::new(options.max_nodes, options.time_limit, cancel);
+        let budget =
+            Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
         let plan = match resolve_algorithm(options.algorithm, options.variant)? {
             // Counting the whole space is a depth-first search's job.
             Algorithm::Auto if options.dfs.complete => Algorithm::Dfs,

@@ -130,3 +130,24 @@ fn play_unplay_restores_and_keys_stay_incremental() {
         }
     }
 }
+
+#[test]
+fn a_watched_solve_publishes_its_node_count() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let progress = AtomicU64::new(0);
+    let start = deal(0, Layout::STANDARD);
+    let options = SolveOptions {
+        variant: Variant::Common,
+        max_nodes: Some(50_000),
+        ..SolveOptions::default()
+    };
+    let r = Solver::with_table_bytes(1 << 20)
+        .solve_watched(&start, &options, None, Some(&progress))
+        .unwrap();
+    let seen = progress.load(Ordering::Relaxed);
+    assert!(
+        seen > 0 && seen <= r.stats.nodes,
+        "{seen} of {}",
+        r.stats.nodes
+    );
+}

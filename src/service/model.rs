@@ -161,6 +161,15 @@ pub struct JobView {
     pub created_at: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
+    /// For a running job: the nodes searched so far (updated about every 1024 nodes).
+    pub progress: Option<Progress>,
+}
+
+/// How far a running search has got.
+#[derive(Serialize, Debug, Clone, ToSchema)]
+pub struct Progress {
+    /// Nodes searched so far.
+    pub nodes: u64,
 }
 
 impl From<JobRow> for JobView {
@@ -195,6 +204,7 @@ impl From<JobRow> for JobView {
             created_at: r.created_at,
             started_at: r.started_at,
             finished_at: r.finished_at,
+            progress: None,
         }
     }
 }

@@ -18,7 +18,7 @@ use super::store::{BatchRow, Finish, JobRow, NewJob, Store};
 use crate::report::{MoveJson, StatsJson};
 use gaps_engine::{deal, parse_position, Algorithm, Layout, SolveOptions, StopReason, Verdict};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{oneshot, Notify};
@@ -27,13 +27,19 @@ use tokio::task::JoinHandle;
 /// Jobs of a batch inserted per transaction.
 const BATCH_CHUNK: usize = 1000;
 
+/// A job being run by a lane of this process.
+struct Running {
+    cancel: Arc<AtomicBool>,
+    progress: Arc<AtomicU64>,
+}
+
 /// Shared state of the lanes.
 pub struct Runner {
     store: Store,
     metrics: Arc<Metrics>,
     wake: Notify,
     shutting_down: AtomicBool,
-    running: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    running: Mutex<HashMap<String, Running>>,
     waiters: Mutex<HashMap<String, Vec<oneshot::Sender<()>>>>,
     filling: tokio::sync::Mutex<()>,
 }
@@ -76,16 +82,25 @@ impl Runner {
 
     /// Stops the solve of job `id` if one is running here (the store was updated first).
     pub fn stop_running(&self, id: &str) {
-        if let Some(flag) = self.running.lock().expect("running map").get(id) {
-            flag.store(true, Ordering::SeqCst);
+        if let Some(job) = self.running.lock().expect("running map").get(id) {
+            job.cancel.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// Nodes searched so far by the running job `id`, if a lane of this process runs it.
+    pub fn progress(&self, id: &str) -> Option<u64> {
+        self.running
+            .lock()
+            .expect("running map")
+            .get(id)
+            .map(|job| job.progress.load(Ordering::Relaxed))
     }
 
     /// Begins a graceful shutdown: no more claims; running solves stop and re-queue.
     pub fn begin_shutdown(&self) {
         self.shutting_down.store(true, Ordering::SeqCst);
-        for flag in self.running.lock().expect("running map").values() {
-            flag.store(true, Ordering::SeqCst);
+        for job in self.running.lock().expect("running map").values() {
+            job.cancel.store(true, Ordering::SeqCst);
         }
         self.wake.notify_waiters();
     }
@@ -168,16 +183,20 @@ impl Runner {
             return Ok(false);
         };
         let flag = Arc::new(AtomicBool::new(false));
-        self.running
-            .lock()
-            .expect("running map")
-            .insert(job.id.clone(), flag.clone());
+        let progress = Arc::new(AtomicU64::new(0));
+        self.running.lock().expect("running map").insert(
+            job.id.clone(),
+            Running {
+                cancel: flag.clone(),
+                progress: progress.clone(),
+            },
+        );
         // `begin_shutdown` raises the flags it finds in the map after setting its own
         // flag; checking here, after inserting, closes the gap between the two.
         if self.is_shutting_down() {
             flag.store(true, Ordering::SeqCst);
         }
-        let result = self.run_claimed(solver, &job, &flag).await;
+        let result = self.run_claimed(solver, &job, &flag, progress).await;
         self.running.lock().expect("running map").remove(&job.id);
         if result.is_err() {
             // Do not leave the job `running` with no lane behind it.
@@ -192,6 +211,7 @@ impl Runner {
         solver: &SolverThread,
         job: &JobRow,
         flag: &Arc<AtomicBool>,
+        progress: Arc<AtomicU64>,
     ) -> sqlx::Result<()> {
         if self.store.cancel_requested(&job.id).await? {
             flag.store(true, Ordering::SeqCst);
@@ -224,6 +244,7 @@ impl Runner {
                     position,
                     options,
                     cancel: flag.clone(),
+                    progress,
                 };
                 self.metrics.solvers_busy.inc();
                 let result = solver.solve(work).await;

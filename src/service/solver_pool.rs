@@ -7,7 +7,7 @@
 
 use gaps_engine::{Position, SolveOptions, SolveReport, Solver};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::mpsc;
 use std::sync::Arc;
 use tokio::sync::oneshot;
@@ -20,6 +20,8 @@ pub struct SolveWork {
     pub options: SolveOptions,
     /// Raised to stop the solve early (it then ends `unknown`, `cancelled`).
     pub cancel: Arc<AtomicBool>,
+    /// Nodes searched so far, published by the engine about every 1024 nodes.
+    pub progress: Arc<AtomicU64>,
 }
 
 /// A solve's report, or the engine's error (or panic) as text.
@@ -42,7 +44,12 @@ impl SolverThread {
                 let mut solver = Solver::with_table_bytes(table_bytes);
                 while let Ok((work, reply)) = inbox.recv() {
                     let outcome = catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve(&work.position, &work.options, Some(&work.cancel))
+                        solver.solve_watched(
+                            &work.position,
+                            &work.options,
+                            Some(&work.cancel),
+                            Some(&work.progress),
+                        )
                     }));
                     let result = match outcome {
                         Ok(Ok(report)) => Ok(report),

@@ -4,7 +4,7 @@
 //! so a cancel or deadline is noticed within that many nodes (well under a millisecond);
 //! reaching a limit is an outcome (`unknown`), never an error.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Nodes between two budget checks (a power of two).
@@ -44,6 +44,7 @@ pub struct Budget<'a> {
     max_nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
+    progress: Option<&'a AtomicU64>,
 }
 
 impl<'a> Budget<'a> {
@@ -58,6 +59,7 @@ impl<'a> Budget<'a> {
             max_nodes: max_nodes.unwrap_or(u64::MAX),
             deadline: time.map(|t| Instant::now() + t),
             cancel,
+            progress: None,
         }
     }
     /// No limits at all.
@@ -66,11 +68,21 @@ impl<'a> Budget<'a> {
             max_nodes: u64::MAX,
             deadline: None,
             cancel: None,
+            progress: None,
         }
     }
+    /// The same budget, also publishing the node count to `progress` at every check
+    /// (so another thread can watch a running search).
+    pub fn with_progress(self, progress: Option<&'a AtomicU64>) -> Self {
+        Budget { progress, ..self }
+    }
+
     /// Whether the search must stop after `nodes` nodes, and why.
     #[inline]
     pub fn exhausted(&self, nodes: u64) -> Option<StopReason> {
+        if let Some(p) = self.progress {
+            p.store(nodes, Ordering::Relaxed);
+        }
         if nodes >= self.max_nodes {
             return Some(StopReason::NodeLimit);
         }

@@ -6,14 +6,25 @@
 
 use super::{ApiJson, ApiQuery};
 use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, WaitQuery};
-use crate::service::store::JobFilter;
+use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery};
+use crate::service::store::{JobFilter, JobRow};
 use crate::service::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use std::time::Duration;
+
+/// The view of `row`, with the live node count when a lane of this process runs it.
+fn view(state: &AppState, row: JobRow) -> JobView {
+    let running = row.state == "running";
+    let id = row.id.clone();
+    let mut view = JobView::from(row);
+    if running {
+        view.progress = state.runner.progress(&id).map(|nodes| Progress { nodes });
+    }
+    view
+}
 
 fn wait_time(state: &AppState, wait: &WaitQuery) -> Duration {
     Duration::from_millis(
@@ -72,7 +83,7 @@ pub async fn create(
     Ok((
         StatusCode::ACCEPTED,
         [(header::LOCATION, location)],
-        Json(JobView::from(row)),
+        Json(view(&state, row)),
     )
         .into_response())
 }
@@ -94,7 +105,7 @@ pub async fn get(
     } else {
         state.runner.wait_final(&id, wait).await?
     };
-    row.map(|r| Json(JobView::from(r)))
+    row.map(|r| Json(view(&state, r)))
         .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))
 }
 
@@ -137,7 +148,7 @@ pub async fn cancel(
             .await?
             .unwrap_or(after)
     };
-    Ok(Json(JobView::from(after)))
+    Ok(Json(view(&state, after)))
 }
 
 /// List jobs, newest first, with filters and a cursor.
@@ -202,7 +213,7 @@ pub async fn list(
         None
     };
     Ok(Json(JobPage {
-        jobs: rows.into_iter().map(JobView::from).collect(),
+        jobs: rows.into_iter().map(|r| view(&state, r)).collect(),
         next_cursor,
     }))
 }

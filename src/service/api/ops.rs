@@ -5,8 +5,8 @@
 
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::model::{
-    BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Rates,
-    WinRateRow,
+    BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
+    Rates, WinRateRow,
 };
 use crate::service::store::EffortSample;
 use crate::service::AppState;
@@ -45,7 +45,8 @@ use utoipa::OpenApi;
         Rates,
         WinRateRow,
         Effort,
-        Problem
+        Problem,
+        Progress
     ))
 )]
 pub struct ApiDoc;
