@@ -14,7 +14,7 @@ use crate::replay::{verify_solution, ReplayError};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions, DfsOutcome};
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
-use crate::search::hybrid::{HybridOutcome, HybridSearch, BYTES_PER_POSITION};
+use crate::search::hybrid::{HybridOutcome, HybridSearch};
 use crate::search::sampling::{Sampler, SamplingOutcome};
 use crate::search::stats::SearchStats;
 use crate::search::table::TranspositionTable;
@@ -406,10 +406,9 @@ impl Solver {
             .table_limit
             .unwrap_or(self.table.capacity_bytes())
             .min(self.table.capacity_bytes());
-        let positions = (bytes / BYTES_PER_POSITION).max(1);
         match self
             .hybrid
-            .run(start, options.variant, positions, rng, budget, stats)
+            .run(start, options.variant, bytes, rng, budget, stats)
         {
             HybridOutcome::Won(line) => Found::Won(line),
             HybridOutcome::Lost => Found::Lost,

@@ -4,9 +4,10 @@
 //!
 //! Invariants:
 //! - Each stored node is 8 bytes (parent index and the move that reached it); a node's
-//!   position is rebuilt by replaying its moves from the start, so memory is bounded by
-//!   `max_positions` nodes plus a set of their 128-bit keys (collision bound as for the
-//!   transposition table: below `n^2 / 2^129`).
+//!   position is its parent's plus one move (the parent is cached or rebuilt by replay
+//!   from the start), so memory is bounded by the node records plus an exact
+//!   [`KeySet`] of their 128-bit keys (collision bound as for the transposition table:
+//!   below `n^2 / 2^129`).
 //! - The seen set is exact (nothing is ever evicted), so a breadth-first search that
 //!   empties its queue without a win and without refusing any node has visited every
 //!   reachable position: the deal is lost. Cycles (`common`) need no special care.
@@ -19,33 +20,18 @@ use crate::deal::SplitMix64;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::key_set::{Insert, KeySet};
 use crate::search::sampling::{Sampler, SamplingOutcome};
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
-use crate::zobrist::{index_hash, Key};
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// Bytes one stored position costs (node record, key in the set, set overhead); the
-/// budget in bytes divided by this gives `max_positions`.
-pub const BYTES_PER_POSITION: usize = 48;
-
-/// Hashes a Zobrist key by mixing it (keys are already random; this spreads them).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u128(&mut self, key: u128) {
-        self.0 = index_hash(key);
-    }
+/// How a memory budget of `bytes` is split: two thirds for the key set (16 bytes a
+/// slot, filled to 7/8), one third for the 8-byte node records; about 27 bytes per
+/// stored position (9.8M positions in 256 MiB).
+fn split_budget(bytes: usize) -> (usize, usize) {
+    let slots = (bytes / 24).max(8);
+    let positions = (bytes / 24).max(1);
+    (slots, positions)
 }
 
 /// Result of a hybrid search.
@@ -62,7 +48,7 @@ pub enum HybridOutcome {
 /// A reusable hybrid searcher.
 #[derive(Default)]
 pub struct HybridSearch {
-    seen: HashSet<Key, BuildHasherDefault<KeyHasher>>,
+    seen: KeySet,
     nodes: Vec<(u32, Move)>,
     path: Vec<Move>,
     sampler: Sampler,
@@ -71,18 +57,19 @@ pub struct HybridSearch {
 const ROOT: u32 = u32::MAX;
 
 impl HybridSearch {
-    /// Searches from `start` storing at most `max_positions` positions.
+    /// Searches from `start` within `memory_bytes` of keys and node records.
     pub fn run(
         &mut self,
         start: &Position,
         variant: Variant,
-        max_positions: usize,
+        memory_bytes: usize,
         rng: &mut SplitMix64,
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> HybridOutcome {
+        let (slots, max_positions) = split_budget(memory_bytes);
         let max_positions = max_positions.clamp(1, u32::MAX as usize - 1);
-        self.seen.clear();
+        self.seen.reset(slots);
         self.nodes.clear();
         self.seen.insert(start.key());
         // The root is node 0; its record is never replayed.
@@ -91,7 +78,10 @@ impl HybridSearch {
         let mut moves = MoveList::<MAX_MOVES>::default();
         let mut next_check = stats.nodes;
         let mut head = 0usize;
+        // The last parent's position (index, position, depth), and where each BFS layer
+        // starts in `nodes` (depth is monotone in the index).
         let mut cached: Option<(u32, Position, u64)> = None;
+        let mut layers: Vec<usize> = vec![0];
         while head < self.nodes.len() {
             if stats.nodes >= next_check {
                 if let Some(reason) = budget.exhausted(stats.nodes) {
@@ -105,11 +95,13 @@ impl HybridSearch {
             let (pos, depth) = if parent == ROOT {
                 (*start, 0)
             } else {
-                if cached.map(|(index, _, _)| index) != Some(parent) {
-                    let at = self.rebuild(start, parent as usize);
-                    cached = Some((parent, at, self.path.len() as u64));
-                }
-                let (_, mut at, parent_depth) = cached.expect("just cached");
+                let (index, mut at, parent_depth) = cached.unwrap_or((0, *start, 0));
+                let parent_depth = if index == parent {
+                    parent_depth
+                } else {
+                    self.walk(&mut at, index, parent_depth, parent, &layers)
+                };
+                cached = Some((parent, at, parent_depth));
                 at.play(m);
                 (at, parent_depth + 1)
             };
@@ -130,17 +122,34 @@ impl HybridSearch {
             }
             if !refused {
                 pos.legal_moves(variant, &mut moves);
-                for &m in moves.as_slice() {
-                    let key = pos.key_after(m);
-                    if self.seen.contains(&key) {
-                        stats.tt_hits += 1;
-                        continue;
-                    }
+                let mut keys = [0; MAX_MOVES];
+                for (k, &m) in keys.iter_mut().zip(moves.as_slice()) {
+                    *k = pos.key_after(m);
+                    self.seen.prefetch(*k);
+                }
+                for (&m, &key) in moves.as_slice().iter().zip(&keys) {
                     if self.nodes.len() >= max_positions {
+                        if self.seen.contains(key) {
+                            stats.tt_hits += 1;
+                            continue;
+                        }
                         refused = true;
                         break;
                     }
-                    self.seen.insert(key);
+                    match self.seen.insert(key) {
+                        Insert::Present => {
+                            stats.tt_hits += 1;
+                            continue;
+                        }
+                        Insert::Full => {
+                            refused = true;
+                            break;
+                        }
+                        Insert::New => {}
+                    }
+                    if layers.len() as u64 == depth + 1 {
+                        layers.push(self.nodes.len());
+                    }
                     self.nodes.push((head as u32, m));
                     stats.stored += 1;
                     stats.nodes += 1;
@@ -153,6 +162,51 @@ impl HybridSearch {
         } else {
             HybridOutcome::Lost
         }
+    }
+
+    /// Moves `at`, the position of node `from` (at depth `from_depth`), to the position
+    /// of node `to`, through their closest common ancestor (consecutive parents in
+    /// breadth-first order are usually close relatives); returns `to`'s depth.
+    fn walk(
+        &mut self,
+        at: &mut Position,
+        from: u32,
+        from_depth: u64,
+        to: u32,
+        layers: &[usize],
+    ) -> u64 {
+        let depth_of = |i: u32| (layers.partition_point(|&start| start <= i as usize) - 1) as u64;
+        let to_depth = depth_of(to);
+        debug_assert_eq!(depth_of(from), from_depth);
+        let (mut a, mut da, mut b, mut db) = (from, from_depth, to, to_depth);
+        self.path.clear();
+        while db > da {
+            let (parent, m) = self.nodes[b as usize];
+            self.path.push(m);
+            b = parent;
+            db -= 1;
+        }
+        while a != b {
+            if da > db {
+                let (parent, m) = self.nodes[a as usize];
+                at.unplay(m);
+                a = parent;
+                da -= 1;
+            } else {
+                let (pa, ma) = self.nodes[a as usize];
+                let (pb, mb) = self.nodes[b as usize];
+                at.unplay(ma);
+                self.path.push(mb);
+                a = pa;
+                b = pb;
+                da -= 1;
+                db -= 1;
+            }
+        }
+        for &m in self.path.iter().rev() {
+            at.play(m);
+        }
+        to_depth
     }
 
     /// The position of node `index`, with its moves from the start left in `self.path`.
@@ -197,7 +251,7 @@ mod tests {
                 let out = search.run(
                     &start,
                     variant,
-                    10_000_000,
+                    256 << 20,
                     &mut SplitMix64::new(seed),
                     &Budget::unlimited(),
                     &mut stats,
@@ -224,7 +278,7 @@ mod tests {
             let out = search.run(
                 &start,
                 Variant::Common,
-                20,
+                20 * 24,
                 &mut SplitMix64::new(1),
                 &Budget::unlimited(),
                 &mut stats,

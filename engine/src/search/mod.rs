@@ -8,6 +8,7 @@ pub mod dfs;
 pub mod game;
 pub mod gaps_game;
 pub mod hybrid;
+pub mod key_set;
 pub mod path;
 pub mod sampling;
 pub mod stats;
