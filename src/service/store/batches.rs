@@ -5,7 +5,7 @@
 //! in the same transaction as the jobs it counts, so a crash at any point leaves a batch
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
 
-use super::jobs::NewJob;
+use super::jobs::{insert_queued, NewJob};
 use super::Store;
 
 /// Every column of a batch.
@@ -117,27 +117,7 @@ impl Store {
             return Ok(false);
         }
         for job in jobs {
-            sqlx::query(
-                "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks,
-                     deal_seed, limit_nodes, limit_time_ms, table_mb, search_seed, batch_id,
-                     limit_probes)
-                 VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(&job.id)
-            .bind(&job.variant)
-            .bind(&job.algorithm)
-            .bind(&job.position)
-            .bind(job.suits)
-            .bind(job.ranks)
-            .bind(job.deal_seed)
-            .bind(job.limit_nodes)
-            .bind(job.limit_time_ms)
-            .bind(job.table_mb)
-            .bind(job.search_seed)
-            .bind(&job.batch_id)
-            .bind(job.limit_probes)
-            .execute(&mut *tx)
-            .await?;
+            insert_queued(job).fetch_one(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(true)

@@ -134,26 +134,7 @@ pub struct JobFilter {
 impl Store {
     /// Inserts a queued job and returns it.
     pub async fn insert_job(&self, job: &NewJob) -> sqlx::Result<JobRow> {
-        sqlx::query_as::<_, JobRow>(
-            "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
-                 limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, limit_probes)
-             VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-        )
-        .bind(&job.id)
-        .bind(&job.variant)
-        .bind(&job.algorithm)
-        .bind(&job.position)
-        .bind(job.suits)
-        .bind(job.ranks)
-        .bind(job.deal_seed)
-        .bind(job.limit_nodes)
-        .bind(job.limit_time_ms)
-        .bind(job.table_mb)
-        .bind(job.search_seed)
-        .bind(&job.batch_id)
-        .bind(job.limit_probes)
-        .fetch_one(self.writer())
-        .await
+        insert_queued(job).fetch_one(self.writer()).await
     }
 
     /// Inserts a job already answered by a known verdict (state `done`, `cached`).
@@ -421,6 +402,31 @@ impl Store {
             .fetch_all(self.reader())
             .await
     }
+}
+
+/// The insert of a queued job, returning it: single jobs and batch jobs share it, so
+/// the columns are listed once.
+pub(super) fn insert_queued(
+    job: &NewJob,
+) -> sqlx::query::QueryAs<'_, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'_>> {
+    sqlx::query_as::<_, JobRow>(
+        "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
+             limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, limit_probes)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+    )
+    .bind(&job.id)
+    .bind(&job.variant)
+    .bind(&job.algorithm)
+    .bind(&job.position)
+    .bind(job.suits)
+    .bind(job.ranks)
+    .bind(job.deal_seed)
+    .bind(job.limit_nodes)
+    .bind(job.limit_time_ms)
+    .bind(job.table_mb)
+    .bind(job.search_seed)
+    .bind(&job.batch_id)
+    .bind(job.limit_probes)
 }
 
 /// Statistics of a job answered from the store: no search ran.
