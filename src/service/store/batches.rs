@@ -150,3 +150,60 @@ impl Store {
         Ok(c)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::temp_store;
+    use super::super::NewJob;
+    use super::NewBatch;
+
+    fn job(id: &str, batch: &str, seed: i64) -> NewJob {
+        NewJob {
+            id: id.into(),
+            variant: "basic".into(),
+            algorithm: "auto".into(),
+            position: format!("P{seed}"),
+            suits: 2,
+            ranks: 3,
+            deal_seed: Some(seed),
+            limit_nodes: None,
+            limit_time_ms: 1000,
+            table_mb: None,
+            search_seed: 0,
+            batch_id: Some(batch.into()),
+            limit_probes: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn filling_advances_only_from_the_expected_offset_and_resumes() {
+        let (store, _dir) = temp_store().await;
+        let batch = NewBatch {
+            id: "b".into(),
+            variant: "basic".into(),
+            algorithm: "auto".into(),
+            suits: 2,
+            ranks: 3,
+            seed: 10,
+            count: 4,
+            limit_nodes: None,
+            limit_time_ms: 1000,
+            limit_probes: None,
+        };
+        store.insert_batch(&batch).await.unwrap();
+        let first = [job("j0", "b", 10), job("j1", "b", 11)];
+        assert!(store.add_batch_jobs("b", 0, &first).await.unwrap());
+        // A second filler that read the old offset changes nothing (no duplicates).
+        let stale = [job("x0", "b", 10), job("x1", "b", 11)];
+        assert!(!store.add_batch_jobs("b", 0, &stale).await.unwrap());
+        // As after a crash here: the batch is still unfinished, from offset 2.
+        let open = store.unfinished_batches().await.unwrap();
+        assert_eq!((open.len(), open[0].materialized), (1, 2));
+        let rest = [job("j2", "b", 12), job("j3", "b", 13)];
+        assert!(store.add_batch_jobs("b", 2, &rest).await.unwrap());
+        assert!(store.unfinished_batches().await.unwrap().is_empty());
+        let counts = store.batch_counts("b").await.unwrap();
+        assert_eq!(counts.queued, 4);
+        assert!(store.job("x0").await.unwrap().is_none());
+    }
+}
