@@ -278,3 +278,46 @@ fn sampling_and_table1_work_from_the_command_line() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn hybrid_decides_small_deals_and_reports_memory_limits() {
+    // A small common deal fits in memory: a verdict, never unknown.
+    let out = gaps()
+        .args([
+            "solve",
+            "--deal",
+            "3",
+            "--suits",
+            "3",
+            "--ranks",
+            "5",
+            "--variant",
+            "common",
+        ])
+        .args(["--algorithm", "hybrid", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["algorithm"], "hybrid");
+    assert_ne!(v["verdict"], "unknown");
+    // A 4x13 common deal does not fit in 1 MiB: either a probe wins or memory runs out.
+    let out = gaps()
+        .args([
+            "solve",
+            "--deal",
+            "0",
+            "--variant",
+            "common",
+            "--algorithm",
+            "hybrid",
+        ])
+        .args(["--table-mb", "1", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["verdict"] == "solvable" || v["stopped"] == "memory_limit",
+        "{v}"
+    );
+}
