@@ -87,6 +87,10 @@ async fn a_job_is_solved_and_its_solution_replays() {
     assert_eq!(job["deal"], 3);
     let verdict = job["verdict"].as_str().unwrap();
     assert!(verdict == "solvable" || verdict == "unsolvable");
+    assert!(
+        job["solution"].is_array(),
+        "a done job has a solution list: {job}"
+    );
     assert!(job["stats"]["nodes"].as_u64().unwrap() > 0);
     // The same position as text is the same position: answered from the store.
     let again = t

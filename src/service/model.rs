@@ -141,7 +141,8 @@ pub struct JobView {
     pub batch_id: Option<String>,
     /// `solvable`, `unsolvable` or `unknown` once done.
     pub verdict: Option<String>,
-    /// Moves from the position to a won one, when solvable.
+    /// Moves from the position to a won one (empty when done without a win; absent
+    /// until done).
     #[schema(value_type = Option<Vec<Object>>)]
     pub solution: Option<Value>,
     /// Search statistics (`nodes`, `elapsed_ms`, ...).
@@ -182,7 +183,9 @@ impl From<JobRow> for JobView {
                 table_mb: r.table_mb.map(|n| n as u64),
                 probes: r.limit_probes.map(|n| n as u64),
             },
-            solution: parse(r.solution),
+            // A finished search without a win has an empty solution, as in the CLI.
+            solution: parse(r.solution)
+                .or_else(|| (r.state == "done").then(|| Value::Array(Vec::new()))),
             stats: parse(r.stats),
             id: r.id,
             state: r.state,
