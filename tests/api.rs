@@ -84,7 +84,7 @@ async fn a_job_is_solved_and_its_solution_replays() {
         )
         .await;
     assert_eq!(job["state"], "done");
-    assert_eq!(job["deal"], 3);
+    assert_eq!(job["deal"], json!({"seed": 3, "suits": 4, "ranks": 6}));
     let verdict = job["verdict"].as_str().unwrap();
     assert!(verdict == "solvable" || verdict == "unsolvable");
     assert!(
@@ -601,7 +601,7 @@ async fn a_batch_runs_every_deal_and_reports_its_win_rate() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|j| j["deal"].as_i64().unwrap())
+        .map(|j| j["deal"]["seed"].as_i64().unwrap())
         .collect();
     deals.sort();
     assert_eq!(deals, (100..140).collect::<Vec<_>>());

@@ -226,7 +226,7 @@ fn after_kill_9_every_accepted_job_finishes_exactly_once() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|j| j["deal"].as_i64().unwrap())
+        .map(|j| j["deal"]["seed"].as_i64().unwrap())
         .collect();
     deals.sort();
     assert_eq!(deals, (0..25).collect::<Vec<_>>());

@@ -134,8 +134,8 @@ pub struct JobView {
     pub algorithm: String,
     pub suits: i64,
     pub ranks: i64,
-    /// The deal number, if the job was submitted as one.
-    pub deal: Option<i64>,
+    /// The numbered deal, if the job was submitted as one (same shape as the request).
+    pub deal: Option<DealSpec>,
     pub limits: Limits,
     pub seed: i64,
     pub batch_id: Option<String>,
@@ -194,7 +194,11 @@ impl From<JobRow> for JobView {
             algorithm: r.algorithm,
             suits: r.suits,
             ranks: r.ranks,
-            deal: r.deal_seed,
+            deal: r.deal_seed.map(|seed| DealSpec {
+                seed: seed as u64,
+                suits: r.suits as usize,
+                ranks: r.ranks as usize,
+            }),
             seed: r.search_seed,
             batch_id: r.batch_id,
             verdict: r.verdict,
