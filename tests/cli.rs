@@ -277,6 +277,19 @@ fn sampling_and_table1_work_from_the_command_line() {
         ])
         .assert()
         .code(2);
+    gaps()
+        .args([
+            "solve",
+            "--deal",
+            "1",
+            "--algorithm",
+            "dfs",
+            "--probes",
+            "10",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--probes applies to sampling"));
 }
 
 #[test]

@@ -100,6 +100,16 @@ impl SearchArgs {
                 "--table-mb must be between 1 and {MAX_TABLE_MB}"
             )));
         }
+        if self.probes.is_some()
+            && !matches!(
+                gaps_engine::resolve_algorithm(algorithm, variant),
+                Ok(Algorithm::Sampling | Algorithm::Auto)
+            )
+        {
+            return Err(input_error(format!(
+                "--probes applies to sampling, and to auto on common; not to {algorithm} on {variant}"
+            )));
+        }
         if algorithm == Algorithm::Blocks && variant == Variant::Common {
             return Err(input_error(
                 "--algorithm blocks works only with the basic variant",
