@@ -30,9 +30,9 @@ pub enum ApiError {
     /// The body is too large (413).
     #[error("{0}")]
     PayloadTooLarge(String),
-    /// The service is shutting down (503).
-    #[error("the service is shutting down")]
-    Unavailable,
+    /// The service cannot take work now (503): shutting down, or its store is down.
+    #[error("{0}")]
+    Unavailable(String),
     /// Anything unexpected (500); the cause is logged, never sent.
     #[error("internal error: {0}")]
     Internal(#[from] anyhow::Error),
@@ -81,6 +81,11 @@ pub struct Problem {
 }
 
 impl ApiError {
+    /// The answer to new work during a graceful shutdown.
+    pub fn shutting_down() -> ApiError {
+        ApiError::Unavailable("the service is shutting down and takes no new work".into())
+    }
+
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad-request", "Bad request"),
@@ -101,7 +106,7 @@ impl ApiError {
                 "payload-too-large",
                 "Payload too large",
             ),
-            ApiError::Unavailable => (
+            ApiError::Unavailable(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "unavailable",
                 "Service unavailable",

@@ -24,7 +24,7 @@ pub async fn create(
     ApiJson(request): ApiJson<BatchRequest>,
 ) -> ApiResult<Response> {
     if state.runner.is_shutting_down() {
-        return Err(ApiError::Unavailable);
+        return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
     let batch = request.validate(id, &state.config.limits, state.config.solver.table_mb)?;

@@ -47,7 +47,7 @@ pub async fn create(
     ApiJson(request): ApiJson<JobRequest>,
 ) -> ApiResult<Response> {
     if state.runner.is_shutting_down() {
-        return Err(ApiError::Unavailable);
+        return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &state.config.limits, state.config.solver.table_mb)?;

@@ -122,12 +122,13 @@ fn median(xs: &mut [f64]) -> f64 {
     ))]
 pub async fn healthz(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>> {
     if state.runner.is_shutting_down() {
-        return Err(ApiError::Unavailable);
+        return Err(ApiError::shutting_down());
     }
     if !state.store.ping().await {
-        return Err(ApiError::Internal(anyhow::anyhow!(
-            "the store does not answer"
-        )));
+        tracing::error!("health check: the job store does not answer");
+        return Err(ApiError::Unavailable(
+            "the job store does not answer".into(),
+        ));
     }
     Ok(Json(serde_json::json!({"status": "ok"})))
 }
