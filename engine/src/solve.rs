@@ -5,7 +5,11 @@
 //!   [`verify_solution`] before being returned; a solution that fails the replay is an
 //!   engine bug and comes back as [`SolveError::InvalidSolution`], never as a verdict.
 //! - `unsolvable` is only reported by exhaustive algorithms that ran to the end.
-//! - A [`Solver`] allocates its table once, at construction, and reuses it.
+//! - A [`Solver`] allocates its table once, at construction, and reuses it; the buffers
+//!   of hybrid search grow on first use up to the same byte budget and are reused too,
+//!   so a solver holds at most twice its table budget.
+//! - `auto` on `common` runs sampling, then hybrid, then depth-first search; a verdict
+//!   is only ever `unsolvable` from an exhausted hybrid or depth-first search.
 
 use crate::deal::SplitMix64;
 use crate::moves::Move;
@@ -247,7 +251,8 @@ fn run_dfs<R: Rules>(
     (outcome, options.effective::<GapsGame<R>>())
 }
 
-/// A reusable solver: one per thread. Owns its transposition table and sampler.
+/// A reusable solver: one per thread. Owns its transposition table, sampler and hybrid
+/// search buffers.
 pub struct Solver {
     table: TranspositionTable,
     basic: DepthFirst<BasicGame>,
