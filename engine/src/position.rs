@@ -331,13 +331,7 @@ impl Position {
     /// Plays a legal move.
     #[inline(always)]
     pub fn play(&mut self, m: Move) {
-        let code = m.card.code();
-        let home = code - 1;
-        self.home = self.home - u8::from(m.from == home) + u8::from(m.to == home);
-        self.cells[m.to as usize] = code;
-        self.cells[m.from as usize] = GAP;
-        self.place[code as usize] = m.to;
-        self.gaps[m.gap as usize] = m.from;
+        self.play_unkeyed(m);
         self.key ^= zobrist::move_delta(m.card, m.from, m.to);
     }
 

@@ -222,18 +222,7 @@ impl Runner {
             .await?
         {
             if known.answers(&NewJob::from(job)) {
-                let finish = Finish::Verdict {
-                    verdict: known.verdict.clone(),
-                    solution: known.solution.clone(),
-                    stats: serde_json::json!({"nodes": 0, "elapsed_ms": 0.0, "cached": true,
-                        "answered_by_job": known.job_id})
-                    .to_string(),
-                    stopped: None,
-                    used_algorithm: known.algorithm.clone(),
-                    nodes: 0,
-                    elapsed_ms: 0.0,
-                    cached: true,
-                };
+                let finish = known.as_cached_finish();
                 return self.finish(job, finish).await;
             }
         }

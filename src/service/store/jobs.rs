@@ -429,7 +429,24 @@ pub(super) fn insert_queued(
     .bind(job.limit_probes)
 }
 
-/// Statistics of a job answered from the store: no search ran.
+impl KnownVerdict {
+    /// How a claimed job ends when this answer serves it: `done`, `cached`, no search.
+    pub fn as_cached_finish(&self) -> Finish {
+        Finish::Verdict {
+            verdict: self.verdict.clone(),
+            solution: self.solution.clone(),
+            stats: cached_stats(self),
+            stopped: None,
+            used_algorithm: self.algorithm.clone(),
+            nodes: 0,
+            elapsed_ms: 0.0,
+            cached: true,
+        }
+    }
+}
+
+/// Statistics of a job answered from the store: no search ran (the same for jobs answered
+/// at submission and jobs answered when a lane claims them).
 fn cached_stats(known: &KnownVerdict) -> String {
     serde_json::json!({
         "nodes": 0,
