@@ -185,7 +185,7 @@ impl Runner {
         let flag = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(AtomicU64::new(0));
         self.running.lock().expect("running map").insert(
-            job.id.clone(),
+            job.spec.id.clone(),
             Running {
                 cancel: flag.clone(),
                 progress: progress.clone(),
@@ -197,12 +197,15 @@ impl Runner {
             flag.store(true, Ordering::SeqCst);
         }
         let result = self.run_claimed(solver, &job, &flag, progress).await;
-        self.running.lock().expect("running map").remove(&job.id);
+        self.running
+            .lock()
+            .expect("running map")
+            .remove(&job.spec.id);
         if result.is_err() {
             // Do not leave the job `running` with no lane behind it.
-            let _ = self.store.requeue(&job.id).await;
+            let _ = self.store.requeue(&job.spec.id).await;
         }
-        self.wake_waiters(&job.id);
+        self.wake_waiters(&job.spec.id);
         result.map(|()| true)
     }
 
@@ -213,15 +216,15 @@ impl Runner {
         flag: &Arc<AtomicBool>,
         progress: Arc<AtomicU64>,
     ) -> sqlx::Result<()> {
-        if self.store.cancel_requested(&job.id).await? {
+        if self.store.cancel_requested(&job.spec.id).await? {
             flag.store(true, Ordering::SeqCst);
         }
         if let Some(known) = self
             .store
-            .known_verdict(&job.variant, &job.position)
+            .known_verdict(&job.spec.variant, &job.spec.position)
             .await?
         {
-            if known.answers(&NewJob::from(job)) {
+            if known.answers(&job.spec) {
                 let finish = known.as_cached_finish();
                 return self.finish(job, finish).await;
             }
@@ -248,11 +251,11 @@ impl Runner {
                         self.metrics.solve_seconds.observe(secs);
                         let stats_text = serde_json::to_string(&stats).unwrap_or_default();
                         if report.stopped == Some(StopReason::Cancelled) {
-                            if !self.store.cancel_requested(&job.id).await?
+                            if !self.store.cancel_requested(&job.spec.id).await?
                                 && self.is_shutting_down()
                             {
-                                self.store.requeue(&job.id).await?;
-                                tracing::info!(job = %job.id, "interrupted by shutdown; re-queued");
+                                self.store.requeue(&job.spec.id).await?;
+                                tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
                                 return Ok(());
                             }
                             Finish::Cancelled {
@@ -289,7 +292,7 @@ impl Runner {
             Finish::Verdict { verdict, .. } => ("done", verdict.as_str()),
             Finish::Cancelled { .. } => ("cancelled", ""),
             Finish::Failed { error } => {
-                tracing::error!(job = %job.id, %error, "job failed");
+                tracing::error!(job = %job.spec.id, %error, "job failed");
                 ("failed", "")
             }
         };
@@ -301,7 +304,7 @@ impl Runner {
                 Ok(_) => break,
                 Err(e) if attempt < 5 => {
                     attempt += 1;
-                    tracing::warn!(job = %job.id, error = %e, "storing the result failed; retrying");
+                    tracing::warn!(job = %job.spec.id, error = %e, "storing the result failed; retrying");
                     tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
                 }
                 Err(e) => return Err(e),
@@ -314,7 +317,7 @@ impl Runner {
                 ("verdict", verdict.to_string()),
             ])
             .inc();
-        tracing::debug!(job = %job.id, state, verdict, "job finished");
+        tracing::debug!(job = %job.spec.id, state, verdict, "job finished");
         Ok(())
     }
 }
@@ -322,23 +325,26 @@ impl Runner {
 /// The engine's view of a stored job. Stored positions were validated on the way in, so
 /// an error here means the database was edited by hand.
 fn solve_options(job: &JobRow) -> Result<(gaps_engine::Position, SolveOptions), String> {
-    let position = parse_position(&job.position).map_err(|e| format!("stored position: {e}"))?;
+    let position =
+        parse_position(&job.spec.position).map_err(|e| format!("stored position: {e}"))?;
     let variant = job
+        .spec
         .variant
         .parse()
         .map_err(|e| format!("stored variant: {e}"))?;
     let algorithm: Algorithm = job
+        .spec
         .algorithm
         .parse()
         .map_err(|e| format!("stored algorithm: {e}"))?;
     let options = SolveOptions {
         variant,
         algorithm,
-        max_nodes: job.limit_nodes.map(|n| n as u64),
-        time_limit: Some(Duration::from_millis(job.limit_time_ms as u64)),
-        seed: job.search_seed as u64,
-        table_limit: job.table_mb.map(|mb| (mb as usize) << 20),
-        probes: job.limit_probes.map(|p| p as u64),
+        max_nodes: job.spec.limit_nodes.map(|n| n as u64),
+        time_limit: Some(Duration::from_millis(job.spec.limit_time_ms as u64)),
+        seed: job.spec.search_seed as u64,
+        table_limit: job.spec.table_mb.map(|mb| (mb as usize) << 20),
+        probes: job.spec.limit_probes.map(|p| p as u64),
         ..SolveOptions::default()
     };
     Ok((position, options))

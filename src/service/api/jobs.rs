@@ -18,7 +18,7 @@ use std::time::Duration;
 /// The view of `row`, with the live node count when a lane of this process runs it.
 fn view(state: &AppState, row: JobRow) -> JobView {
     let running = row.state == "running";
-    let id = row.id.clone();
+    let id = row.spec.id.clone();
     let mut view = JobView::from(row);
     if running {
         view.progress = state.runner.progress(&id).map(|nodes| Progress { nodes });
@@ -75,11 +75,11 @@ pub async fn create(
     state.metrics.jobs_submitted.inc();
     let wait = wait_time(&state, &wait);
     if !row.is_final() && !wait.is_zero() {
-        if let Some(after) = state.runner.wait_final(&row.id, wait).await? {
+        if let Some(after) = state.runner.wait_final(&row.spec.id, wait).await? {
             row = after;
         }
     }
-    let location = format!("/v1/jobs/{}", row.id);
+    let location = format!("/v1/jobs/{}", row.spec.id);
     Ok((
         StatusCode::ACCEPTED,
         [(header::LOCATION, location)],

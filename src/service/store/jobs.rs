@@ -6,23 +6,13 @@
 use super::{Store, NOW};
 use sqlx::{QueryBuilder, Sqlite};
 
-/// Every column of a job.
+/// Every column of a job: what was asked (`spec`) and what became of it.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct JobRow {
     pub seq: i64,
-    pub id: String,
+    #[sqlx(flatten)]
+    pub spec: NewJob,
     pub state: String,
-    pub variant: String,
-    pub algorithm: String,
-    pub position: String,
-    pub suits: i64,
-    pub ranks: i64,
-    pub deal_seed: Option<i64>,
-    pub limit_nodes: Option<i64>,
-    pub limit_time_ms: i64,
-    pub table_mb: Option<i64>,
-    pub search_seed: i64,
-    pub batch_id: Option<String>,
     pub verdict: Option<String>,
     pub solution: Option<String>,
     pub stats: Option<String>,
@@ -37,7 +27,6 @@ pub struct JobRow {
     pub created_at: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
-    pub limit_probes: Option<i64>,
 }
 
 impl JobRow {
@@ -47,8 +36,8 @@ impl JobRow {
     }
 }
 
-/// A validated job to insert.
-#[derive(Clone, Debug)]
+/// A validated job to insert (the request part of a [`JobRow`]).
+#[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct NewJob {
     pub id: String,
     pub variant: String,
@@ -254,7 +243,7 @@ impl Store {
                 .bind(nodes)
                 .bind(elapsed_ms)
                 .bind(cached)
-                .bind(&job.id)
+                .bind(&job.spec.id)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected()
@@ -275,20 +264,20 @@ impl Store {
                              updated_at = {NOW}
                          WHERE verdicts.verdict = 'unknown'"
                     ))
-                    .bind(&job.variant)
-                    .bind(&job.position)
-                    .bind(job.suits)
-                    .bind(job.ranks)
+                    .bind(&job.spec.variant)
+                    .bind(&job.spec.position)
+                    .bind(job.spec.suits)
+                    .bind(job.spec.ranks)
                     .bind(verdict)
                     .bind(solution)
                     .bind(used_algorithm)
                     .bind(nodes)
                     .bind(elapsed_ms)
-                    .bind(job.limit_nodes)
-                    .bind(job.limit_time_ms)
-                    .bind(&job.id)
-                    .bind(job.limit_probes)
-                    .bind(&job.algorithm)
+                    .bind(job.spec.limit_nodes)
+                    .bind(job.spec.limit_time_ms)
+                    .bind(&job.spec.id)
+                    .bind(job.spec.limit_probes)
+                    .bind(&job.spec.algorithm)
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -300,7 +289,7 @@ impl Store {
                      WHERE id = ? AND state = 'running'"
                 ))
                 .bind(stats)
-                .bind(&job.id)
+                .bind(&job.spec.id)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected()
@@ -312,7 +301,7 @@ impl Store {
                      WHERE id = ? AND state = 'running'"
                 ))
                 .bind(error)
-                .bind(&job.id)
+                .bind(&job.spec.id)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected()
@@ -457,25 +446,4 @@ fn cached_stats(known: &KnownVerdict) -> String {
         "original_elapsed_ms": known.elapsed_ms,
     })
     .to_string()
-}
-
-impl From<&JobRow> for NewJob {
-    /// The request part of a stored job (to compare it with known verdicts).
-    fn from(r: &JobRow) -> Self {
-        NewJob {
-            id: r.id.clone(),
-            variant: r.variant.clone(),
-            algorithm: r.algorithm.clone(),
-            position: r.position.clone(),
-            suits: r.suits,
-            ranks: r.ranks,
-            deal_seed: r.deal_seed,
-            limit_nodes: r.limit_nodes,
-            limit_time_ms: r.limit_time_ms,
-            table_mb: r.table_mb,
-            search_seed: r.search_seed,
-            batch_id: r.batch_id.clone(),
-            limit_probes: r.limit_probes,
-        }
-    }
 }

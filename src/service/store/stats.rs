@@ -102,7 +102,7 @@ mod tests {
         // Oldest first.
         let a = store.claim_next().await.unwrap().unwrap();
         assert_eq!(
-            (a.id.as_str(), a.state.as_str(), a.attempts),
+            (a.spec.id.as_str(), a.state.as_str(), a.attempts),
             ("a", "running", 1)
         );
         assert!(store.finish(&a, &verdict("unknown")).await.unwrap());
@@ -150,17 +150,17 @@ mod tests {
         let r = store.cancel("q").await.unwrap().unwrap();
         assert_eq!(r.state, "cancelled");
         let running = store.claim_next().await.unwrap().unwrap();
-        assert_eq!(running.id, "r");
+        assert_eq!(running.spec.id, "r");
         let flagged = store.cancel("r").await.unwrap().unwrap();
         assert_eq!(flagged.state, "running");
         assert!(flagged.cancel_requested);
         let s = store.claim_next().await.unwrap().unwrap();
-        assert_eq!(s.id, "s");
+        assert_eq!(s.spec.id, "s");
         assert!(store.cancel("nope").await.unwrap().is_none());
         // A crash: `r` was cancelled by its user, `s` goes back to the queue.
         assert_eq!(store.recover().await.unwrap(), 1);
         assert_eq!(store.job("r").await.unwrap().unwrap().state, "cancelled");
         let again = store.claim_next().await.unwrap().unwrap();
-        assert_eq!((again.id.as_str(), again.attempts), ("s", 2));
+        assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
     }
 }
