@@ -1,0 +1,73 @@
+//! Shared by the handler tests: a real service (router, solver pool, store) on a
+//! temporary database, called through `oneshot`.
+#![allow(dead_code)] // Each test file uses its own part of these helpers.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use gaps::service::config::Config;
+use gaps::service::Service;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+pub struct TestService {
+    pub service: Service,
+    _dir: tempfile::TempDir,
+}
+
+pub async fn start() -> TestService {
+    start_with(|_| {}).await
+}
+
+pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::defaults();
+    config.database.url = format!("sqlite://{}", dir.path().join("api.db").display());
+    config.solver.threads = 2;
+    config.solver.table_mb = 8;
+    config.server.body_limit_bytes = 4096;
+    config.limits.max_batch_deals = 50;
+    adjust(&mut config);
+    let service = Service::start(config).await.unwrap();
+    TestService { service, _dir: dir }
+}
+
+impl TestService {
+    pub async fn call(
+        &self,
+        method: &str,
+        uri: &str,
+        body: Option<&str>,
+    ) -> (StatusCode, String, Value) {
+        let mut req = Request::builder().method(method).uri(uri);
+        if body.is_some() {
+            req = req.header(header::CONTENT_TYPE, "application/json");
+        }
+        let req = req
+            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+            .unwrap();
+        let res = self.service.router().oneshot(req).await.unwrap();
+        let status = res.status();
+        let content_type = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, content_type, value)
+    }
+
+    pub async fn post_job(&self, body: Value, query: &str) -> Value {
+        let (status, _, job) = self
+            .call("POST", &format!("/v1/jobs{query}"), Some(&body.to_string()))
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+        job
+    }
+
+    pub async fn job_count(&self) -> usize {
+        let (_, _, page) = self.call("GET", "/v1/jobs?limit=500", None).await;
+        page["jobs"].as_array().unwrap().len()
+    }
+}
