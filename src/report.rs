@@ -51,6 +51,8 @@ pub struct StatsJson {
     pub path_cuts: u64,
     /// Positions whose moves were cut to a stubborn subset.
     pub reduced: u64,
+    /// Positions cut because no win is reachable from them (a card frozen off its place).
+    pub dead_cuts: u64,
     /// Deepest ply.
     pub max_depth: u64,
     /// Table bytes in use.
@@ -73,6 +75,7 @@ impl From<&SearchStats> for StatsJson {
             it_cuts: s.it_cuts,
             path_cuts: s.path_cuts,
             reduced: s.reduced,
+            dead_cuts: s.dead_cuts,
             max_depth: s.max_depth,
             table_bytes: s.table_bytes,
             nodes_per_second: s.nodes_per_second().round(),

@@ -11,6 +11,8 @@
 use crate::card::{cell, col_of, row_of, Card, Cell, Layout, CARD_CODES, CELL_SLOTS, MAX_SUITS};
 use crate::moves::{Move, MoveList};
 use crate::variant::Variant;
+
+mod dead;
 use crate::zobrist::{self, Key};
 
 const GAP: u8 = 0x80;

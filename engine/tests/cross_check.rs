@@ -10,6 +10,7 @@ const REFERENCE_LIMIT: usize = 3_000_000;
 /// One way of searching: detectors, table budget, and a node cap (`None`: must finish).
 struct Config {
     reduce: bool,
+    prune_dead: bool,
     table: bool,
     incremental: bool,
     table_bytes: usize,
@@ -19,6 +20,7 @@ struct Config {
 const fn cfg(table: bool, incremental: bool, table_bytes: usize, cap: Option<u64>) -> Config {
     Config {
         reduce: true,
+        prune_dead: false,
         table,
         incremental,
         table_bytes,
@@ -38,6 +40,15 @@ fn configs(variant: Variant) -> Vec<Config> {
         cfg(true, true, 4096, Some(2_000_000)),
         cfg(true, true, 256, Some(2_000_000)),
         cfg(true, false, 4096, Some(2_000_000)),
+        // Dead-position pruning, with an ample and a tiny table.
+        Config {
+            prune_dead: true,
+            ..cfg(true, true, 16 << 20, None)
+        },
+        Config {
+            prune_dead: true,
+            ..cfg(true, true, 256, Some(2_000_000))
+        },
         // No table and no incremental transpositions: plain tree search (exponential).
         cfg(false, false, 256, Some(300_000)),
     ];
@@ -65,7 +76,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
         .map(|c| Solver::with_table_bytes(c.table_bytes))
         .collect();
     let (mut winnable, mut finished_capped, mut capped_runs) = (0, 0, 0);
-    let mut reduced = 0;
+    let (mut reduced, mut dead_cuts) = (0, 0);
     for seed in 0..deals {
         let start = deal(seed, layout);
         let reference = reachable(&start, variant, REFERENCE_LIMIT);
@@ -80,6 +91,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
                     incremental: c.incremental,
                     complete: false,
                     reduce: c.reduce,
+                    prune_dead: c.prune_dead,
                 },
                 max_nodes: c.cap,
                 ..SolveOptions::default()
@@ -89,9 +101,13 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
             if !c.reduce || variant == Variant::Common {
                 assert_eq!(r.stats.reduced, 0, "reduction must be off here");
             }
+            dead_cuts += r.stats.dead_cuts;
+            if !c.prune_dead {
+                assert_eq!(r.stats.dead_cuts, 0, "dead pruning must be off here");
+            }
             let what = format!(
-                "{variant} {layout} deal {seed} table={} it={} bytes={}",
-                c.table, c.incremental, c.table_bytes
+                "{variant} {layout} deal {seed} table={} it={} bytes={} dead={}",
+                c.table, c.incremental, c.table_bytes, c.prune_dead
             );
             if c.cap.is_some() {
                 capped_runs += 1;
@@ -113,10 +129,15 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
                     incremental,
                     complete: true,
                     reduce: false,
+                    prune_dead: true, // ignored in complete mode
                 },
                 ..SolveOptions::default()
             };
             let r = solvers[0].solve(&start, &options, None).unwrap();
+            assert_eq!(
+                r.stats.dead_cuts, 0,
+                "complete mode counts dead positions too"
+            );
             assert_eq!(
                 r.stats.expanded + r.stats.wins,
                 reference.positions as u64,
@@ -134,6 +155,10 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
             reduced > 0,
             expected,
             "{variant} {layout}: {reduced} reductions"
+        );
+        assert!(
+            dead_cuts > 0,
+            "{variant} {layout}: dead pruning never fired"
         );
     }
     assert!(
@@ -189,6 +214,7 @@ fn it_is_not_used_on_cyclic_games() {
             incremental: true,
             complete: true,
             reduce: false,
+            prune_dead: false,
         },
         ..SolveOptions::default()
     };

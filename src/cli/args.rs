@@ -61,6 +61,10 @@ pub struct SearchArgs {
     /// Do not reduce moves to stubborn sets (basic).
     #[arg(long = "no-reduce")]
     pub no_reduce: bool,
+    /// Prune dead positions (a card that can never move again stands off its place):
+    /// fewer nodes, slower nodes (see README).
+    #[arg(long = "prune-dead")]
+    pub prune_dead: bool,
     /// Seed for randomised algorithms.
     #[arg(long = "search-seed", default_value_t = 0)]
     pub search_seed: u64,
@@ -123,6 +127,7 @@ impl SearchArgs {
                 incremental: !self.no_it,
                 complete: self.complete,
                 reduce: !self.no_reduce,
+                prune_dead: self.prune_dead,
             },
             max_nodes: self.nodes,
             time_limit: self.time_ms.map(Duration::from_millis),

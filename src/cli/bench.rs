@@ -112,6 +112,7 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
                 incremental,
                 complete: true,
                 reduce: false,
+                prune_dead: false,
             },
             table_limit: Some(sizes[size] << 20),
             ..base

@@ -49,6 +49,10 @@ pub struct DfsOptions {
     /// ([`Game::stubborn`]); acyclic games only, and off in complete mode, which counts
     /// the whole space.
     pub reduce: bool,
+    /// Skip dead positions ([`Game::is_dead`]): no win is reachable from them. Off in
+    /// complete mode, which counts the whole space. Off by default: on `basic` 4x13 it
+    /// cuts 12% of the nodes but makes each node about three times as expensive.
+    pub prune_dead: bool,
 }
 
 impl DfsOptions {
@@ -58,6 +62,7 @@ impl DfsOptions {
         DfsOptions {
             incremental: self.incremental && G::ACYCLIC,
             reduce: self.reduce && G::ACYCLIC && !self.complete,
+            prune_dead: self.prune_dead && !self.complete,
             ..self
         }
     }
@@ -70,6 +75,7 @@ impl Default for DfsOptions {
             incremental: true,
             complete: false,
             reduce: true,
+            prune_dead: false,
         }
     }
 }
@@ -150,6 +156,10 @@ impl<G: Game> DepthFirst<G> {
             stats.wins += 1;
             return DfsOutcome::Won(Vec::new());
         }
+        if options.prune_dead && game.is_dead() {
+            stats.dead_cuts += 1;
+            return DfsOutcome::Exhausted;
+        }
         if let Some(t) = table.as_deref_mut() {
             t.probe_or_insert(game.key());
         }
@@ -227,6 +237,11 @@ impl<G: Game> DepthFirst<G> {
                     break DfsOutcome::Won(line);
                 }
                 first_win.get_or_insert(line);
+                continue;
+            }
+            if options.prune_dead && game.is_dead() {
+                stats.dead_cuts += 1;
+                game.unplay(m);
                 continue;
             }
             if !G::ACYCLIC {

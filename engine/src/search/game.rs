@@ -44,6 +44,13 @@ pub trait Game {
     fn unplay(&mut self, m: Self::Move);
     /// Whether two legal moves commute (see the module contract).
     fn commute(&self, a: Self::Move, b: Self::Move) -> bool;
+    /// Whether no goal is reachable from the current position (a sound but incomplete
+    /// test: `false` when unsure). Searches that only want a verdict skip such positions;
+    /// `false` (the default) never prunes.
+    #[inline(always)]
+    fn is_dead(&self) -> bool {
+        false
+    }
     /// A stubborn subset of the legal moves `moves` of the current position, as a bit
     /// mask over the list: every terminal position reachable from here stays reachable
     /// through those moves alone (goals are terminal). Only used on acyclic games;

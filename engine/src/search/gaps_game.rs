@@ -36,6 +36,8 @@ pub trait Rules {
     fn generate(pos: &Position, out: &mut Self::Moves);
     /// Whether `pos` is won.
     fn is_won(pos: &Position) -> bool;
+    /// Whether `pos` is dead (see [`Game::is_dead`]).
+    fn is_dead(pos: &Position) -> bool;
     /// A stubborn subset of `moves` where the rules know one (see [`Game::stubborn`]).
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
@@ -59,6 +61,10 @@ impl Rules for BasicRules {
         pos.is_won_basic()
     }
     #[inline(always)]
+    fn is_dead(pos: &Position) -> bool {
+        pos.is_dead_basic()
+    }
+    #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
         pos.stubborn_basic_moves(moves.as_slice())
     }
@@ -77,6 +83,10 @@ impl Rules for CommonRules {
     #[inline(always)]
     fn is_won(pos: &Position) -> bool {
         pos.is_won_common()
+    }
+    #[inline(always)]
+    fn is_dead(pos: &Position) -> bool {
+        pos.is_dead_common()
     }
 }
 
@@ -141,5 +151,9 @@ impl<R: Rules> Game for GapsGame<R> {
     #[inline(always)]
     fn stubborn(&self, moves: &Self::Moves) -> Option<u64> {
         R::stubborn(&self.position, moves)
+    }
+    #[inline(always)]
+    fn is_dead(&self) -> bool {
+        R::is_dead(&self.position)
     }
 }

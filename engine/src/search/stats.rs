@@ -2,7 +2,7 @@
 //!
 //! Invariant: `nodes` counts every position entered by a move (plus the root), whether
 //! or not a transposition cut it afterwards; `expanded = nodes - tt_hits - path_cuts -
-//! wins` for depth-first search.
+//! wins - dead_cuts` for depth-first search.
 
 use std::time::Duration;
 
@@ -23,6 +23,8 @@ pub struct SearchStats {
     pub it_cuts: u64,
     /// Positions whose moves were cut to a stubborn subset.
     pub reduced: u64,
+    /// Positions cut because they were dead: no win reachable (see `Game::is_dead`).
+    pub dead_cuts: u64,
     /// Children cut because they were already on the current path (cycles).
     pub path_cuts: u64,
     /// Won positions reached (complete mode counts them all).

@@ -20,6 +20,7 @@ pub fn solve_with(
             incremental,
             complete,
             reduce: true,
+            prune_dead: false,
         },
         ..SolveOptions::default()
     };
