@@ -431,6 +431,14 @@ fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
     Layout::new(suits, ranks).map_err(|e| ApiError::Unprocessable(format!("deal: {e}")))
 }
 
+impl DealSpec {
+    /// The deal's starting position, or what is wrong with the request.
+    pub fn position(&self) -> Result<Position, ApiError> {
+        deal_seed(self.seed)?;
+        Ok(deal(self.seed, layout(self.suits, self.ranks)?))
+    }
+}
+
 fn deal_seed(seed: u64) -> Result<i64, ApiError> {
     i64::try_from(seed)
         .map_err(|_| ApiError::Unprocessable(format!("deal seed {seed} is above 2^63-1")))
@@ -470,10 +478,7 @@ impl JobRequest {
                     .map_err(|e| ApiError::Unprocessable(format!("position: {e}")))?,
                 None,
             ),
-            (None, Some(d)) => (
-                deal(d.seed, layout(d.suits, d.ranks)?),
-                Some(deal_seed(d.seed)?),
-            ),
+            (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
         };
         let l = position.layout();
         Ok(NewJob {

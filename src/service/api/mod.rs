@@ -8,6 +8,7 @@
 mod batches;
 mod jobs;
 mod ops;
+mod ui;
 
 use super::error::{problem_response, ApiError};
 use super::AppState;
@@ -61,6 +62,10 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(ops::metrics))
         .route("/openapi.json", get(ops::openapi))
         .route("/docs", get(ops::docs))
+        .route("/v1/deals/{seed}", get(ui::deal))
+        .route("/", get(ui::index))
+        .route("/ui/app.js", get(ui::script))
+        .route("/ui/app.css", get(ui::style))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(

@@ -31,6 +31,7 @@ use utoipa::OpenApi;
         super::batches::create,
         super::batches::get,
         win_rates,
+        super::ui::deal,
         healthz,
         metrics
     ),
@@ -46,7 +47,8 @@ use utoipa::OpenApi;
         WinRateRow,
         Effort,
         Problem,
-        Progress
+        Progress,
+        super::ui::DealView
     ))
 )]
 pub struct ApiDoc;

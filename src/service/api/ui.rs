@@ -1,0 +1,103 @@
+//! The web page at `/` and what only it needs: its embedded assets and a deal lookup.
+//!
+//! Invariants: the assets are compiled into the binary (no build step, no CDN, works
+//! offline) and served with a content security policy that allows only this origin;
+//! `GET /v1/deals/{seed}` is a pure function of its inputs and stores nothing.
+
+use super::ApiQuery;
+use crate::service::error::{ApiError, ApiResult};
+use crate::service::model::DealSpec;
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use gaps_engine::format_position;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; \
+                   script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::CONTENT_SECURITY_POLICY, CSP),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The page: board, solve, replay, history and statistics.
+pub async fn index() -> Response {
+    asset(
+        "text/html; charset=utf-8",
+        include_str!("../assets/ui/index.html"),
+    )
+}
+
+/// The page's script.
+pub async fn script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/ui/app.js"),
+    )
+}
+
+/// The page's style sheet.
+pub async fn style() -> Response {
+    asset(
+        "text/css; charset=utf-8",
+        include_str!("../assets/ui/app.css"),
+    )
+}
+
+/// Size of a numbered deal.
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct DealQuery {
+    /// Suits (1..8, default 4).
+    pub suits: Option<usize>,
+    /// Ranks (3..13, default 13).
+    pub ranks: Option<usize>,
+}
+
+/// A numbered deal and its starting position (aces taken out).
+#[derive(Serialize, ToSchema)]
+pub struct DealView {
+    pub seed: u64,
+    pub suits: usize,
+    pub ranks: usize,
+    /// Canonical position, as `gaps deal` prints it with the aces replaced by gaps.
+    pub position: String,
+}
+
+/// The starting position of a numbered deal (the same as `gaps deal --seed N`).
+#[utoipa::path(get, path = "/v1/deals/{seed}", params(("seed" = u64, Path, description = "Deal number"), DealQuery),
+    responses(
+        (status = 200, description = "The deal", body = DealView),
+        (status = 422, description = "Bad deal number or size", body = crate::service::error::Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn deal(
+    Path(seed): Path<String>,
+    ApiQuery(query): ApiQuery<DealQuery>,
+) -> ApiResult<Json<DealView>> {
+    let seed = seed.parse::<u64>().map_err(|_| {
+        ApiError::Unprocessable(format!("deal number {seed:?} is not a whole number"))
+    })?;
+    let spec = DealSpec {
+        seed,
+        suits: query.suits.unwrap_or(4),
+        ranks: query.ranks.unwrap_or(13),
+    };
+    let position = spec.position()?;
+    Ok(Json(DealView {
+        seed,
+        suits: spec.suits,
+        ranks: spec.ranks,
+        position: format_position(&position),
+    }))
+}

@@ -1,0 +1,204 @@
+// End-to-end test of the web page: the real `gaps` binary on a free port with a fresh
+// database, driven through Debian's Chromium by playwright-core. Run by scripts/browser-tests.sh.
+// Each step names what a person does and what they must see; any failure exits non-zero.
+// With UPDATE_SCREENSHOTS=1 the main screens are saved to docs/screenshots/.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = process.env.SERVICE_BIN || join(root, 'target', 'debug', 'gaps');
+const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'docs', 'screenshots') : null;
+
+const freePort = () => new Promise((resolve) => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+});
+
+async function startService() {
+  const dir = mkdtempSync(join(tmpdir(), 'gaps-ui-'));
+  const port = await freePort();
+  const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--database', `sqlite://${join(dir, 'gaps.db')}`], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, GAPS_SOLVER__THREADS: '2', GAPS_SOLVER__TABLE_MB: '16', GAPS_LOG__FORMAT: 'json', RUST_LOG: 'warn' },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i += 1) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child, dir };
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the service did not start');
+}
+
+const jobCount = async (base) => (await (await fetch(`${base}/v1/jobs?limit=500`)).json()).jobs.length;
+
+async function shot(page, name) {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+async function run() {
+  const { base, child, dir } = await startService();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const errors = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && errors.push(m.text()));
+
+    console.log('step: the page opens with deal 1 drawn as a 4 x 13 board');
+    await page.goto(base);
+    await page.waitForSelector('#board .cell');
+    assert.equal(await page.locator('#board .cell').count(), 52);
+    assert.equal(await page.locator('#board .cell.gap').count(), 4);
+    await shot(page, 'board');
+
+    console.log('step: garbage typed into the notation is shown at its cell and never sent');
+    await page.fill('#notation', '2S 3S 4S --/2H 3H ZZ --/2D 3D 4D --/2C 3C 4C --');
+    await page.click('#notation-show');
+    await page.waitForSelector('#board .cell.invalid');
+    assert.match(await page.textContent('#notation-error'), /Unknown token “ZZ” at row 2, column 3/);
+    assert.equal(await page.getAttribute('#board .cell.invalid', 'data-row'), '1');
+    await page.click('#solve');
+    assert.match(await page.textContent('#solve-error'), /Fix the position first/);
+    await page.fill('#notation', '2S 3S 4S --/2H 3H 4H --/2D 3D 4D --/2C 3C 2C --');
+    await page.click('#notation-show');
+    assert.match(await page.textContent('#notation-error'), /Duplicate card 2C at row 4, column 3/);
+    await shot(page, 'parse-error');
+    await page.fill('#deal-seed', 'abc');
+    await page.click('#deal-load');
+    assert.match(await page.textContent('#deal-error'), /whole number/);
+    assert.equal(await jobCount(base), 0, 'bad input must not create jobs');
+
+    console.log('step: a numbered 4 x 6 deal is loaded, solved, and its solution replayed to the won position');
+    await page.fill('#deal-seed', '6');
+    await page.fill('#deal-ranks', '6');
+    await page.click('#deal-load');
+    await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 24);
+    const dealText = await (await fetch(`${base}/v1/deals/6?suits=4&ranks=6`)).json();
+    assert.equal(await page.inputValue('#notation'), dealText.position);
+    await page.selectOption('#variant', 'basic');
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#job-state').textContent.startsWith('done'), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#job-verdict'), 'solvable');
+    await page.waitForSelector('#replay-section:not([hidden])');
+    const moves = await page.locator('#replay-moves li').count();
+    assert.ok(moves > 10, `a real solution (${moves} moves)`);
+    await page.click('#replay-forward');
+    await page.click('#replay-forward');
+    assert.match(await page.textContent('#replay-status'), new RegExp(`Move 2 of ${moves}`));
+    assert.equal(await page.locator('#board .cell.moved').count(), 1, 'the moved card is highlighted');
+    await shot(page, 'replay');
+    await page.click('#replay-back');
+    assert.match(await page.textContent('#replay-status'), new RegExp(`Move 1 of ${moves}`));
+    await page.fill('#replay-speed', '20');
+    await page.click('#replay-play');
+    await page.waitForFunction((n) => document.querySelector('#replay-status').textContent.startsWith(`Move ${n} of ${n}`), moves, { timeout: 30000 });
+    assert.match(await page.textContent('#replay-status'), /won position reached/);
+    const rows = await page.$$eval('#board [role=row]', (rs) => rs.map((r) => [...r.querySelectorAll('.cell')].map((c) => c.dataset.card).join(' ')));
+    assert.deepEqual(rows, ['2S 3S 4S 5S 6S --', '2H 3H 4H 5H 6H --', '2D 3D 4D 5D 6D --', '2C 3C 4C 5C 6C --']);
+    await shot(page, 'won');
+    await page.click('#replay-copy');
+    await page.waitForFunction((n) => document.querySelector('#replay-status').textContent === `Copied ${n} moves as text.`, moves);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied.split('\n').length, moves);
+
+    console.log('step: cards are placed by clicking (a swap), and the notation follows');
+    await page.click('#notation-show');
+    const before = await page.inputValue('#notation');
+    await page.click('#board [data-row="0"][data-col="0"]');
+    await page.click('#board [data-row="0"][data-col="1"]');
+    const after = await page.inputValue('#notation');
+    const [a, b] = before.split('/')[0].split(' ');
+    assert.equal(after.split('/')[0].split(' ').slice(0, 2).join(' '), `${b} ${a}`);
+
+    console.log('step: a server refusal is shown in plain words and stores nothing');
+    const jobsBefore = await jobCount(base);
+    await page.fill('#limit-time', '999999999999');
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#solve-error').textContent !== '');
+    assert.match(await page.textContent('#solve-error'), /The service refused this: .*time/);
+    assert.equal(await jobCount(base), jobsBefore);
+    await page.fill('#limit-time', '');
+
+    console.log('step: a long search (common deal 2, dfs: not decided in minutes) shows live progress and is cancelled');
+    await page.fill('#deal-seed', '2');
+    await page.fill('#deal-ranks', '13');
+    await page.click('#deal-load');
+    await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 52);
+    await page.selectOption('#variant', 'common');
+    await page.selectOption('#algorithm', 'dfs');
+    await page.fill('#limit-time', '120000');
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#job-state').textContent === 'running'
+      && document.querySelector('#job-nodes').textContent !== '—', null, { timeout: 30000 });
+    await shot(page, 'running');
+    await page.click('#cancel');
+    await page.waitForFunction(() => document.querySelector('#job-state').textContent === 'cancelled', null, { timeout: 30000 });
+    await page.fill('#limit-time', '');
+
+    console.log('step: history lists the jobs and opens one; statistics draw their charts');
+    await page.click('#history-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelectorAll('#history tbody button[data-job]').length >= 2);
+    await page.click('#stats-refresh');
+    await page.waitForSelector('#winrate-chart svg rect.bar');
+    await page.waitForSelector('#effort-chart svg rect.bar');
+    assert.match(await page.textContent('#winrates tbody'), /basic.*4×6/s);
+    await page.selectOption('#effort-measure', 'ms');
+    await page.waitForFunction(() => document.querySelector('#effort-caption').textContent.includes('time'));
+    await page.locator('#stats-section').scrollIntoViewIfNeeded();
+    await shot(page, 'stats');
+    await page.selectOption('#filter-verdict', 'solvable');
+    await page.click('#history-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelectorAll('#history tbody button[data-job]').length === 1);
+    await page.click('#history tbody button[data-job]');
+    await page.waitForSelector('#replay-section:not([hidden])');
+
+    console.log('step: the board is usable from the keyboard');
+    await page.click('#notation-show');
+    await page.focus('#board [data-row="0"][data-col="0"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.row + document.activeElement.dataset.col), '11');
+    await page.keyboard.press('Enter');
+    assert.match(await page.textContent('#board-status'), /Selected/);
+
+    console.log('step: the page fits a phone screen');
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const small = await phone.newPage();
+    await small.goto(base);
+    await small.waitForSelector('#board .cell');
+    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
+    const boardOverflow = await small.evaluate(() => { const b = document.getElementById('board'); return b.scrollWidth - b.clientWidth; });
+    assert.ok(boardOverflow <= 1, `all 13 columns of the board fit a phone (${boardOverflow}px)`);
+    await shot(small, 'phone');
+
+    assert.deepEqual(errors, [], 'no script errors');
+    console.log('browser tests passed');
+  } finally {
+    await browser.close();
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+run().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
