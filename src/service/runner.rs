@@ -140,34 +140,38 @@ impl Runner {
     }
 
     async fn fill_batch(&self, batch: &BatchRow) -> sqlx::Result<()> {
-        let Ok(layout) = Layout::new(batch.suits as usize, batch.ranks as usize) else {
-            tracing::error!(batch = %batch.id, "batch with an invalid size; not filled");
+        let Ok(layout) = Layout::new(batch.spec.suits as usize, batch.spec.ranks as usize) else {
+            tracing::error!(batch = %batch.spec.id, "batch with an invalid size; not filled");
             return Ok(());
         };
         let mut offset = batch.materialized;
-        while offset < batch.count && !self.is_shutting_down() {
-            let end = (offset + BATCH_CHUNK as i64).min(batch.count);
+        while offset < batch.spec.count && !self.is_shutting_down() {
+            let end = (offset + BATCH_CHUNK as i64).min(batch.spec.count);
             let jobs: Vec<NewJob> = (offset..end)
                 .map(|k| {
-                    let seed = batch.seed + k;
+                    let seed = batch.spec.seed + k;
                     NewJob {
                         id: uuid::Uuid::now_v7().to_string(),
-                        variant: batch.variant.clone(),
-                        algorithm: batch.algorithm.clone(),
+                        variant: batch.spec.variant.clone(),
+                        algorithm: batch.spec.algorithm.clone(),
                         position: gaps_engine::format_position(&deal(seed as u64, layout)),
-                        suits: batch.suits,
-                        ranks: batch.ranks,
+                        suits: batch.spec.suits,
+                        ranks: batch.spec.ranks,
                         deal_seed: Some(seed),
-                        limit_nodes: batch.limit_nodes,
-                        limit_time_ms: batch.limit_time_ms,
+                        limit_nodes: batch.spec.limit_nodes,
+                        limit_time_ms: batch.spec.limit_time_ms,
                         table_mb: None,
                         search_seed: 0,
-                        batch_id: Some(batch.id.clone()),
-                        limit_probes: batch.limit_probes,
+                        batch_id: Some(batch.spec.id.clone()),
+                        limit_probes: batch.spec.limit_probes,
                     }
                 })
                 .collect();
-            if !self.store.add_batch_jobs(&batch.id, offset, &jobs).await? {
+            if !self
+                .store
+                .add_batch_jobs(&batch.spec.id, offset, &jobs)
+                .await?
+            {
                 break; // Someone else advanced this batch.
             }
             self.metrics.jobs_submitted.inc_by(jobs.len() as u64);

@@ -35,8 +35,8 @@ pub async fn create(
             tracing::error!(error = %e, "filling batches failed; resumed at next start");
         }
     });
-    let counts = state.store.batch_counts(&row.id).await?;
-    let location = format!("/v1/batches/{}", row.id);
+    let counts = state.store.batch_counts(&row.spec.id).await?;
+    let location = format!("/v1/batches/{}", row.spec.id);
     Ok((
         StatusCode::ACCEPTED,
         [(header::LOCATION, location)],

@@ -8,26 +8,18 @@
 use super::jobs::{insert_queued, NewJob};
 use super::Store;
 
-/// Every column of a batch.
+/// Every column of a batch: what was asked (`spec`) and how far its jobs were created.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct BatchRow {
     pub seq: i64,
-    pub id: String,
-    pub variant: String,
-    pub algorithm: String,
-    pub suits: i64,
-    pub ranks: i64,
-    pub seed: i64,
-    pub count: i64,
-    pub limit_nodes: Option<i64>,
-    pub limit_time_ms: i64,
+    #[sqlx(flatten)]
+    pub spec: NewBatch,
     pub materialized: i64,
     pub created_at: String,
-    pub limit_probes: Option<i64>,
 }
 
 /// A validated batch to insert.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct NewBatch {
     pub id: String,
     pub variant: String,

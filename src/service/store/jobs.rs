@@ -6,6 +6,20 @@
 use super::{Store, NOW};
 use sqlx::{QueryBuilder, Sqlite};
 
+/// The columns a [`NewJob`] fills, in the order [`bind_new_job`] binds them.
+macro_rules! new_job_columns {
+    () => {
+        "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
+         table_mb, search_seed, batch_id, limit_probes"
+    };
+}
+/// One placeholder per column of `new_job_columns!`.
+macro_rules! new_job_values {
+    () => {
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    };
+}
+
 /// Every column of a job: what was asked (`spec`) and what became of it.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct JobRow {
@@ -133,34 +147,25 @@ impl Store {
         known: &KnownVerdict,
     ) -> sqlx::Result<JobRow> {
         let stats = cached_stats(known);
-        sqlx::query_as::<_, JobRow>(&format!(
-            "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
-                 limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, verdict, solution,
-                 stats, used_algorithm, nodes, elapsed_ms, cached, started_at, finished_at,
-                 limit_probes)
-             VALUES (?, 'done', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 1, {NOW}, {NOW},
-                 ?)
-             RETURNING *"
-        ))
-        .bind(&job.id)
-        .bind(&job.variant)
-        .bind(&job.algorithm)
-        .bind(&job.position)
-        .bind(job.suits)
-        .bind(job.ranks)
-        .bind(job.deal_seed)
-        .bind(job.limit_nodes)
-        .bind(job.limit_time_ms)
-        .bind(job.table_mb)
-        .bind(job.search_seed)
-        .bind(&job.batch_id)
-        .bind(&known.verdict)
-        .bind(&known.solution)
-        .bind(stats)
-        .bind(&known.algorithm)
-        .bind(job.limit_probes)
-        .fetch_one(self.writer())
-        .await
+        let sql = format!(
+            concat!(
+                "INSERT INTO jobs (",
+                new_job_columns!(),
+                ", state, verdict, solution, stats, used_algorithm, nodes, elapsed_ms, cached,
+                     started_at, finished_at)
+                 VALUES (",
+                new_job_values!(),
+                ", 'done', ?, ?, ?, ?, 0, 0, 1, {now}, {now}) RETURNING *"
+            ),
+            now = NOW
+        );
+        bind_new_job(sqlx::query_as::<_, JobRow>(&sql), job)
+            .bind(&known.verdict)
+            .bind(&known.solution)
+            .bind(stats)
+            .bind(&known.algorithm)
+            .fetch_one(self.writer())
+            .await
     }
 
     /// The job with this id.
@@ -393,29 +398,42 @@ impl Store {
     }
 }
 
-/// The insert of a queued job, returning it: single jobs and batch jobs share it, so
-/// the columns are listed once.
+/// Binds the fields of `job` to the first placeholders of `query`, in the order of
+/// `new_job_columns!`: every insert of a job lists its columns once.
+fn bind_new_job<'q>(
+    query: sqlx::query::QueryAs<'q, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'q>>,
+    job: &'q NewJob,
+) -> sqlx::query::QueryAs<'q, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'q>> {
+    query
+        .bind(&job.id)
+        .bind(&job.variant)
+        .bind(&job.algorithm)
+        .bind(&job.position)
+        .bind(job.suits)
+        .bind(job.ranks)
+        .bind(job.deal_seed)
+        .bind(job.limit_nodes)
+        .bind(job.limit_time_ms)
+        .bind(job.table_mb)
+        .bind(job.search_seed)
+        .bind(&job.batch_id)
+        .bind(job.limit_probes)
+}
+
+/// The insert of a queued job, returning it: single jobs and batch jobs share it.
 pub(super) fn insert_queued(
     job: &NewJob,
 ) -> sqlx::query::QueryAs<'_, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'_>> {
-    sqlx::query_as::<_, JobRow>(
-        "INSERT INTO jobs (id, state, variant, algorithm, position, suits, ranks, deal_seed,
-             limit_nodes, limit_time_ms, table_mb, search_seed, batch_id, limit_probes)
-         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+    bind_new_job(
+        sqlx::query_as::<_, JobRow>(concat!(
+            "INSERT INTO jobs (",
+            new_job_columns!(),
+            ", state) VALUES (",
+            new_job_values!(),
+            ", 'queued') RETURNING *"
+        )),
+        job,
     )
-    .bind(&job.id)
-    .bind(&job.variant)
-    .bind(&job.algorithm)
-    .bind(&job.position)
-    .bind(job.suits)
-    .bind(job.ranks)
-    .bind(job.deal_seed)
-    .bind(job.limit_nodes)
-    .bind(job.limit_time_ms)
-    .bind(job.table_mb)
-    .bind(job.search_seed)
-    .bind(&job.batch_id)
-    .bind(job.limit_probes)
 }
 
 impl KnownVerdict {

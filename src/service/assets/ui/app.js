@@ -129,7 +129,7 @@ async function api(path, options = {}) {
 
 // ---------- Board ----------
 
-const state = { grid: null, variant: 'basic', selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null };
+const state = { grid: null, selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null, effort: [] };
 
 function renderBoard(grid, marks = {}) {
   const board = $('board');
@@ -505,13 +505,19 @@ async function loadStats() {
       + `<td>${(r.win_rate * 100).toFixed(1)}%</td><td>${(r.ci95_low * 100).toFixed(1)}% – ${(r.ci95_high * 100).toFixed(1)}%</td></tr>`).join('')
       || '<tr><td colspan="8">No finished jobs yet.</td></tr>';
     const page = await api('/v1/jobs?state=done&limit=500');
-    const measure = $('effort-measure').value;
-    const values = page.jobs.filter((j) => j.stats).map((j) => (measure === 'ms' ? j.stats.elapsed_ms : j.stats.nodes));
-    $('effort-chart').innerHTML = histogram(values, measure === 'ms' ? 'milliseconds per job' : 'nodes per job');
-    $('effort-caption').textContent = `Search effort of the last ${values.length} finished jobs (${measure === 'ms' ? 'time' : 'nodes'}), on a logarithmic scale.`;
+    state.effort = page.jobs.filter((j) => j.stats).map((j) => j.stats);
+    renderEffort();
   } catch (e) {
     $('winrate-chart').innerHTML = `<p class="error">${esc(e.message)}</p>`;
   }
+}
+
+// Draws the effort histogram from the jobs last fetched (switching the measure needs no request).
+function renderEffort() {
+  const measure = $('effort-measure').value;
+  const values = state.effort.map((s) => (measure === 'ms' ? s.elapsed_ms : s.nodes));
+  $('effort-chart').innerHTML = histogram(values, measure === 'ms' ? 'milliseconds per job' : 'nodes per job');
+  $('effort-caption').textContent = `Search effort of the last ${values.length} finished jobs (${measure === 'ms' ? 'time' : 'nodes'}), on a logarithmic scale.`;
 }
 
 // ---------- Wiring ----------
@@ -545,7 +551,7 @@ document.addEventListener('DOMContentLoaded', () => {
     if (b) openJob(b.dataset.job);
   });
   $('stats-refresh').addEventListener('click', loadStats);
-  $('effort-measure').addEventListener('change', loadStats);
+  $('effort-measure').addEventListener('change', renderEffort);
   loadDeal(new Event('submit'));
   loadHistory();
   loadStats();
