@@ -154,13 +154,6 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
         ),
         (
             "POST",
-            "/v1/jobs",
-            Some(r#"{"deal": {"seed": 1}, "algorithm": "blocks"}"#),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "not available",
-        ),
-        (
-            "POST",
             "/v1/jobs?wait_ms=abc",
             Some(r#"{"deal": {"seed": 1}}"#),
             StatusCode::BAD_REQUEST,

@@ -15,7 +15,8 @@ use crate::variant::Variant;
 mod dead;
 use crate::zobrist::{self, Key};
 
-const GAP: u8 = 0x80;
+/// Raw cell value of a gap (cards are their codes, below it).
+pub(crate) const GAP: u8 = 0x80;
 const OUTSIDE: u8 = 0xFE;
 const NOWHERE: u8 = 0xFF;
 
@@ -202,6 +203,22 @@ impl Position {
                 v & GAP == 0 && v - 1 == c
             })
             .count() as u8
+    }
+
+    /// The raw value of cell `c`: a card code, or [`GAP`] (crate-internal fast access).
+    #[inline(always)]
+    pub(crate) fn raw_cell(&self, c: Cell) -> u8 {
+        self.cells[c as usize]
+    }
+    /// The cell where the card with code `code` stands (crate-internal fast access).
+    #[inline(always)]
+    pub(crate) fn place_of(&self, code: u8) -> Cell {
+        self.place[code as usize]
+    }
+    /// Cards standing on their `basic` home cell.
+    #[inline(always)]
+    pub(crate) fn home_count(&self) -> u8 {
+        self.home
     }
 
     /// The card that may fill the gap at `g` when `g` is not in column 0 (`None` if the

@@ -2,6 +2,8 @@
 //! deterministic (it changes only when the search changes: put it in commit messages as
 //! `Bench: <nodes>`); time, speed and peak memory are measured alongside.
 //!
+//! With `--blocks` it prints paper 001's Tables 2-4 (see `blocks_table`).
+//!
 //! It also runs the paper-000 comparison (table only, incremental transpositions only,
 //! both; small and large table) in complete mode when asked with `--compare`.
 
@@ -32,6 +34,17 @@ pub struct BenchCmd {
     /// Small table size for --compare, in MiB.
     #[arg(long = "small-table-mb", default_value_t = 1)]
     small_table_mb: usize,
+    /// Paper 001 Tables 2-4: complete DFS (table only, and table + incremental
+    /// transpositions) against complete block search, same table budget
+    /// (`--table-mb`, default 64), one thread.
+    #[arg(long)]
+    blocks: bool,
+    /// With --blocks: these deal numbers (comma-separated) instead of 0..N.
+    #[arg(long = "deal-list", value_delimiter = ',')]
+    deal_list: Vec<u64>,
+    /// With --blocks: one line per deal.
+    #[arg(long = "per-deal")]
+    per_deal: bool,
 }
 
 /// Peak resident memory of this process in KiB (Linux), if known.
@@ -48,6 +61,25 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
         return Err(input_error("--threads and --deals must be at least 1"));
     }
     let base = cmd.search.options(variant)?;
+    if cmd.blocks {
+        if variant != gaps_engine::Variant::Basic {
+            return Err(input_error(
+                "--blocks compares searches of the basic variant",
+            ));
+        }
+        let deals = if cmd.deal_list.is_empty() {
+            (0..cmd.deals).collect()
+        } else {
+            cmd.deal_list.clone()
+        };
+        return super::blocks_table::run(&super::blocks_table::BlocksTable {
+            layout,
+            deals,
+            table_bytes: cmd.search.table_bytes(),
+            time_limit: base.time_limit,
+            per_deal: cmd.per_deal,
+        });
+    }
     if cmd.compare {
         return compare(&cmd, layout, base);
     }

@@ -6,6 +6,7 @@
 
 mod args;
 mod bench;
+mod blocks_table;
 mod deal;
 mod serve;
 mod solve;

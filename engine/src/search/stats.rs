@@ -33,6 +33,8 @@ pub struct SearchStats {
     pub max_depth: u64,
     /// Bytes of transposition table in use at the end.
     pub table_bytes: u64,
+    /// Blocks entered (block search; its `nodes` are the positions of those blocks).
+    pub blocks: u64,
     /// Random probes made (sampling algorithms).
     pub probes: u64,
     /// Wall-clock time.

@@ -1,0 +1,201 @@
+//! One block: a start position and, for each gap, a sequence of that gap's moves, such
+//! that the sequences are independent (paper 001, 4.2). The block stands for every
+//! position reached by playing a prefix of each sequence, in any order.
+//!
+//! Notation: gap `x` (its slot in the position's gap list) follows the trajectory
+//! `traj[x][0..=len[x]]`: move `i` (1-based) of `x` takes the card standing on
+//! `traj[x][i]` in the start position into the gap at `traj[x][i - 1]`. The progress
+//! of a position in the block is the vector `k` of moves made per gap.
+//!
+//! Invariants (what makes every prefix combination legal and order-free):
+//! - A trajectory never visits a cell twice, and no cell is on two trajectories
+//!   (`trace` maps each cell to its unique `(gap, index)`).
+//! - No move of a sequence reads a cell of another gap's trajectory: the cell left of
+//!   `traj[y][i]` for `i < len[y]` (what move `i + 1` of `y` needs there) is on no
+//!   trajectory but `y`'s own.
+//!
+//! Proof sketch: only `x`'s moves write the cells of `x`'s trajectory, so in any
+//! position of the block each trajectory cell holds what `x`'s own prefix put there,
+//! and every other cell holds its start content. Move `i + 1` of `x` reads the cell
+//! left of its gap (not written by another gap) and finds the same card as when `x` is
+//! played alone; that card stands where `x` alone would find it, since the cell it
+//! leaves is on `x`'s trajectory. So the move is legal and identical in every order.
+//! [`Block::extend`] adds a move only when both invariants survive it.
+
+use crate::card::{col_of, row_of, Card, Cell, CELL_SLOTS, MAX_SUITS};
+use crate::moves::Move;
+use crate::position::{Position, GAP};
+use crate::zobrist::{move_delta, Key};
+
+/// Longest trajectory plus one: a trajectory visits each of at most 104 cells once.
+pub(crate) const MAX_TRAJECTORY: usize = 112;
+
+/// A trace entry: no trajectory passes here.
+const NO_OWNER: u16 = u16::MAX;
+
+/// A block of independent gap sequences (see the module invariants).
+#[derive(Clone, Copy)]
+pub(crate) struct Block {
+    /// The position where every sequence is unplayed.
+    pub start: Position,
+    /// Moves in each gap's sequence.
+    pub len: [u8; MAX_SUITS],
+    /// Each gap's trajectory, `len[x] + 1` cells.
+    pub traj: [[Cell; MAX_TRAJECTORY]; MAX_SUITS],
+    /// For each cell, `gap << 8 | index` of the trajectory through it, or `NO_OWNER`.
+    trace: [u16; CELL_SLOTS],
+}
+
+impl Block {
+    /// A block with empty sequences at `start`.
+    pub fn new(start: Position) -> Self {
+        let mut block = Block {
+            start,
+            len: [0; MAX_SUITS],
+            traj: [[0; MAX_TRAJECTORY]; MAX_SUITS],
+            trace: [NO_OWNER; CELL_SLOTS],
+        };
+        block.reset(start);
+        block
+    }
+
+    /// Makes this the block of empty sequences at `start`.
+    #[inline]
+    pub fn reset(&mut self, start: Position) {
+        self.start = start;
+        self.len = [0; MAX_SUITS];
+        self.trace = [NO_OWNER; CELL_SLOTS];
+        for (x, &g) in start.gaps().iter().enumerate() {
+            self.traj[x][0] = g;
+            self.trace[g as usize] = (x as u16) << 8;
+        }
+    }
+
+    /// Number of gaps (sequences).
+    #[inline(always)]
+    pub fn gaps(&self) -> usize {
+        self.start.layout().suits()
+    }
+
+    /// The trajectory through cell `c`, as `(gap, index)`.
+    #[inline(always)]
+    pub fn owner(&self, c: Cell) -> Option<(usize, u8)> {
+        let t = self.trace[c as usize];
+        (t != NO_OWNER).then_some(((t >> 8) as usize, t as u8))
+    }
+
+    /// Sets the sequence of gap `x` to `cells` (a trajectory, at least its first cell),
+    /// which must keep the module invariants; used when building a child block.
+    #[inline]
+    pub fn set_trajectory(&mut self, x: usize, cells: &[Cell]) {
+        let old = self.len[x] as usize;
+        for &c in &self.traj[x][..=old] {
+            self.trace[c as usize] = NO_OWNER;
+        }
+        self.traj[x][..cells.len()].copy_from_slice(cells);
+        self.len[x] = (cells.len() - 1) as u8;
+        for (i, &c) in cells.iter().enumerate() {
+            self.trace[c as usize] = (x as u16) << 8 | i as u16;
+        }
+    }
+
+    /// Move `i` (1-based) of gap `x`'s sequence.
+    #[inline(always)]
+    pub fn step(&self, x: usize, i: usize) -> Move {
+        let from = self.traj[x][i];
+        Move {
+            card: Card::from_code(self.start.raw_cell(from)),
+            from,
+            to: self.traj[x][i - 1],
+            gap: x as u8,
+        }
+    }
+
+    /// The card that fills gap `x` in every position of its face where `x` has moved
+    /// `len[x]` times, if that card is the same across the face (the cell left of the
+    /// gap is on no other trajectory); `Err(())` when it depends on another gap.
+    #[inline(always)]
+    fn next_card(&self, x: usize) -> Result<Option<u8>, ()> {
+        let g = self.traj[x][self.len[x] as usize];
+        if col_of(g) == 0 {
+            return Ok(Some(Card::new(row_of(g) as u8, 1).code()));
+        }
+        let left = match self.owner(g - 1) {
+            None => self.start.raw_cell(g - 1),
+            Some((y, j)) if y == x => self.start.raw_cell(self.traj[x][j as usize + 1]),
+            Some(_) => return Err(()),
+        };
+        Ok(self.successor(left))
+    }
+
+    /// The card that may follow the raw cell value `left`, if any.
+    #[inline(always)]
+    pub fn successor(&self, left: u8) -> Option<u8> {
+        (left & GAP == 0 && left & 15 != self.start.layout().top_rank()).then_some(left + 1)
+    }
+
+    /// Extends gap `x`'s sequence for as long as its next move is the same everywhere on
+    /// its face and keeps the sequences independent (paper 001, 4.6 steps 1-3), and
+    /// the slab it would add is not already `covered(key, gap cells, extents)` (a table
+    /// lookup for the position reached by `x` alone, with the extents of the others).
+    #[inline]
+    pub fn extend(&mut self, x: usize, covered: impl Fn(Key, &[Cell], &[u8]) -> bool) {
+        let gaps = self.gaps();
+        let mut key = self.start.key();
+        let mut cells = [0 as Cell; MAX_SUITS];
+        for (y, c) in cells.iter_mut().enumerate().take(gaps) {
+            *c = self.traj[y][0];
+        }
+        for i in 1..=self.len[x] as usize {
+            let m = self.step(x, i);
+            key ^= move_delta(m.card, m.from, m.to);
+        }
+        cells[x] = self.traj[x][self.len[x] as usize];
+        loop {
+            let Ok(Some(code)) = self.next_card(x) else {
+                return; // depends on another gap (step 1), or no card fits (step 2)
+            };
+            let p = self.start.place_of(code);
+            if self.owner(p).is_some() {
+                return; // the card is moved by a sequence: its cell is not fixed
+            }
+            if let Some((y, i)) = self.owner(p + 1) {
+                if y != x && i < self.len[y] {
+                    return; // emptying `p` would block a move of `y` (step 3)
+                }
+            }
+            key ^= move_delta(Card::from_code(code), p, cells[x]);
+            cells[x] = p;
+            let mut extents = self.len;
+            extents[x] = 0;
+            if covered(key, &cells[..gaps], &extents[..gaps]) {
+                return; // the face child that makes this move will be cut by the table
+            }
+            let len = self.len[x] as usize + 1;
+            self.len[x] = len as u8;
+            self.traj[x][len] = p;
+            self.trace[p as usize] = (x as u16) << 8 | len as u16;
+        }
+    }
+
+    /// Positions in the block: the product of `len[x] + 1`.
+    pub fn volume(&self) -> u64 {
+        self.len[..self.gaps()]
+            .iter()
+            .fold(1u64, |v, &l| v.saturating_mul(u64::from(l) + 1))
+    }
+
+    /// Whether the far corner (every sequence played) is the won `basic` position. No
+    /// other position of the block can be won: a won position has no move at all.
+    pub fn far_corner_won(&self) -> bool {
+        let mut home = i32::from(self.start.home_count());
+        for x in 0..self.gaps() {
+            for i in 1..=self.len[x] as usize {
+                let m = self.step(x, i);
+                let own = m.card.code() - 1;
+                home += i32::from(m.to == own) - i32::from(m.from == own);
+            }
+        }
+        home == (self.gaps() * self.start.layout().top_rank() as usize) as i32
+    }
+}

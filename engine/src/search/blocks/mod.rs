@@ -1,0 +1,357 @@
+//! Block search for the `basic` variant (paper 001, section 4): the game splits into one
+//! subgame per gap; a block is a start position with one move sequence per gap, all
+//! independent, standing for every combination of their prefixes. The search extends a
+//! block in each subgame while the sequences stay independent, then builds child
+//! blocks on each face and searches them, depth first.
+//!
+//! Why an exhausted search proves the deal lost:
+//! - Every position of a block is legal and reachable ([`block`] invariants), and only
+//!   the far corner of a block can be won (a won position has no move), so testing the
+//!   far corner tests the whole block.
+//! - Inside a block, a gap that has not played its whole sequence has exactly one move
+//!   (the `basic` rule: one card fits a gap), the next of its sequence. Every other
+//!   move is made on a face and lands in a child block ([`face`]).
+//! - A child is skipped only if the table holds a box, stored by a block already
+//!   entered, that contains every position of the child ([`table`]). The paper skips a
+//!   child whenever its first position is marked; we do not, because the rest of the
+//!   child need not lie in the marking block. So the positions of entered blocks
+//!   contain every reachable position: by induction on the longest path from the root,
+//!   a reachable position's predecessor lies in an entered block, and the position
+//!   itself in that block or in one of its children, entered or covered.
+//! - Table marks (paper 001, 4.7): each entered block stores the boxes starting on its
+//!   four (`S`) edges, the positions reached by one sequence alone, each with the
+//!   extents of the rest of the block beyond it.
+//!
+//! Engine rules: no allocation per block once the arena is as deep as the search (it
+//! is kept between searches), limits are checked whenever the position count crosses a
+//! multiple of [`CHECK_INTERVAL`], and on return the search holds no state that a next
+//! search could see.
+
+mod block;
+mod face;
+pub mod table;
+
+use self::block::Block;
+use self::face::{classify, Action, Part};
+use self::table::BoxTable;
+use super::budget::{Budget, StopReason, CHECK_INTERVAL};
+use super::stats::SearchStats;
+use crate::card::{Card, Cell, MAX_SUITS};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::zobrist::move_delta;
+
+/// Options of a block search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockOptions {
+    /// Search the whole space instead of stopping at the first win.
+    pub complete: bool,
+    /// Use the transposition table of boxes.
+    pub table: bool,
+}
+
+impl Default for BlockOptions {
+    fn default() -> Self {
+        BlockOptions {
+            complete: false,
+            table: true,
+        }
+    }
+}
+
+/// How a block search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockOutcome {
+    /// A win was found; the moves lead from the root to it (complete mode: the first).
+    Won(Vec<Move>),
+    /// Every reachable position was searched without a win.
+    Exhausted,
+    /// A limit was reached first.
+    Stopped(StopReason),
+}
+
+/// A read-only view of an entered block, for observers (tests, statistics).
+pub struct BlockView<'a> {
+    block: &'a Block,
+}
+
+impl BlockView<'_> {
+    /// The position where no sequence has been played.
+    pub fn start(&self) -> &Position {
+        &self.block.start
+    }
+    /// The sequence of moves of gap slot `x` (slots as in `start().gaps()`).
+    pub fn sequence(&self, x: usize) -> impl Iterator<Item = Move> + '_ {
+        (1..=self.block.len[x] as usize).map(move |i| self.block.step(x, i))
+    }
+    /// Number of positions in the block.
+    pub fn volume(&self) -> u64 {
+        self.block.volume()
+    }
+}
+
+/// Receives every block the search enters.
+pub trait BlockObserver {
+    /// Called once per entered block, after its extension.
+    fn entered(&mut self, block: BlockView<'_>);
+}
+
+impl BlockObserver for () {
+    #[inline(always)]
+    fn entered(&mut self, _: BlockView<'_>) {}
+}
+
+/// A reusable block searcher: owns its arena of blocks (one per depth), its work list
+/// of face parts and the move path, all kept between searches.
+pub struct BlockSearch {
+    blocks: Vec<Block>,
+    parts: Vec<Part>,
+    path: Vec<Move>,
+}
+
+impl Default for BlockSearch {
+    fn default() -> Self {
+        BlockSearch {
+            blocks: Vec::with_capacity(64),
+            parts: Vec::with_capacity(256),
+            path: Vec::with_capacity(1024),
+        }
+    }
+}
+
+/// Whether the search goes on after a block.
+enum Flow {
+    Go,
+    Won(Vec<Move>),
+    Stop(StopReason),
+}
+
+/// The state of one search.
+struct Run<'a, 'b, O: BlockObserver> {
+    blocks: &'a mut Vec<Block>,
+    parts: &'a mut Vec<Part>,
+    path: &'a mut Vec<Move>,
+    table: Option<&'a mut BoxTable>,
+    options: BlockOptions,
+    budget: &'a Budget<'b>,
+    stats: &'a mut SearchStats,
+    observer: &'a mut O,
+    next_check: u64,
+    first_win: Option<Vec<Move>>,
+}
+
+impl BlockSearch {
+    /// Searches every position reachable from `start` under the `basic` rules. `table`
+    /// must be cleared by the caller when a fresh search is wanted.
+    pub fn search<O: BlockObserver>(
+        &mut self,
+        start: &Position,
+        table: Option<&mut BoxTable>,
+        options: BlockOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+        observer: &mut O,
+    ) -> BlockOutcome {
+        if self.blocks.is_empty() {
+            self.blocks.push(Block::new(*start));
+        }
+        self.blocks[0].reset(*start);
+        self.parts.clear();
+        self.path.clear();
+        let mut run = Run {
+            blocks: &mut self.blocks,
+            parts: &mut self.parts,
+            path: &mut self.path,
+            table: if options.table { table } else { None },
+            options,
+            budget,
+            stats,
+            observer,
+            next_check: CHECK_INTERVAL,
+            first_win: None,
+        };
+        let flow = run.enter(0);
+        if let Some(t) = run.table.as_deref() {
+            run.stats.stored += t.stored();
+            run.stats.replaced += t.replaced();
+            run.stats.table_bytes = run.stats.table_bytes.max(t.active_bytes() as u64);
+        }
+        let first_win = run.first_win.take();
+        self.parts.clear();
+        self.path.clear();
+        match flow {
+            Flow::Won(line) => BlockOutcome::Won(line),
+            Flow::Stop(reason) => BlockOutcome::Stopped(reason),
+            Flow::Go => first_win.map_or(BlockOutcome::Exhausted, BlockOutcome::Won),
+        }
+    }
+}
+
+/// The extents of a box, one byte per gap ranked by its cell (see [`table`]).
+#[inline(always)]
+fn canonical_extents(gap_cells: &[Cell], extents: &[u8]) -> u64 {
+    let mut bytes = [0u8; MAX_SUITS];
+    for (x, &c) in gap_cells.iter().enumerate() {
+        let rank = gap_cells.iter().filter(|&&o| o < c).count();
+        bytes[rank] = extents[x];
+    }
+    u64::from_le_bytes(bytes)
+}
+
+/// The extents of a stored box per gap slot of a position whose gaps stand on
+/// `gap_cells` (the inverse of [`canonical_extents`]).
+#[inline(always)]
+fn slot_extents(gap_cells: &[Cell], canonical: u64) -> [u8; MAX_SUITS] {
+    let bytes = canonical.to_le_bytes();
+    let mut extents = [0u8; MAX_SUITS];
+    for (x, &c) in gap_cells.iter().enumerate() {
+        extents[x] = bytes[gap_cells.iter().filter(|&&o| o < c).count()];
+    }
+    extents
+}
+
+impl<O: BlockObserver> Run<'_, '_, O> {
+    /// Extends the block at `depth`, counts and marks it, tests it for a win and
+    /// searches the children on each of its faces.
+    fn enter(&mut self, depth: usize) -> Flow {
+        let gaps = self.blocks[depth].gaps();
+        let block = &mut self.blocks[depth];
+        let table = self.table.as_deref();
+        for x in 0..gaps {
+            block.extend(x, |key, cells, extents| {
+                table.is_some_and(|t| t.covers(key, canonical_extents(cells, extents)))
+            });
+        }
+        let block = &self.blocks[depth];
+        self.stats.blocks += 1;
+        self.stats.nodes = self.stats.nodes.saturating_add(block.volume());
+        let deepest =
+            self.path.len() + block.len[..gaps].iter().map(|&l| l as usize).sum::<usize>();
+        self.stats.max_depth = self.stats.max_depth.max(deepest as u64);
+        if self.stats.nodes >= self.next_check {
+            self.next_check = (self.stats.nodes / CHECK_INTERVAL + 1) * CHECK_INTERVAL;
+            if let Some(reason) = self.budget.exhausted(self.stats.nodes) {
+                return Flow::Stop(reason);
+            }
+        }
+        if let Some(table) = self.table.as_deref_mut() {
+            mark_edges(table, block);
+        }
+        self.observer.entered(BlockView { block });
+        if block.far_corner_won() {
+            self.stats.wins += 1;
+            let mut line = self.path.clone();
+            for x in 0..gaps {
+                line.extend((1..=block.len[x] as usize).map(|i| block.step(x, i)));
+            }
+            if !self.options.complete {
+                return Flow::Won(line);
+            }
+            self.first_win.get_or_insert(line);
+        }
+        for x in 0..gaps {
+            let base = self.parts.len();
+            self.parts.push(Part::face(&self.blocks[depth], x));
+            while self.parts.len() > base {
+                let part = self.parts.pop().expect("non-empty work list");
+                match classify(&self.blocks[depth], &part) {
+                    Action::Split { y, at, drop_at } => part.split(y, at, drop_at, self.parts),
+                    Action::NoMove => {}
+                    Action::Move { code, from } => match self.child(depth, &part, code, from) {
+                        Flow::Go => {}
+                        other => {
+                            self.parts.truncate(base);
+                            return other;
+                        }
+                    },
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    /// Builds the child block of `part` (gap `part.x` plays `code` from `from`), and
+    /// enters it unless the table shows all its positions were entered before.
+    fn child(&mut self, depth: usize, part: &Part, code: u8, from: Cell) -> Flow {
+        if self.blocks.len() <= depth + 1 {
+            let start = self.blocks[depth].start;
+            self.blocks.push(Block::new(start));
+        }
+        let (done, rest) = self.blocks.split_at_mut(depth + 1);
+        let parent = &done[depth];
+        let child = &mut rest[0];
+        let x = part.x as usize;
+        let gaps = parent.gaps();
+        let mark = self.path.len();
+        let mut pos = parent.start;
+        for y in 0..gaps {
+            let upto = if y == x { parent.len[x] } else { part.lo[y] };
+            for i in 1..=upto as usize {
+                let m = parent.step(y, i);
+                pos.play(m);
+                self.path.push(m);
+            }
+        }
+        let m = Move {
+            card: Card::from_code(code),
+            from,
+            to: parent.traj[x][parent.len[x] as usize],
+            gap: x as u8,
+        };
+        pos.play(m);
+        self.path.push(m);
+        child.reset(pos);
+        for y in (0..gaps).filter(|&y| y != x) {
+            child.set_trajectory(
+                y,
+                &parent.traj[y][part.lo[y] as usize..=part.hi[y] as usize],
+            );
+        }
+        if let Some(stored) = self.table.as_deref().and_then(|t| t.get(pos.key())) {
+            let stored = slot_extents(pos.gaps(), stored);
+            self.path.truncate(mark);
+            self.stats.tt_hits += 1;
+            // The stored box covers the child's positions up to `stored`; what lies
+            // beyond is searched as smaller parts of the same face, each with its own
+            // first position (and table lookup).
+            let mut rest = *part;
+            for y in (0..gaps).filter(|&y| y != x) {
+                let span = rest.hi[y] - rest.lo[y];
+                if span > stored[y] {
+                    let mut piece = rest;
+                    piece.lo[y] = rest.lo[y] + stored[y] + 1;
+                    self.parts.push(piece);
+                    rest.hi[y] = rest.lo[y] + stored[y];
+                }
+            }
+            return Flow::Go;
+        }
+        let flow = self.enter(depth + 1);
+        self.path.truncate(mark);
+        flow
+    }
+}
+
+/// Stores the boxes starting on the edges of `block`: its start with the whole block,
+/// and each position reached by `k` moves of one gap alone with the rest beyond it.
+fn mark_edges(table: &mut BoxTable, block: &Block) {
+    let gaps = block.gaps();
+    let mut cells = [0 as Cell; MAX_SUITS];
+    for (x, c) in cells.iter_mut().enumerate().take(gaps) {
+        *c = block.traj[x][0];
+    }
+    let key = block.start.key();
+    table.store(key, canonical_extents(&cells[..gaps], &block.len[..gaps]));
+    for x in 0..gaps {
+        let mut key = key;
+        let mut extents = block.len;
+        for k in 1..=block.len[x] as usize {
+            let m = block.step(x, k);
+            key ^= move_delta(m.card, m.from, m.to);
+            cells[x] = m.from;
+            extents[x] = block.len[x] - k as u8;
+            table.store(key, canonical_extents(&cells[..gaps], &extents[..gaps]));
+        }
+        cells[x] = block.traj[x][0];
+    }
+}

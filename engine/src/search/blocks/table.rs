@@ -1,0 +1,272 @@
+//! The transposition table of block search: for a position, the extents of a box of
+//! positions starting there that a searched block contains.
+//!
+//! Invariants:
+//! - An entry `(key, extents)` means: a block that was entered contains every position
+//!   reached from the position of `key` by at most `extents[r]` moves of the gap of
+//!   rank `r` (gaps ranked by their cell, so the labels depend only on the position), in
+//!   any order. In `basic` every gap has at most one move, so such a box is a function
+//!   of the position and the extents alone, whichever block stored it.
+//! - [`BoxTable::covers`] answers true only for a box inside a stored one (every extent
+//!   at most the stored one), so a child block is skipped only if all of its positions
+//!   were already entered: that is what keeps block search complete (see `blocks`).
+//! - Memory is one allocation of `capacity` 64-byte buckets (two entries each) made at
+//!   construction and touched as used; a search uses the first `active` buckets,
+//!   doubling when three quarters full, up to its limit. Keys are the full 128-bit
+//!   Zobrist keys (0 = empty), with the same aliasing bound as the depth-first table:
+//!   below `n^2 / 2^129` for `n` stored positions.
+//! - At the limit, a full probe window replaces an entry of the home bucket: that loses
+//!   a box (more work later) but never invents one.
+
+use crate::zobrist::{index_hash, Key};
+
+const SLOTS: usize = 2;
+const MIN_ACTIVE: usize = 1 << 13;
+const MAX_PROBE: usize = 4;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Two entries, each a 128-bit key then its extents (one byte per gap rank) widened to
+/// 128 bits: plain integers, so the allocation is zeroed memory that the kernel maps
+/// lazily, as for the depth-first table.
+type Bucket = [u128; 2 * SLOTS];
+
+/// Whether every byte of `big` is at least the byte of `small` (bytes below 128).
+#[inline(always)]
+fn dominates(big: u64, small: u64) -> bool {
+    ((big | HIGH_BITS) - small) & HIGH_BITS == HIGH_BITS
+}
+
+/// Positions in a box of these extents (the product of `extent + 1`).
+fn volume(extents: u64) -> u64 {
+    extents
+        .to_le_bytes()
+        .iter()
+        .fold(1u64, |v, &e| v.saturating_mul(u64::from(e) + 1))
+}
+
+/// A fixed-budget map from position keys to box extents (see the module invariants).
+pub struct BoxTable {
+    buckets: Vec<Bucket>,
+    limit: usize,
+    active: usize,
+    occupied: usize,
+    stored: u64,
+    replaced: u64,
+    rehash: Vec<(Key, u64)>,
+}
+
+impl BoxTable {
+    /// A table using at most `bytes` bytes (a power of two of buckets, at least one).
+    pub fn with_budget(bytes: usize) -> Self {
+        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let capacity = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        BoxTable {
+            buckets: vec![[0; 2 * SLOTS]; capacity],
+            limit: capacity,
+            active: capacity.min(MIN_ACTIVE),
+            occupied: 0,
+            stored: 0,
+            replaced: 0,
+            rehash: Vec::new(),
+        }
+    }
+
+    /// Budgeted size in bytes.
+    pub fn capacity_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+    /// Bytes in use by the current search.
+    pub fn active_bytes(&self) -> usize {
+        self.active * std::mem::size_of::<Bucket>()
+    }
+    /// Boxes stored since the last clear.
+    pub fn stored(&self) -> u64 {
+        self.stored
+    }
+    /// Entries overwritten because the budget was full.
+    pub fn replaced(&self) -> u64 {
+        self.replaced
+    }
+
+    /// Forgets everything and lets the next search use at most `bytes` of the budget.
+    pub fn clear_with_limit(&mut self, bytes: usize) {
+        self.buckets[..self.active].fill([0; 2 * SLOTS]);
+        let wanted = (bytes / std::mem::size_of::<Bucket>()).clamp(1, self.buckets.len());
+        self.limit = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        self.active = self.limit.min(MIN_ACTIVE);
+        self.occupied = 0;
+        self.stored = 0;
+        self.replaced = 0;
+    }
+
+    /// Whether a stored box starting at `key` contains the box of `extents`.
+    #[inline]
+    pub fn covers(&self, key: Key, extents: u64) -> bool {
+        self.get(key)
+            .is_some_and(|stored| dominates(stored, extents))
+    }
+
+    /// The extents of the box stored for `key`, if any.
+    #[inline]
+    pub fn get(&self, key: Key) -> Option<u64> {
+        let key = key.max(1);
+        let mask = self.active - 1;
+        let home = index_hash(key) as usize & mask;
+        for step in 0..MAX_PROBE.min(self.active) {
+            for e in self.buckets[(home + step) & mask].chunks_exact(2) {
+                if e[0] == key {
+                    return Some(e[1] as u64);
+                }
+                if e[0] == 0 {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// Records that a searched block contains the box of `extents` starting at `key`.
+    /// An existing box for the key is kept if it is larger (by positions), else replaced.
+    #[inline]
+    pub fn store(&mut self, key: Key, extents: u64) {
+        let key = key.max(1); // 0 marks an empty slot; aliasing 0 with 1 has odds 2^-127
+        if self.occupied * 4 >= self.active * SLOTS * 3 && self.active < self.limit {
+            self.grow();
+        }
+        loop {
+            let mask = self.active - 1;
+            let home = index_hash(key) as usize & mask;
+            for step in 0..MAX_PROBE.min(self.active) {
+                for e in self.buckets[(home + step) & mask].chunks_exact_mut(2) {
+                    if e[0] == key {
+                        let old = e[1] as u64;
+                        if !dominates(old, extents)
+                            && (dominates(extents, old) || volume(extents) > volume(old))
+                        {
+                            e[1] = u128::from(extents);
+                        }
+                        return;
+                    }
+                    if e[0] == 0 {
+                        e[0] = key;
+                        e[1] = u128::from(extents);
+                        self.occupied += 1;
+                        self.stored += 1;
+                        return;
+                    }
+                }
+            }
+            if self.active < self.limit {
+                self.grow();
+                continue;
+            }
+            let slot = 2 * (key >> 127) as usize;
+            self.buckets[home][slot] = key;
+            self.buckets[home][slot + 1] = u128::from(extents);
+            self.stored += 1;
+            self.replaced += 1;
+            return;
+        }
+    }
+
+    /// Doubles the active part (up to the limit) and re-inserts every entry.
+    #[cold]
+    fn grow(&mut self) {
+        self.rehash.clear();
+        for bucket in &mut self.buckets[..self.active] {
+            self.rehash.extend(
+                bucket
+                    .chunks_exact(2)
+                    .filter(|e| e[0] != 0)
+                    .map(|e| (e[0], e[1] as u64)),
+            );
+            *bucket = [0; 2 * SLOTS];
+        }
+        self.active = (self.active * 2).min(self.limit);
+        self.occupied = 0;
+        let entries = std::mem::take(&mut self.rehash);
+        let mask = self.active - 1;
+        for &(key, extents) in &entries {
+            let home = index_hash(key) as usize & mask;
+            let placed = (0..MAX_PROBE.min(self.active)).any(|step| {
+                let bucket = &mut self.buckets[(home + step) & mask];
+                match bucket.chunks_exact_mut(2).find(|e| e[0] == 0) {
+                    Some(e) => {
+                        e[0] = key;
+                        e[1] = u128::from(extents);
+                        true
+                    }
+                    None => false,
+                }
+            });
+            // Dropping an entry only costs a re-search.
+            self.occupied += usize::from(placed);
+        }
+        self.rehash = entries;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(bytes: [u8; 8]) -> u64 {
+        u64::from_le_bytes(bytes)
+    }
+
+    #[test]
+    fn dominance_is_bytewise() {
+        assert!(dominates(
+            ext([3, 0, 5, 0, 0, 0, 0, 0]),
+            ext([3, 0, 4, 0, 0, 0, 0, 0])
+        ));
+        assert!(!dominates(
+            ext([3, 0, 5, 0, 0, 0, 0, 0]),
+            ext([4, 0, 0, 0, 0, 0, 0, 0])
+        ));
+        assert!(!dominates(
+            ext([0, 0, 0, 0, 0, 0, 0, 1]),
+            ext([0, 0, 0, 0, 0, 0, 0, 2])
+        ));
+        assert!(dominates(ext([127; 8]), ext([127; 8])));
+        assert!(!dominates(0, ext([0, 0, 0, 0, 0, 0, 1, 0])));
+        assert_eq!(volume(ext([1, 2, 0, 0, 0, 0, 0, 0])), 6);
+    }
+
+    #[test]
+    fn covers_only_boxes_inside_a_stored_one() {
+        let mut t = BoxTable::with_budget(1 << 16);
+        let key: Key = 0x1234_5678_9abc_def0_1111_2222_3333_4444;
+        assert!(!t.covers(key, 0));
+        t.store(key, ext([2, 1, 0, 0, 0, 0, 0, 0]));
+        assert!(t.covers(key, ext([2, 1, 0, 0, 0, 0, 0, 0])));
+        assert!(t.covers(key, ext([1, 0, 0, 0, 0, 0, 0, 0])));
+        assert!(!t.covers(key, ext([0, 2, 0, 0, 0, 0, 0, 0])));
+        assert!(!t.covers(key ^ 1, 0));
+        // A larger box replaces a smaller one; a smaller one does not replace it.
+        t.store(key, ext([3, 3, 0, 0, 0, 0, 0, 0]));
+        t.store(key, ext([0, 0, 1, 0, 0, 0, 0, 0]));
+        assert!(t.covers(key, ext([3, 3, 0, 0, 0, 0, 0, 0])));
+        assert!(!t.covers(key, ext([0, 0, 1, 0, 0, 0, 0, 0])));
+    }
+
+    #[test]
+    fn keeps_entries_across_growth_and_respects_the_budget() {
+        let mut t = BoxTable::with_budget(4 << 20);
+        let keys: Vec<Key> = (1..20_000u128)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835))
+            .collect();
+        for &k in &keys {
+            t.store(k, ext([1, 0, 0, 0, 0, 0, 0, 0]));
+        }
+        assert!(keys.iter().all(|&k| t.covers(k, 1)));
+        assert_eq!(t.replaced(), 0);
+        assert!(t.active_bytes() <= t.capacity_bytes());
+        let mut small = BoxTable::with_budget(256);
+        for &k in &keys {
+            small.store(k, 0);
+        }
+        assert!(small.replaced() > 0);
+        assert_eq!(small.active_bytes(), 256);
+    }
+}
