@@ -61,6 +61,8 @@ pub struct StatsJson {
     pub nodes_per_second: f64,
     /// Random probes made (sampling; 0 otherwise).
     pub probes: u64,
+    /// Blocks entered (block search; its `nodes` count the positions in them).
+    pub blocks: u64,
 }
 
 impl From<&SearchStats> for StatsJson {
@@ -80,6 +82,7 @@ impl From<&SearchStats> for StatsJson {
             table_bytes: s.table_bytes,
             nodes_per_second: s.nodes_per_second().round(),
             probes: s.probes,
+            blocks: s.blocks,
         }
     }
 }

@@ -142,6 +142,26 @@ async fn a_running_job_is_cancelled_quickly() {
 }
 
 #[tokio::test]
+async fn block_search_jobs_give_exact_verdicts() {
+    let t = start().await;
+    for (seed, verdict) in [(3, "unsolvable"), (5, "solvable")] {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed}, "variant": "basic", "algorithm": "blocks"}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["verdict"], verdict, "{job}");
+        assert_eq!(job["used_algorithm"], "blocks", "{job}");
+        assert!(job["stats"]["blocks"].as_u64().unwrap() >= 1, "{job}");
+        assert!(
+            job["stats"]["nodes"].as_u64().unwrap() >= job["stats"]["blocks"].as_u64().unwrap()
+        );
+    }
+}
+
+#[tokio::test]
 async fn sampling_jobs_find_wins_and_record_their_probes() {
     let t = start().await;
     let job = t

@@ -104,8 +104,8 @@ fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
     let s = &json.stats;
     writeln!(
         out,
-        "stats: algorithm={} nodes={} expanded={} stored={} tt_hits={} it_cuts={} reduced={} dead_cuts={} path_cuts={} max_depth={} elapsed_ms={:.3} nodes/s={:.0} table_bytes={}",
-        json.algorithm, s.nodes, s.expanded, s.stored, s.tt_hits, s.it_cuts, s.reduced, s.dead_cuts, s.path_cuts, s.max_depth, s.elapsed_ms, s.nodes_per_second, s.table_bytes
+        "stats: algorithm={} nodes={} expanded={} blocks={} stored={} tt_hits={} it_cuts={} reduced={} dead_cuts={} path_cuts={} max_depth={} elapsed_ms={:.3} nodes/s={:.0} table_bytes={}",
+        json.algorithm, s.nodes, s.expanded, s.blocks, s.stored, s.tt_hits, s.it_cuts, s.reduced, s.dead_cuts, s.path_cuts, s.max_depth, s.elapsed_ms, s.nodes_per_second, s.table_bytes
     )
 }
 

@@ -64,8 +64,7 @@ impl TranspositionTable {
     /// A table using at most `bytes` bytes (rounded down to a power of two of buckets,
     /// at least one bucket).
     pub fn with_budget(bytes: usize) -> Self {
-        let wanted = (bytes / Self::BUCKET_BYTES).max(1);
-        let capacity = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let capacity = buckets_for(bytes, Self::BUCKET_BYTES, usize::MAX);
         let buckets = vec![[0; SLOTS]; capacity];
         advise_huge_pages(&buckets);
         TranspositionTable {
@@ -109,8 +108,7 @@ impl TranspositionTable {
     /// (at least one bucket). A smaller table can be faster: it stays in cache.
     pub fn clear_with_limit(&mut self, bytes: usize) {
         self.buckets[..self.active].fill([0; SLOTS]);
-        let wanted = (bytes / Self::BUCKET_BYTES).clamp(1, self.buckets.len());
-        self.limit = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        self.limit = buckets_for(bytes, Self::BUCKET_BYTES, self.buckets.len());
         self.active = self.limit.min(MIN_ACTIVE);
         self.occupied = 0;
         self.stored = 0;
@@ -215,12 +213,19 @@ impl TranspositionTable {
     }
 }
 
+/// The number of buckets of `bucket_bytes` that `bytes` pays for, rounded down to a
+/// power of two, at least one and at most `max` (itself a power of two).
+pub(crate) fn buckets_for(bytes: usize, bucket_bytes: usize, max: usize) -> usize {
+    let wanted = (bytes / bucket_bytes).clamp(1, max);
+    1usize << (usize::BITS - 1 - wanted.leading_zeros())
+}
+
 /// Asks Linux to back the table with transparent huge pages. Table lookups are random
 /// accesses over megabytes, so with 4 KiB pages most of them also miss the TLB; measured
 /// on 100 4x13 deals, huge pages made the search 25% faster. Purely advisory: if the
 /// kernel says no, nothing changes.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(buckets: &[Bucket]) {
+pub(crate) fn advise_huge_pages<T>(buckets: &[T]) {
     const PAGE: usize = 4096;
     let start = buckets.as_ptr() as usize;
     let end = start + std::mem::size_of_val(buckets);
@@ -239,7 +244,7 @@ fn advise_huge_pages(buckets: &[Bucket]) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &[Bucket]) {}
+pub(crate) fn advise_huge_pages<T>(_: &[T]) {}
 
 #[cfg(test)]
 mod tests {

@@ -18,6 +18,7 @@
 //! - At the limit, a full probe window replaces an entry of the home bucket: that loses
 //!   a box (more work later) but never invents one.
 
+use crate::search::table::{advise_huge_pages, buckets_for};
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 2;
@@ -58,10 +59,11 @@ pub struct BoxTable {
 impl BoxTable {
     /// A table using at most `bytes` bytes (a power of two of buckets, at least one).
     pub fn with_budget(bytes: usize) -> Self {
-        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let capacity = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let capacity = buckets_for(bytes, std::mem::size_of::<Bucket>(), usize::MAX);
+        let buckets = vec![[0; 2 * SLOTS]; capacity];
+        advise_huge_pages(&buckets);
         BoxTable {
-            buckets: vec![[0; 2 * SLOTS]; capacity],
+            buckets,
             limit: capacity,
             active: capacity.min(MIN_ACTIVE),
             occupied: 0,
@@ -91,8 +93,7 @@ impl BoxTable {
     /// Forgets everything and lets the next search use at most `bytes` of the budget.
     pub fn clear_with_limit(&mut self, bytes: usize) {
         self.buckets[..self.active].fill([0; 2 * SLOTS]);
-        let wanted = (bytes / std::mem::size_of::<Bucket>()).clamp(1, self.buckets.len());
-        self.limit = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        self.limit = buckets_for(bytes, std::mem::size_of::<Bucket>(), self.buckets.len());
         self.active = self.limit.min(MIN_ACTIVE);
         self.occupied = 0;
         self.stored = 0;
