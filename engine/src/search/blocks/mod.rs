@@ -301,6 +301,12 @@ impl<O: BlockObserver> Run<'_, '_, O> {
         pos.play(m);
         self.path.push(m);
         child.reset(pos);
+        debug_assert!(
+            (0..gaps).filter(|&y| y != x).all(|y| !parent.traj[y]
+                [part.lo[y] as usize..=part.hi[y] as usize]
+                .contains(&from)),
+            "the cell emptied by a face move lies on a ranged trajectory"
+        );
         for y in (0..gaps).filter(|&y| y != x) {
             child.set_trajectory(
                 y,
