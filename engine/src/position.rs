@@ -225,12 +225,15 @@ impl Position {
     /// left neighbour is a gap or a top card).
     #[inline(always)]
     fn successor_for(&self, g: Cell) -> Option<Card> {
-        let left = self.cells[g as usize - 1];
-        if left & GAP != 0 || (left & 15) == self.top {
-            None
-        } else {
-            Some(Card::from_code(left + 1))
-        }
+        self.successor_code(self.cells[g as usize - 1])
+            .map(Card::from_code)
+    }
+
+    /// The code of the card that may stand right of the raw cell value `left` (`None`
+    /// for a gap or a top card).
+    #[inline(always)]
+    pub(crate) fn successor_code(&self, left: u8) -> Option<u8> {
+        (left & GAP == 0 && (left & 15) != self.top).then_some(left + 1)
     }
 
     /// Appends the legal moves of the `basic` variant (at most one per gap).

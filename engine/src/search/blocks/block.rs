@@ -22,9 +22,10 @@
 //! leaves is on `x`'s trajectory. So the move is legal and identical in every order.
 //! [`Block::extend`] adds a move only when both invariants survive it.
 
-use crate::card::{col_of, row_of, Card, Cell, CELL_SLOTS, MAX_SUITS};
+use super::face::{classify, Action, Part};
+use crate::card::{Card, Cell, CELL_SLOTS, MAX_SUITS};
 use crate::moves::Move;
-use crate::position::{Position, GAP};
+use crate::position::Position;
 use crate::zobrist::{move_delta, Key};
 
 /// Longest trajectory plus one: a trajectory visits each of at most 104 cells once.
@@ -111,31 +112,9 @@ impl Block {
         }
     }
 
-    /// The card that fills gap `x` in every position of its face where `x` has moved
-    /// `len[x]` times, if that card is the same across the face (the cell left of the
-    /// gap is on no other trajectory); `Err(())` when it depends on another gap.
-    #[inline(always)]
-    fn next_card(&self, x: usize) -> Result<Option<u8>, ()> {
-        let g = self.traj[x][self.len[x] as usize];
-        if col_of(g) == 0 {
-            return Ok(Some(Card::new(row_of(g) as u8, 1).code()));
-        }
-        let left = match self.owner(g - 1) {
-            None => self.start.raw_cell(g - 1),
-            Some((y, j)) if y == x => self.start.raw_cell(self.traj[x][j as usize + 1]),
-            Some(_) => return Err(()),
-        };
-        Ok(self.successor(left))
-    }
-
-    /// The card that may follow the raw cell value `left`, if any.
-    #[inline(always)]
-    pub fn successor(&self, left: u8) -> Option<u8> {
-        (left & GAP == 0 && left & 15 != self.start.layout().top_rank()).then_some(left + 1)
-    }
-
     /// Extends gap `x`'s sequence for as long as its next move is the same everywhere on
-    /// its face and keeps the sequences independent (paper 001, 4.6 steps 1-3), and
+    /// its face and keeps the sequences independent (paper 001, 4.6 steps 1-3, decided
+    /// by [`classify`] on the whole face), and
     /// the slab it would add is not already `covered(key, gap cells, extents)` (a table
     /// lookup for the position reached by `x` alone, with the extents of the others).
     #[inline]
@@ -152,17 +131,14 @@ impl Block {
         }
         cells[x] = self.traj[x][self.len[x] as usize];
         loop {
-            let Ok(Some(code)) = self.next_card(x) else {
-                return; // depends on another gap (step 1), or no card fits (step 2)
+            // The move must be the same on the whole face and leave the others
+            // independent (no split), and its card must stand off every trajectory
+            // (`classify` would also take it from `x`'s own: a revisit).
+            let Action::Move { code, from: p } = classify(self, &Part::face(self, x)) else {
+                return;
             };
-            let p = self.start.place_of(code);
             if self.owner(p).is_some() {
-                return; // the card is moved by a sequence: its cell is not fixed
-            }
-            if let Some((y, i)) = self.owner(p + 1) {
-                if y != x && i < self.len[y] {
-                    return; // emptying `p` would block a move of `y` (step 3)
-                }
+                return;
             }
             key ^= move_delta(Card::from_code(code), p, cells[x]);
             cells[x] = p;

@@ -103,7 +103,7 @@ pub(crate) fn classify(block: &Block, part: &Part) -> Action {
                 }
             }
         };
-        match block.successor(left) {
+        match block.start.successor_code(left) {
             Some(code) => code,
             None => return Action::NoMove,
         }
