@@ -84,22 +84,28 @@ impl KeySet {
         let _ = slot;
     }
 
-    /// Whether `key` is stored.
-    #[inline]
-    pub fn contains(&self, key: Key) -> bool {
-        let key = key.max(1);
+    /// Linear probing from the home slot of `key` (already mapped off 0): `Ok(slot)`
+    /// where it is stored, or `Err(slot)` of the first empty slot on its way.
+    #[inline(always)]
+    fn probe(&self, key: Key) -> Result<usize, usize> {
         let n = self.slots.len();
         let mut i = Self::home(key, n);
         loop {
             let s = self.slots[i];
             if s == key {
-                return true;
+                return Ok(i);
             }
             if s == 0 {
-                return false;
+                return Err(i);
             }
             i = if i + 1 == n { 0 } else { i + 1 };
         }
+    }
+
+    /// Whether `key` is stored.
+    #[inline]
+    pub fn contains(&self, key: Key) -> bool {
+        self.probe(key.max(1)).is_ok()
     }
 
     /// Inserts `key` unless it is present or the set is full.
@@ -107,17 +113,9 @@ impl KeySet {
     pub fn insert(&mut self, key: Key) -> Insert {
         let key = key.max(1);
         let n = self.slots.len();
-        let mut i = Self::home(key, n);
-        loop {
-            let s = self.slots[i];
-            if s == key {
-                return Insert::Present;
-            }
-            if s == 0 {
-                break;
-            }
-            i = if i + 1 == n { 0 } else { i + 1 };
-        }
+        let Err(i) = self.probe(key) else {
+            return Insert::Present;
+        };
         if (self.len + 1) * 8 > n * 7 {
             if n >= self.max_slots {
                 return Insert::Full;
@@ -131,13 +129,11 @@ impl KeySet {
         Insert::New
     }
 
+    /// Stores `key`, known to be absent, in the first empty slot of its probe run.
     fn place(&mut self, key: Key) {
-        let n = self.slots.len();
-        let mut i = Self::home(key, n);
-        while self.slots[i] != 0 {
-            i = if i + 1 == n { 0 } else { i + 1 };
+        if let Err(i) = self.probe(key) {
+            self.slots[i] = key;
         }
-        self.slots[i] = key;
     }
 
     fn grow(&mut self) {
