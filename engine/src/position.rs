@@ -274,11 +274,21 @@ impl Position {
     /// (ranks grow, so this ends). Any other card on `p + 1` abandons the candidate.
     /// These are Valmari's stubborn-set conditions, under which every terminal position
     /// reachable from here (the won one included) stays reachable through the set.
-    pub fn stubborn_basic_moves(&self, moves: &[Move]) -> Option<u64> {
+    ///
+    /// `SETTLED_COMMON`: the moves are `common` moves of a position whose column 0 holds
+    /// only Twos. Those Twos never move again, so a row's Two plays the part of its
+    /// ace: `o` may be in any row, as long as the cells left of it run from the Two of
+    /// `X`'s suit up to `X - 1`.
+    pub fn stubborn_moves<const SETTLED_COMMON: bool>(&self, moves: &[Move]) -> Option<u64> {
         let last = self.top as usize;
         'candidate: for m in moves {
             let code = m.card.code();
-            if m.to != code - 1 {
+            let placed = if SETTLED_COMMON {
+                col_of(m.to) + 1 == (code & 15) as usize
+            } else {
+                m.to == code - 1
+            };
+            if !placed {
                 continue;
             }
             let (row, col) = (row_of(m.to), col_of(m.to));
@@ -444,6 +454,13 @@ impl Position {
     #[inline(always)]
     pub fn is_won_basic(&self) -> bool {
         self.home as usize == self.layout.suits() * self.top as usize
+    }
+
+    /// Whether every column-0 cell holds a Two (a settled `common` position: no
+    /// column-0 gap can appear again, see `CommonRules`).
+    #[inline(always)]
+    pub fn column0_all_twos(&self) -> bool {
+        (0..self.layout.suits()).all(|r| self.cells[cell(r, 0) as usize] & 0x8f == 1)
     }
 
     /// Whether the `common` game is won: every row holds 2..top of one suit.

@@ -98,7 +98,7 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
             };
             let r = solver.solve(&start, &options, None).expect("solve");
             reduced += r.stats.reduced;
-            if !c.reduce || variant == Variant::Common {
+            if !c.reduce {
                 assert_eq!(r.stats.reduced, 0, "reduction must be off here");
             }
             dead_cuts += r.stats.dead_cuts;
@@ -146,16 +146,11 @@ fn check_layout(suits: usize, ranks: usize, variant: Variant, deals: u64) {
             assert_eq!(r.verdict == Verdict::Solvable, expected);
         }
     }
-    // The reduction fired (basic), the sample holds both outcomes, and most capped runs
+    // The reduction fired, the sample holds both outcomes, and most capped runs
     // finished: agreement is not vacuous.
     if suits > 1 {
         // (One row has one gap: a single move leaves nothing to reduce.)
-        let expected = variant == Variant::Basic;
-        assert_eq!(
-            reduced > 0,
-            expected,
-            "{variant} {layout}: {reduced} reductions"
-        );
+        assert!(reduced > 0, "{variant} {layout}: no reductions");
         assert!(
             dead_cuts > 0,
             "{variant} {layout}: dead pruning never fired"
@@ -193,6 +188,8 @@ fn common_3x5_agrees_with_reference() {
     check_layout(3, 5, Variant::Common, 1500);
 }
 
+/// 4x4 deals 155, 181 and 186 are in range: their complete searches lost positions when
+/// table hits were handed on as incremental transpositions (see `search/dfs.rs`).
 #[test]
 fn common_other_shapes_agree_with_reference() {
     for (s, r) in [(2, 7), (3, 6), (4, 4), (2, 5)] {
@@ -201,9 +198,11 @@ fn common_other_shapes_agree_with_reference() {
 }
 
 /// Regression: with cycles, incremental transpositions skipped two reachable positions of
-/// this deal (each justified by the other), so the search must not use them there.
+/// this deal (each justified by the other). They are now used in settled positions only
+/// (column 0 all Twos, an acyclic region): the complete search must still enter every
+/// reachable position, and they must really have been used.
 #[test]
-fn it_is_not_used_on_cyclic_games() {
+fn it_is_only_used_where_no_cycle_passes() {
     let start = deal(757, Layout::new(3, 5).unwrap());
     let reference = reachable(&start, Variant::Common, REFERENCE_LIMIT);
     let options = SolveOptions {
@@ -221,7 +220,7 @@ fn it_is_not_used_on_cyclic_games() {
     let r = Solver::with_table_bytes(16 << 20)
         .solve(&start, &options, None)
         .unwrap();
-    assert_eq!(r.stats.it_cuts, 0);
+    assert!(r.stats.it_cuts > 0);
     assert_eq!(r.stats.expanded + r.stats.wins, reference.positions as u64);
 }
 

@@ -8,11 +8,18 @@
 //!   overlap their cache misses); (b) it is on the current path; or (c) the move is in
 //!   the incremental-transposition set `T`, so it reaches a position that is covered
 //!   anyway (paper 000, 2.2: `T` holds moves whose child was searched, kept for a child
-//!   only when they commute with the move to it). Every entered position has all its
+//!   only when they commute with the move to it). `T` holds only moves played from the
+//!   frame and moves it inherited, never moves whose child was a table hit: such a
+//!   child may still wait in a frame below, and the paper's proof needs it searched
+//!   first. Handing hits on made positions justify each other's skips: settled
+//!   `common` 4x4 deals 155, 181, 186 and 299 lost 2-3 reachable positions each in
+//!   complete mode. `basic` never showed it (5,500 complete searches), but nothing
+//!   rules it out there either. Every entered position has all its
 //!   kept moves tried before the search ends, so when the root is exhausted every
 //!   position reachable from it has been entered: none was won.
-//! - On acyclic games the moves of a position may be cut to a stubborn set
-//!   ([`Game::stubborn`]): every terminal position reachable from it stays reachable
+//! - In settled positions ([`Game::settled`]: everything reachable from them is settled
+//!   and acyclic; on acyclic games, every position) the moves may be cut to a stubborn
+//!   set ([`Game::stubborn`]): every terminal position reachable from it stays reachable
 //!   through the kept moves (Valmari), and goals are terminal, so the previous point
 //!   holds for terminal positions, which is all a verdict needs. It composes with (a) and
 //!   (c) because their cuts only skip positions whose reachable terminal positions are
@@ -21,12 +28,16 @@
 //!   commutes with the move played still leads to a covered position.
 //! - Marking keys before entry keeps (a) safe with cycles; the path set (b) keeps cyclic
 //!   games finite even when table entries are replaced or there is no table.
-//! - Incremental transpositions (c) are only used on acyclic games. Their completeness
-//!   proof needs "the child was completely searched", which with cycles only holds up to
-//!   positions still on the stack; two positions can then each be skipped on the
-//!   strength of the other. This happens: `common` 3x5 deal 757 loses two reachable
-//!   positions that way (see the `it_is_not_used_on_cyclic_games` test), so on cyclic
-//!   games the option is ignored and [`DfsOptions::effective`] reports it off.
+//! - Incremental transpositions (c) are only used in settled positions, whose
+//!   reachable region is closed and acyclic, so the acyclic proof holds there (a frame's
+//!   set `T` is only handed to children of settled frames; the first settled frame on a
+//!   line starts with an empty one). Their completeness proof needs "the child was
+//!   completely searched", which with cycles only holds up to positions still on the
+//!   stack; two positions can then each be skipped on the strength of the other. This
+//!   happens: plain `common` 3x5 deal 757 loses two reachable positions that way (see
+//!   the `it_is_only_used_where_no_cycle_passes` test). A game with no settled positions
+//!   ignores the option, and [`DfsOptions::effective`] reports it off.
+//! - Settled positions never go on the path set: none of them lies on a cycle.
 //! - The stack and move lists are preallocated; no allocation per node.
 //! - On return the game is back at the root position.
 
@@ -46,8 +57,8 @@ pub struct DfsOptions {
     /// Search the whole space instead of stopping at the first win.
     pub complete: bool,
     /// Expand only a stubborn subset of the moves where the game has one
-    /// ([`Game::stubborn`]); acyclic games only, and off in complete mode, which counts
-    /// the whole space.
+    /// ([`Game::stubborn`]); settled positions only, and off in complete mode, which
+    /// counts the whole space.
     pub reduce: bool,
     /// Skip dead positions ([`Game::is_dead`]): no win is reachable from them. Off in
     /// complete mode, which counts the whole space. Off by default: on `basic` 4x13 it
@@ -60,8 +71,8 @@ impl DfsOptions {
     /// acyclic game, see the module invariants).
     pub fn effective<G: Game>(self) -> DfsOptions {
         DfsOptions {
-            incremental: self.incremental && G::ACYCLIC,
-            reduce: self.reduce && G::ACYCLIC && !self.complete,
+            incremental: self.incremental && G::SETTLES,
+            reduce: self.reduce && G::SETTLES && !self.complete,
             prune_dead: self.prune_dead && !self.complete,
             ..self
         }
@@ -96,10 +107,17 @@ struct Frame<G: Game> {
     next: u8,
     /// Bit `i`: move `i` is searched or known to transpose (the set `T` plus tried moves).
     done: u64,
+    /// Bit `i`: move `i` was found in the table when the frame was pushed. Such a child
+    /// may only be waiting in the move list of a frame below, not searched yet, so it
+    /// is not handed on as a transposition (see the module invariants).
+    hit: u64,
     /// Bit `i`: move `i` is left out by the stubborn-set reduction. Not searched, and not
     /// in `T` either; kept in the list so that `T` survives reduced positions.
     skip: u64,
     via: G::Move,
+    /// The position is settled ([`Game::settled`]): not on the path set, and its set
+    /// `T` may be handed to its children.
+    settled: bool,
 }
 
 /// Reusable depth-first searcher: owns its stack and path set between searches.
@@ -163,7 +181,8 @@ impl<G: Game> DepthFirst<G> {
         if let Some(t) = table.as_deref_mut() {
             t.probe_or_insert(game.key());
         }
-        if !G::ACYCLIC {
+        let settled = game.settled();
+        if !settled {
             path.push(game.key());
         }
         stack.push(
@@ -192,7 +211,7 @@ impl<G: Game> DepthFirst<G> {
                     };
                 }
                 game.unplay(frame.via);
-                if !G::ACYCLIC {
+                if !frame.settled {
                     path.pop();
                 }
                 continue;
@@ -201,8 +220,8 @@ impl<G: Game> DepthFirst<G> {
             let m = list[i];
             // The child's T: searched moves here that commute with m (paper 000, 2.1).
             inherited.clear();
-            if options.incremental {
-                let mut bits = top.done;
+            if options.incremental && top.settled {
+                let mut bits = top.done & !top.hit;
                 while bits != 0 {
                     let j = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
@@ -223,7 +242,8 @@ impl<G: Game> DepthFirst<G> {
                 }
             }
             let key = game.key();
-            if !G::ACYCLIC && path.contains(key) {
+            let settled = game.settled();
+            if !settled && path.contains(key) {
                 stats.path_cuts += 1;
                 game.unplay(m);
                 continue;
@@ -244,7 +264,7 @@ impl<G: Game> DepthFirst<G> {
                 game.unplay(m);
                 continue;
             }
-            if !G::ACYCLIC {
+            if !settled {
                 path.push(key);
             }
             stack.push(
@@ -287,15 +307,18 @@ impl<G: Game> Stack<G> {
         stats: &mut SearchStats,
     ) {
         let children = &mut self.children;
+        let settled = game.settled();
         let mut frame = Frame::<G> {
             moves: G::Moves::default(),
             next: 0,
             done: 0,
             skip: 0,
             via,
+            settled,
+            hit: 0,
         };
         game.generate(&mut frame.moves);
-        if reduce {
+        if reduce && settled {
             if let Some(keep) = game.stubborn(&frame.moves) {
                 frame.skip = !keep;
                 stats.reduced += 1;
@@ -326,6 +349,7 @@ impl<G: Game> Stack<G> {
                 }
             }
             frame.done |= hits;
+            frame.hit = hits;
             stats.tt_hits += u64::from(hits.count_ones());
         }
         stats.expanded += 1;

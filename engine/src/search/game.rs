@@ -13,6 +13,10 @@
 //!   returns true only if `b` is legal after `a`, `a` is legal after `b`, and both orders
 //!   reach the same position (and each move is then found, equal, in the move list).
 //! - `ACYCLIC` is true only if no sequence of moves can return to a position.
+//! - `settled()` is true only if the positions reachable from the current one (itself
+//!   included) are all settled and no cycle passes through any of them: the settled
+//!   positions form a region closed under moves and acyclic. It is constant `true` on
+//!   acyclic games; `SETTLES` says whether it can be true at all.
 
 use crate::zobrist::Key;
 
@@ -24,6 +28,8 @@ pub trait Game {
     type Moves: Copy + Default + AsRef<[Self::Move]>;
     /// Whether the move graph has no cycles (no path set is then needed).
     const ACYCLIC: bool;
+    /// Whether some positions can be settled ([`Game::settled`]).
+    const SETTLES: bool = Self::ACYCLIC;
 
     /// Key of the current position (equal positions have equal keys).
     fn key(&self) -> Key;
@@ -33,6 +39,13 @@ pub trait Game {
     /// every [`CHECK_INTERVAL`](super::budget::CHECK_INTERVAL) nodes.
     fn key_from_scratch(&self) -> Key {
         self.key()
+    }
+    /// Whether the current position is settled: everything reachable from it is
+    /// settled and acyclic (see the module contract). Incremental transpositions and
+    /// stubborn sets are used in settled positions only.
+    #[inline(always)]
+    fn settled(&self) -> bool {
+        Self::ACYCLIC
     }
     /// Whether the current position is a goal (goal positions have no moves).
     fn is_won(&self) -> bool;
@@ -53,7 +66,7 @@ pub trait Game {
     }
     /// A stubborn subset of the legal moves `moves` of the current position, as a bit
     /// mask over the list: every terminal position reachable from here stays reachable
-    /// through those moves alone (goals are terminal). Only used on acyclic games;
+    /// through those moves alone (goals are terminal). Only used in settled positions;
     /// `None` (the default) keeps them all.
     #[inline(always)]
     fn stubborn(&self, moves: &Self::Moves) -> Option<u64> {

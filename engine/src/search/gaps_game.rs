@@ -32,6 +32,8 @@ pub trait Rules {
     type Moves: Copy + Default + AsRef<[Move]>;
     /// Whether the variant's move graph is acyclic.
     const ACYCLIC: bool;
+    /// Whether `pos` is settled ([`Game::settled`]).
+    fn settled(pos: &Position) -> bool;
     /// Fills `out` with the legal moves of `pos`.
     fn generate(pos: &Position, out: &mut Self::Moves);
     /// Whether `pos` is won.
@@ -53,6 +55,10 @@ impl Rules for BasicRules {
     type Moves = MoveList<MAX_BASIC_MOVES>;
     const ACYCLIC: bool = true;
     #[inline(always)]
+    fn settled(_: &Position) -> bool {
+        true
+    }
+    #[inline(always)]
     fn generate(pos: &Position, out: &mut Self::Moves) {
         pos.basic_moves(out)
     }
@@ -66,16 +72,28 @@ impl Rules for BasicRules {
     }
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
-        pos.stubborn_basic_moves(moves.as_slice())
+        pos.stubborn_moves::<false>(moves.as_slice())
     }
 }
 
 /// The `common` rules: any Two into a column-0 gap, so Twos can cycle.
+///
+/// Settled positions: every column-0 cell holds a Two. Then no column-0 gap can ever
+/// appear again (a Two leaves column 0 only for another column-0 gap, and nothing else
+/// stands there), so no Two moves again, each row's suit is fixed, and the rest of the
+/// game is `basic` with the suits renamed: acyclic (the `basic` bound on moves holds,
+/// each card following its predecessor), and the `basic` stubborn sets apply with a
+/// row's Two in place of its ace. On 4x6 and 4x7 deals 76-78% of the reachable
+/// positions are settled (62-68% in lost deals).
 pub struct CommonRules;
 
 impl Rules for CommonRules {
     type Moves = MoveList<MAX_MOVES>;
     const ACYCLIC: bool = false;
+    #[inline(always)]
+    fn settled(pos: &Position) -> bool {
+        pos.column0_all_twos()
+    }
     #[inline(always)]
     fn generate(pos: &Position, out: &mut Self::Moves) {
         pos.common_moves(out)
@@ -87,6 +105,11 @@ impl Rules for CommonRules {
     #[inline(always)]
     fn is_dead(pos: &Position) -> bool {
         pos.is_dead_common()
+    }
+    #[inline(always)]
+    fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
+        // Only called in settled positions: the Twos of column 0 never move again.
+        pos.stubborn_moves::<true>(moves.as_slice())
     }
 }
 
@@ -116,6 +139,7 @@ impl<R: Rules> Game for GapsGame<R> {
     type Move = Move;
     type Moves = R::Moves;
     const ACYCLIC: bool = R::ACYCLIC;
+    const SETTLES: bool = true;
 
     #[inline(always)]
     fn key(&self) -> Key {
@@ -127,6 +151,10 @@ impl<R: Rules> Game for GapsGame<R> {
     }
     fn key_from_scratch(&self) -> Key {
         self.position.compute_key()
+    }
+    #[inline(always)]
+    fn settled(&self) -> bool {
+        R::settled(&self.position)
     }
     #[inline(always)]
     fn is_won(&self) -> bool {
