@@ -259,7 +259,7 @@ impl Position {
         }
     }
 
-    /// A stubborn subset of the legal `basic` moves `moves`, as a bit mask over the
+    /// A stubborn subset of the legal `basic` (or settled `common`) moves `moves`, as a bit mask over the
     /// list, if one smaller than the whole list is found.
     ///
     /// It starts from a move `X: p -> o` where `o` is `X`'s home and every cell left of
@@ -460,7 +460,7 @@ impl Position {
     /// column-0 gap can appear again, see `CommonRules`).
     #[inline(always)]
     pub fn column0_all_twos(&self) -> bool {
-        (0..self.layout.suits()).all(|r| self.cells[cell(r, 0) as usize] & 0x8f == 1)
+        (0..self.layout.suits()).all(|r| self.cells[cell(r, 0) as usize] & (GAP | 15) == 1)
     }
 
     /// Whether the `common` game is won: every row holds 2..top of one suit.

@@ -131,6 +131,8 @@ pub struct DepthFirst<G: Game> {
 struct Stack<G: Game> {
     frames: Vec<Frame<G>>,
     children: Vec<(usize, Hashed)>,
+    /// The search's `reduce` option (stubborn sets in settled frames).
+    reduce: bool,
 }
 
 impl<G: Game> Default for DepthFirst<G> {
@@ -139,6 +141,7 @@ impl<G: Game> Default for DepthFirst<G> {
             stack: Stack {
                 frames: Vec::with_capacity(512),
                 children: Vec::with_capacity(64),
+                reduce: false,
             },
             path: PathSet::default(),
             inherited: Vec::with_capacity(64),
@@ -167,6 +170,7 @@ impl<G: Game> DepthFirst<G> {
             inherited,
         } = self;
         stack.frames.clear();
+        stack.reduce = options.reduce;
         path.clear();
         stats.nodes += 1;
         let mut first_win: Option<Vec<G::Move>> = None;
@@ -188,7 +192,7 @@ impl<G: Game> DepthFirst<G> {
         stack.push(
             game,
             table.as_deref_mut(),
-            options.reduce,
+            settled,
             G::Move::default(),
             &[],
             stats,
@@ -267,14 +271,7 @@ impl<G: Game> DepthFirst<G> {
             if !settled {
                 path.push(key);
             }
-            stack.push(
-                game,
-                table.as_deref_mut(),
-                options.reduce,
-                m,
-                inherited,
-                stats,
-            );
+            stack.push(game, table.as_deref_mut(), settled, m, inherited, stats);
         };
         // Back to the root.
         while let Some(frame) = stack.frames.pop() {
@@ -293,21 +290,21 @@ impl<G: Game> DepthFirst<G> {
 }
 
 impl<G: Game> Stack<G> {
-    /// Pushes the frame of the position just entered by `via`: its moves (reduced to a
-    /// stubborn set if asked), minus the inherited transpositions and the children the
+    /// Pushes the frame of the position just entered by `via` (`settled`: its
+    /// [`Game::settled`], computed once by the caller): its moves (reduced to a stubborn
+    /// set if the search asks and the position is settled), minus the inherited transpositions and the children the
     /// table has already seen.
     #[inline(always)]
     fn push(
         &mut self,
         game: &G,
         table: Option<&mut TranspositionTable>,
-        reduce: bool,
+        settled: bool,
         via: G::Move,
         inherited: &[G::Move],
         stats: &mut SearchStats,
     ) {
         let children = &mut self.children;
-        let settled = game.settled();
         let mut frame = Frame::<G> {
             moves: G::Moves::default(),
             next: 0,
@@ -318,7 +315,7 @@ impl<G: Game> Stack<G> {
             hit: 0,
         };
         game.generate(&mut frame.moves);
-        if reduce && settled {
+        if self.reduce && settled {
             if let Some(keep) = game.stubborn(&frame.moves) {
                 frame.skip = !keep;
                 stats.reduced += 1;

@@ -32,8 +32,13 @@ pub trait Rules {
     type Moves: Copy + Default + AsRef<[Move]>;
     /// Whether the variant's move graph is acyclic.
     const ACYCLIC: bool;
-    /// Whether `pos` is settled ([`Game::settled`]).
-    fn settled(pos: &Position) -> bool;
+    /// Whether `pos` is settled ([`Game::settled`]); every position of an acyclic
+    /// variant is.
+    #[inline(always)]
+    fn settled(pos: &Position) -> bool {
+        let _ = pos;
+        Self::ACYCLIC
+    }
     /// Fills `out` with the legal moves of `pos`.
     fn generate(pos: &Position, out: &mut Self::Moves);
     /// Whether `pos` is won.
@@ -54,10 +59,6 @@ pub struct BasicRules;
 impl Rules for BasicRules {
     type Moves = MoveList<MAX_BASIC_MOVES>;
     const ACYCLIC: bool = true;
-    #[inline(always)]
-    fn settled(_: &Position) -> bool {
-        true
-    }
     #[inline(always)]
     fn generate(pos: &Position, out: &mut Self::Moves) {
         pos.basic_moves(out)
