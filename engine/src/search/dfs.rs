@@ -2,21 +2,23 @@
 //! transpositions (paper 000, `dfs_it`), or both, and a path set for cyclic games.
 //!
 //! Invariants and why they make `unsolvable` exact:
-//! - The search is a graph reachability search. A child is skipped only if (a) the table
-//!   holds its key: it was entered before, or waits in the move list of a frame on the
-//!   stack (keys are stored when the parent is expanded, so the lookups of siblings
-//!   overlap their cache misses); (b) it is on the current path; or (c) the move is in
-//!   the incremental-transposition set `T`, so it reaches a position that is covered
-//!   anyway (paper 000, 2.2: `T` holds moves whose child was searched, kept for a child
-//!   only when they commute with the move to it). `T` holds only moves played from the
-//!   frame and moves it inherited, never moves whose child was a table hit: such a
-//!   child may still wait in a frame below, and the paper's proof needs it searched
-//!   first. Handing hits on made positions justify each other's skips: settled
-//!   `common` 4x4 deals 155, 181, 186 and 299 lost 2-3 reachable positions each in
-//!   complete mode. `basic` never showed it (5,500 complete searches), but nothing
-//!   rules it out there either. Every entered position has all its
-//!   kept moves tried before the search ends, so when the root is exhausted every
-//!   position reachable from it has been entered: none was won.
+//! - The search is a graph reachability search. A position's key goes into the table
+//!   when the position is entered (after its frame is built, so the bucket's cache miss
+//!   overlaps that work; a position found there is dropped again). A child is skipped
+//!   only if (a) the table holds its key: it was entered before; (b) it is on the
+//!   current path; or (c) the move is in the incremental-transposition set `T`, so it
+//!   reaches a position that is covered anyway (paper 000, 2.2: `T` holds moves whose
+//!   child was completely searched, kept for a child only when they commute with the
+//!   move to it). `T` is built from the moves already played from the frame, its
+//!   table hits and the moves it inherited. A table hit may join `T` because keys are
+//!   stored on entry, never earlier: the child was entered before, and in a settled
+//!   (acyclic) region it cannot be on the stack, so its search is finished. Session 6
+//!   stored keys when the parent was expanded, so a hit could be a child still waiting
+//!   in a frame below, and handing such hits on made positions justify each other's
+//!   skips (settled `common` 4x4 deals 155, 181, 186 and 299 lost 2-3 reachable
+//!   positions each in complete mode; the cross-check covers them). Every entered
+//!   position has all its kept moves tried before the search ends, so when the root is
+//!   exhausted every position reachable from it has been entered: none was won.
 //! - In settled positions ([`Game::settled`]: everything reachable from them is settled
 //!   and acyclic; on acyclic games, every position) the moves may be cut to a stubborn
 //!   set ([`Game::stubborn`]): every terminal position reachable from it stays reachable
@@ -26,8 +28,9 @@
 //!   found anyway. Left-out moves stay in the frame's list, marked `skip`, so the set `T`
 //!   (which may name them) still reaches the children: a left-out `t` in `T` that
 //!   commutes with the move played still leads to a covered position.
-//! - Marking keys before entry keeps (a) safe with cycles; the path set (b) keeps cyclic
-//!   games finite even when table entries are replaced or there is no table.
+//! - With cycles a table hit may be a position on the current path, which is being
+//!   searched, so (a) stays safe; the path set (b) keeps cyclic games finite even when
+//!   table entries are replaced or there is no table.
 //! - Incremental transpositions (c) are only used in settled positions, whose
 //!   reachable region is closed and acyclic, so the acyclic proof holds there (a frame's
 //!   set `T` is only handed to children of settled frames; the first settled frame on a
@@ -107,10 +110,6 @@ struct Frame<G: Game> {
     next: u8,
     /// Bit `i`: move `i` is searched or known to transpose (the set `T` plus tried moves).
     done: u64,
-    /// Bit `i`: move `i` was found in the table when the frame was pushed. Such a child
-    /// may only be waiting in the move list of a frame below, not searched yet, so it
-    /// is not handed on as a transposition (see the module invariants).
-    hit: u64,
     /// Bit `i`: move `i` is left out by the stubborn-set reduction. Not searched, and not
     /// in `T` either; kept in the list so that `T` survives reduced positions.
     skip: u64,
@@ -127,10 +126,9 @@ pub struct DepthFirst<G: Game> {
     inherited: Vec<G::Move>,
 }
 
-/// The frames of the current path, and a scratch list for expanding the top one.
+/// The frames of the current path.
 struct Stack<G: Game> {
     frames: Vec<Frame<G>>,
-    children: Vec<(usize, Hashed)>,
     /// The search's `reduce` option (stubborn sets in settled frames).
     reduce: bool,
 }
@@ -140,7 +138,6 @@ impl<G: Game> Default for DepthFirst<G> {
         DepthFirst {
             stack: Stack {
                 frames: Vec::with_capacity(512),
-                children: Vec::with_capacity(64),
                 reduce: false,
             },
             path: PathSet::default(),
@@ -189,14 +186,8 @@ impl<G: Game> DepthFirst<G> {
         if !settled {
             path.push(game.key());
         }
-        stack.push(
-            game,
-            table.as_deref_mut(),
-            settled,
-            G::Move::default(),
-            &[],
-            stats,
-        );
+        stack.push(game, settled, G::Move::default(), &[]);
+        stack.count_top(stats);
 
         let outcome = loop {
             let depth = stack.frames.len() - 1;
@@ -225,7 +216,7 @@ impl<G: Game> DepthFirst<G> {
             // The child's T: searched moves here that commute with m (paper 000, 2.1).
             inherited.clear();
             if options.incremental && top.settled {
-                let mut bits = top.done & !top.hit;
+                let mut bits = top.done;
                 while bits != 0 {
                     let j = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
@@ -237,22 +228,42 @@ impl<G: Game> DepthFirst<G> {
             top.done |= 1 << i;
 
             game.play(m);
-            stats.nodes += 1;
-            if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
-                debug_assert_eq!(game.key(), game.key_from_scratch(), "incremental key");
-                if let Some(reason) = budget.exhausted(stats.nodes) {
+            let key = game.key();
+            // The child's bucket loads while its frame is built; the table is probed
+            // only afterwards, so the miss overlaps that work. A child found there is
+            // dropped again.
+            let hashed = Hashed::new(key);
+            if let Some(t) = table.as_deref() {
+                t.prefetch(hashed);
+            }
+            let settled = game.settled();
+            stack.push(game, settled, m, inherited);
+            if let Some(t) = table.as_deref_mut() {
+                if t.probe_or_insert_hashed(hashed) {
+                    stack.frames.pop();
+                    stats.tt_hits += 1;
                     game.unplay(m);
-                    break DfsOutcome::Stopped(reason);
+                    continue;
                 }
             }
-            let key = game.key();
-            let settled = game.settled();
+            stats.nodes += 1;
+            // Positions on the path are in the table too, unless their entry was replaced.
             if !settled && path.contains(key) {
+                stack.frames.pop();
                 stats.path_cuts += 1;
                 game.unplay(m);
                 continue;
             }
+            if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
+                debug_assert_eq!(game.key(), game.key_from_scratch(), "incremental key");
+                if let Some(reason) = budget.exhausted(stats.nodes) {
+                    stack.frames.pop();
+                    game.unplay(m);
+                    break DfsOutcome::Stopped(reason);
+                }
+            }
             if game.is_won() {
+                stack.frames.pop();
                 stats.wins += 1;
                 let mut line: Vec<G::Move> = stack.frames[1..].iter().map(|f| f.via).collect();
                 line.push(m);
@@ -264,6 +275,7 @@ impl<G: Game> DepthFirst<G> {
                 continue;
             }
             if options.prune_dead && game.is_dead() {
+                stack.frames.pop();
                 stats.dead_cuts += 1;
                 game.unplay(m);
                 continue;
@@ -271,7 +283,7 @@ impl<G: Game> DepthFirst<G> {
             if !settled {
                 path.push(key);
             }
-            stack.push(game, table.as_deref_mut(), settled, m, inherited, stats);
+            stack.count_top(stats);
         };
         // Back to the root.
         while let Some(frame) = stack.frames.pop() {
@@ -291,20 +303,11 @@ impl<G: Game> DepthFirst<G> {
 
 impl<G: Game> Stack<G> {
     /// Pushes the frame of the position just entered by `via` (`settled`: its
-    /// [`Game::settled`], computed once by the caller): its moves (reduced to a stubborn
-    /// set if the search asks and the position is settled), minus the inherited transpositions and the children the
-    /// table has already seen.
+    /// [`Game::settled`], computed once by the caller): its moves, reduced to a stubborn
+    /// set if the search asks and the position is settled, with the inherited
+    /// transpositions marked done. The caller may still drop it (a table hit).
     #[inline(always)]
-    fn push(
-        &mut self,
-        game: &G,
-        table: Option<&mut TranspositionTable>,
-        settled: bool,
-        via: G::Move,
-        inherited: &[G::Move],
-        stats: &mut SearchStats,
-    ) {
-        let children = &mut self.children;
+    fn push(&mut self, game: &G, settled: bool, via: G::Move, inherited: &[G::Move]) {
         let mut frame = Frame::<G> {
             moves: G::Moves::default(),
             next: 0,
@@ -312,13 +315,11 @@ impl<G: Game> Stack<G> {
             skip: 0,
             via,
             settled,
-            hit: 0,
         };
         game.generate(&mut frame.moves);
         if self.reduce && settled {
             if let Some(keep) = game.stubborn(&frame.moves) {
                 frame.skip = !keep;
-                stats.reduced += 1;
             }
         }
         if !inherited.is_empty() {
@@ -327,30 +328,17 @@ impl<G: Game> Stack<G> {
                     frame.done |= 1 << j;
                 }
             }
-            stats.it_cuts += u64::from((frame.done & !frame.skip).count_ones());
         }
-        if let Some(t) = table {
-            let moves = frame.moves.as_ref();
-            children.clear();
-            for (j, &mv) in moves.iter().enumerate() {
-                if (frame.done | frame.skip) >> j & 1 == 0 {
-                    let h = Hashed::new(game.key_after(mv));
-                    t.prefetch(h);
-                    children.push((j, h));
-                }
-            }
-            let mut hits = 0;
-            for &(j, h) in children.iter() {
-                if t.probe_or_insert_hashed(h) {
-                    hits |= 1 << j;
-                }
-            }
-            frame.done |= hits;
-            frame.hit = hits;
-            stats.tt_hits += u64::from(hits.count_ones());
-        }
-        stats.expanded += 1;
         self.frames.push(frame);
+    }
+
+    /// Counts the top frame, now kept, in the statistics.
+    #[inline(always)]
+    fn count_top(&self, stats: &mut SearchStats) {
+        let top = self.frames.last().expect("a frame was just pushed");
+        stats.reduced += u64::from(top.skip != 0);
+        stats.it_cuts += u64::from((top.done & !top.skip).count_ones());
+        stats.expanded += 1;
         stats.max_depth = stats.max_depth.max(self.frames.len() as u64 - 1);
     }
 }

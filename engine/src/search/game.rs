@@ -33,8 +33,6 @@ pub trait Game {
 
     /// Key of the current position (equal positions have equal keys).
     fn key(&self) -> Key;
-    /// Key of the position after the legal move `m`, without playing it.
-    fn key_after(&self, m: Self::Move) -> Key;
     /// The key recomputed from scratch; debug builds compare it with [`Game::key`]
     /// every [`CHECK_INTERVAL`](super::budget::CHECK_INTERVAL) nodes.
     fn key_from_scratch(&self) -> Key {

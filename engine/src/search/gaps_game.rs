@@ -146,10 +146,6 @@ impl<R: Rules> Game for GapsGame<R> {
     fn key(&self) -> Key {
         self.position.key()
     }
-    #[inline(always)]
-    fn key_after(&self, m: Move) -> Key {
-        self.position.key_after(m)
-    }
     fn key_from_scratch(&self) -> Key {
         self.position.compute_key()
     }
