@@ -99,7 +99,26 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
         if reports.iter().any(|r| r.verdict == Verdict::Unknown) {
             left_out += 1;
             if spec.per_deal {
-                println!("{seed:>6} (a search hit the time limit; left out)");
+                // What each search reached; `>` marks one stopped by the time limit.
+                let reached = |i: usize| {
+                    let r = &reports[i];
+                    let mark = if r.verdict == Verdict::Unknown {
+                        ">"
+                    } else {
+                        ""
+                    };
+                    let secs = r.stats.elapsed.as_secs_f64();
+                    (
+                        format!("{mark}{}", r.stats.nodes),
+                        format!("{mark}{secs:.2}"),
+                    )
+                };
+                let [(dfs, dfs_s), (dfs_it, dfs_it_s), (block, block_s)] =
+                    [reached(0), reached(1), reached(2)];
+                println!(
+                    "{seed:>6} {:>10} {dfs:>14} {dfs_s:>9} {dfs_it:>14} {dfs_it_s:>9} {:>11} {block:>14} {block_s:>9}  (time limit: left out of the averages)",
+                    "unknown", reports[2].stats.blocks,
+                );
             }
             continue;
         }
