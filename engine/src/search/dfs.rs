@@ -232,14 +232,15 @@ impl<G: Game> DepthFirst<G> {
             // The child's bucket loads while its frame is built; the table is probed
             // only afterwards, so the miss overlaps that work. A child found there is
             // dropped again.
-            let hashed = Hashed::new(key);
-            if let Some(t) = table.as_deref() {
-                t.prefetch(hashed);
-            }
+            let hashed = table.as_deref().map(|t| {
+                let h = Hashed::new(key);
+                t.prefetch(h);
+                h
+            });
             let settled = game.settled();
             stack.push(game, settled, m, inherited);
-            if let Some(t) = table.as_deref_mut() {
-                if t.probe_or_insert_hashed(hashed) {
+            if let (Some(t), Some(h)) = (table.as_deref_mut(), hashed) {
+                if t.probe_or_insert_hashed(h) {
                     stack.frames.pop();
                     stats.tt_hits += 1;
                     game.unplay(m);
