@@ -193,14 +193,16 @@ pub enum SolveError {
 /// Default transposition-table budget of a solver: 64 MiB.
 pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
 
-/// How much table a solve uses by default. `basic`: 4 MiB, because with incremental
-/// transpositions a small table loses almost nothing (paper 000, Fig. 7) and stays in
-/// cache: measured on 4x13 deals 0..199, one core, 4 MiB ran 36.4 deals/s against 25.5
-/// with 64 MiB, for 5% more nodes. `common`: the whole budget (no incremental
-/// transpositions there, and a table-only search explodes when the table is small).
+/// How much table a solve uses by default. `basic`: 2 MiB, because with incremental
+/// transpositions a small table loses little (paper 000, Fig. 7) and stays in cache:
+/// measured on 4x13 deals 0..199, one core, 4 MiB ran 36.4 deals/s against 25.5 with
+/// 64 MiB, for 5% more nodes (session 4); since session 7's one-bucket table, 2 MiB
+/// beats 4 MiB (10,000 deals on two threads: 74-76 s against 80-86 s, 6% more nodes).
+/// `common`: the whole budget (incremental transpositions only in settled positions,
+/// and a table-only search explodes when the table is small).
 pub fn default_table_limit(variant: Variant) -> usize {
     match variant {
-        Variant::Basic => 4 << 20,
+        Variant::Basic => 2 << 20,
         Variant::Common => usize::MAX,
     }
 }

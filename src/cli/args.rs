@@ -45,7 +45,7 @@ pub struct SearchArgs {
     /// Time limit per position in milliseconds (reaching it gives `unknown`).
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
-    /// Transposition-table budget per solver, in MiB (default: 4 for basic, 64 for
+    /// Transposition-table budget per solver, in MiB (default: 2 for basic, 64 for
     /// common; see README).
     #[arg(long = "table-mb")]
     pub table_mb: Option<usize>,
