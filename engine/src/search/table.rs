@@ -6,8 +6,8 @@
 //!   made at construction; pages are touched only as the table is used. Buckets are
 //!   chosen by [`index_hash`] (keys' own low bits cluster). A search uses the first
 //!   `active` buckets (a power of two), starting small and doubling when an insertion
-//!   finds its bucket full or three quarters of the active slots are used, up to the
-//!   budget. `active` never exceeds `capacity`, so the table never grows past its
+//!   finds its bucket pair full (below) or three quarters of the active slots are used,
+//!   up to the budget. `active` never exceeds `capacity`, so the table never grows past its
 //!   budget.
 //! - A key lives in its home bucket, `index_hash(key) & (active - 1)`, or, if that was
 //!   full when it was stored, in the neighbour bucket `home ^ 1` (the other half of an
@@ -20,10 +20,10 @@
 //!   table loses no entry to an unlucky bucket); beyond that, lookups and stores use
 //!   the home bucket only and a full one has an entry replaced, because in a crowded
 //!   table reading the neighbour would cost a second cache line on most lookups. Keys
-//!   stored in neighbours earlier are then no longer found: more work, never a false
-//!   hit.
-//!   Measured against linear probing over windows of 8 buckets (whose misses read 8
-//!   lines once the table is full): see the README.
+//!   stored in neighbours earlier are then no longer found (and may be stored twice):
+//!   more work, never a false hit. Linear probing over windows of 8 buckets, used until
+//!   session 7, read 8 lines on every miss once the table was full (figures in the
+//!   README).
 //! - Entries store the full 128-bit key (0 = empty), so a false hit needs two distinct
 //!   positions with equal 128-bit Zobrist keys. With keys modelled as uniform random, a
 //!   search storing `n` positions aliases two of them with probability below
@@ -287,7 +287,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_bucket_grows_the_table_instead_of_replacing() {
+    fn a_full_bucket_pair_grows_the_table_instead_of_replacing() {
         let mut tt = TranspositionTable::with_budget(8 << 20);
         // Twenty keys with the same home bucket at the starting size.
         let mask = (MIN_ACTIVE - 1) as u64;
