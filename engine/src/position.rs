@@ -259,8 +259,8 @@ impl Position {
         }
     }
 
-    /// A stubborn subset of the legal `basic` (or settled `common`) moves `moves`, as a bit mask over the
-    /// list, if one smaller than the whole list is found.
+    /// A stubborn subset of the legal `basic` (or settled `common`) moves `moves`, as a
+    /// bit mask over the list, if one smaller than the whole list is found.
     ///
     /// It starts from a move `X: p -> o` where `o` is `X`'s home and every cell left of
     /// `o` holds its home card (a correct prefix, which never moves again). That move

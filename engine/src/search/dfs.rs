@@ -241,34 +241,30 @@ impl<G: Game> DepthFirst<G> {
             stack.push(game, settled, m, inherited);
             if let (Some(t), Some(h)) = (table.as_deref_mut(), hashed) {
                 if t.probe_or_insert_hashed(h) {
-                    stack.frames.pop();
+                    stack.drop_child(game, m);
                     stats.tt_hits += 1;
-                    game.unplay(m);
                     continue;
                 }
             }
             stats.nodes += 1;
             // Positions on the path are in the table too, unless their entry was replaced.
             if !settled && path.contains(key) {
-                stack.frames.pop();
+                stack.drop_child(game, m);
                 stats.path_cuts += 1;
-                game.unplay(m);
                 continue;
             }
             if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
                 debug_assert_eq!(game.key(), game.key_from_scratch(), "incremental key");
                 if let Some(reason) = budget.exhausted(stats.nodes) {
-                    stack.frames.pop();
-                    game.unplay(m);
+                    stack.drop_child(game, m);
                     break DfsOutcome::Stopped(reason);
                 }
             }
             if game.is_won() {
-                stack.frames.pop();
+                stack.drop_child(game, m);
                 stats.wins += 1;
                 let mut line: Vec<G::Move> = stack.frames[1..].iter().map(|f| f.via).collect();
                 line.push(m);
-                game.unplay(m);
                 if !options.complete {
                     break DfsOutcome::Won(line);
                 }
@@ -276,9 +272,8 @@ impl<G: Game> DepthFirst<G> {
                 continue;
             }
             if options.prune_dead && game.is_dead() {
-                stack.frames.pop();
+                stack.drop_child(game, m);
                 stats.dead_cuts += 1;
-                game.unplay(m);
                 continue;
             }
             if !settled {
@@ -331,6 +326,13 @@ impl<G: Game> Stack<G> {
             }
         }
         self.frames.push(frame);
+    }
+
+    /// Drops the frame just pushed for the child entered by `m` and takes `m` back.
+    #[inline(always)]
+    fn drop_child(&mut self, game: &mut G, m: G::Move) {
+        self.frames.pop();
+        game.unplay(m);
     }
 
     /// Counts the top frame, now kept, in the statistics.
