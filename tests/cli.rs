@@ -250,6 +250,24 @@ fn bench_prints_a_deterministic_node_count() {
 }
 
 #[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    // The reader goes away before the first line is written (`gaps bench | head -0`):
+    // `println!` would panic with exit code 101; the command must stop with code 0.
+    let bin = assert_cmd::cargo::cargo_bin("gaps");
+    let mut child = std::process::Command::new(bin)
+        .args(["bench", "--ranks", "7", "--deals", "200"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn sampling_and_table1_work_from_the_command_line() {
     let out = gaps()
         .args([

@@ -94,7 +94,7 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
         &|| {},
     )?;
     let secs = began.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "bench {variant} {layout} deals 0..{} algorithm {} table {} MiB threads {}",
         cmd.deals,
         base.algorithm,
@@ -104,11 +104,13 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
             >> 20,
         cmd.threads
     );
-    println!(
+    outln!(
         "verdicts: {} solvable, {} unsolvable, {} unknown",
-        tally.solvable, tally.unsolvable, tally.unknown
+        tally.solvable,
+        tally.unsolvable,
+        tally.unknown
     );
-    println!(
+    outln!(
         "time {:.3} s: {:.1} deals/s, {:.2}M nodes/s, max {} nodes in one deal; peak RSS {} MiB",
         secs,
         cmd.deals as f64 / secs,
@@ -116,18 +118,23 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
         tally.max_nodes,
         peak_rss_kib().map_or("?".to_string(), |k| (k / 1024).to_string())
     );
-    println!("Bench: {}", tally.nodes);
+    outln!("Bench: {}", tally.nodes);
     Ok(())
 }
 
 fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result<()> {
-    println!(
+    outln!(
         "complete search of {} {} deals 0..{} (paper 000: N_tt, N_it, N_tt_it)",
-        base.variant, layout, cmd.deals
+        base.variant,
+        layout,
+        cmd.deals
     );
-    println!(
+    outln!(
         "{:<34} {:>14} {:>10} {:>12}",
-        "detectors", "nodes", "time s", "Mnodes/s"
+        "detectors",
+        "nodes",
+        "time s",
+        "Mnodes/s"
     );
     let sizes = [cmd.small_table_mb, cmd.search.table_bytes() >> 20];
     let runs = [
@@ -165,7 +172,7 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
         } else {
             name.to_string()
         };
-        println!(
+        outln!(
             "{:<34} {:>14} {:>10.2} {:>12.2}{}",
             label,
             tally.nodes,

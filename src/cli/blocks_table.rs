@@ -65,14 +65,14 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
         options(Algorithm::Dfs, true, spec),
         options(Algorithm::Blocks, false, spec),
     ];
-    println!(
+    outln!(
         "complete searches of basic {} deals ({} deals), table {} MiB each, one thread",
         spec.layout,
         spec.deals.len(),
         spec.table_bytes >> 20
     );
     if spec.per_deal {
-        println!(
+        outln!(
             "{:>6} {:>10} {:>14} {:>9} {:>14} {:>9} {:>11} {:>14} {:>9} {:>7} {:>6} {:>7}",
             "deal",
             "verdict",
@@ -115,7 +115,7 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
                 };
                 let [(dfs, dfs_s), (dfs_it, dfs_it_s), (block, block_s)] =
                     [reached(0), reached(1), reached(2)];
-                println!(
+                outln!(
                     "{seed:>6} {:>10} {dfs:>14} {dfs_s:>9} {dfs_it:>14} {dfs_it_s:>9} {:>11} {block:>14} {block_s:>9}  (time limit: left out of the averages)",
                     "unknown", reports[2].stats.blocks,
                 );
@@ -134,7 +134,7 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
         sums.block_secs += secs(blocks);
         sums.disagreements += u64::from(reports.iter().any(|r| r.verdict != reports[0].verdict));
         if spec.per_deal {
-            println!(
+            outln!(
                 "{:>6} {:>10} {:>14} {:>9.2} {:>14} {:>9.2} {:>11} {:>14} {:>9.2} {:>7.1} {:>6.2} {:>7.2}",
                 seed,
                 reports[0].verdict.name(),
@@ -151,54 +151,55 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
             );
         }
     }
-    print_summary(&sums, left_out);
+    print_summary(&sums, left_out)?;
     if sums.disagreements > 0 {
         anyhow::bail!("{} deals got different verdicts", sums.disagreements);
     }
     Ok(())
 }
 
-fn print_summary(s: &Sums, left_out: u64) {
+fn print_summary(s: &Sums, left_out: u64) -> anyhow::Result<()> {
     let n = s.deals.max(1) as f64;
-    println!(
+    outln!(
         "deals compared: {} (left out at the time limit: {left_out})",
         s.deals
     );
-    println!(
+    outln!(
         "avg. number of positions for DFS (table only)   {:>14.0}",
         s.dfs_positions as f64 / n
     );
-    println!(
+    outln!(
         "avg. number of positions for DFS (table + IT)   {:>14.0}",
         s.dfs_it_positions as f64 / n
     );
-    println!(
+    outln!(
         "avg. number of blocks                            {:>14.0}",
         s.blocks as f64 / n
     );
-    println!(
+    outln!(
         "avg. size of blocks                              {:>14.1}",
         s.block_positions as f64 / s.blocks.max(1) as f64
     );
-    println!(
+    outln!(
         "R (block positions / DFS positions)              {:>14.2}",
         s.block_positions as f64 / s.dfs_positions.max(1) as f64
     );
-    println!(
+    outln!(
         "avg. time for DFS (table only)                   {:>13.3}s",
         s.dfs_secs / n
     );
-    println!(
+    outln!(
         "avg. time for DFS (table + IT)                   {:>13.3}s",
         s.dfs_it_secs / n
     );
-    println!(
+    outln!(
         "avg. time for block search                       {:>13.3}s",
         s.block_secs / n
     );
-    println!(
+    outln!(
         "speed-up of blocks over DFS (table only, + IT)   {:>8.2}x {:>5.2}x",
         s.dfs_secs / s.block_secs.max(1e-9),
         s.dfs_it_secs / s.block_secs.max(1e-9)
     );
+    Ok(())
 }

@@ -20,10 +20,10 @@ pub struct DealCmd {
 pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
     let layout = cmd.board.layout()?;
     if cmd.position {
-        println!("{}", format_position(&deal(cmd.seed, layout)));
+        outln!("{}", format_position(&deal(cmd.seed, layout)));
     } else {
         let cells: Vec<_> = deal_cards(cmd.seed, layout).into_iter().map(Some).collect();
-        println!("{}", format_cells(layout, &cells));
+        outln!("{}", format_cells(layout, &cells));
     }
     Ok(())
 }

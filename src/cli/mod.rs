@@ -2,7 +2,18 @@
 //!
 //! Invariants: bad input of any kind exits with code 2 and a message naming the
 //! problem; internal failures exit with code 1; results go to stdout, progress and
-//! diagnostics to stderr.
+//! diagnostics to stderr. A closed standard output (`gaps bench | head`) ends the
+//! command quietly with code 0: every result line is written with [`outln!`], which
+//! returns the write error instead of panicking like `println!`.
+
+/// `println!` that returns a write error from the enclosing function (which must return
+/// `anyhow::Result`) instead of panicking on a closed pipe.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
 
 mod args;
 mod bench;
@@ -82,6 +93,7 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) if e.is::<InputError>() => {
             eprintln!("error: {e}");
             ExitCode::from(2)
@@ -91,4 +103,16 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Whether `e` is a write to a standard output whose reader has gone (`| head`): not a
+/// failure of ours, and nothing is left to tell anyone.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        let kind = cause
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| cause.downcast_ref::<serde_json::Error>()?.io_error_kind());
+        kind == Some(std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -173,10 +173,10 @@ pub fn run(cmd: Table1Cmd) -> anyhow::Result<()> {
         elapsed_ms: began.elapsed().as_secs_f64() * 1e3,
     };
     if cmd.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "Iterative sampling, deals {}..{} ({}x{}), probe seed {}; success rate % [Wilson 95%]",
         cmd.seed,
         cmd.seed + cmd.deals - 1,
@@ -184,10 +184,10 @@ pub fn run(cmd: Table1Cmd) -> anyhow::Result<()> {
         cmd.board.ranks,
         cmd.search_seed
     );
-    println!("| max probes | basic (ours) | basic (paper) | common (ours) | common (paper) |");
-    println!("|---|---|---|---|---|");
+    outln!("| max probes | basic (ours) | basic (paper) | common (ours) | common (paper) |");
+    outln!("|---|---|---|---|---|");
     for r in &report.rows {
-        println!(
+        outln!(
             "| {} | {:.3} [{:.3}, {:.3}] | {} | {:.3} [{:.3}, {:.3}] | {} |",
             r.probes,
             r.basic,
@@ -200,7 +200,7 @@ pub fn run(cmd: Table1Cmd) -> anyhow::Result<()> {
             r.paper_common
         );
     }
-    println!(
+    outln!(
         "probes/s per core: basic {:.0}, common {:.0}; {} threads; {:.1} s",
         report.probes_per_second[0],
         report.probes_per_second[1],

@@ -215,9 +215,9 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         threads,
     };
     if cmd.json {
-        println!("{}", serde_json::to_string(&json)?);
+        outln!("{}", serde_json::to_string(&json)?);
     } else {
-        println!(
+        outln!(
             "{} {}x{} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
             json.variant,
             json.suits,
@@ -228,14 +228,14 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
             json.unsolvable,
             json.unknown
         );
-        println!(
+        outln!(
             "win rate {:.2}% (95% Wilson interval {:.2}%..{:.2}%; unknown as win: {:.2}%)",
             json.win_rate * 100.0,
             ci95_low * 100.0,
             ci95_high * 100.0,
             json.win_rate_unknown_as_win * 100.0
         );
-        println!(
+        outln!(
             "time {:.2} s on {} threads: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
             json.elapsed_ms / 1e3,
             threads,
