@@ -3,7 +3,7 @@
 //! Invariants: bad input of any kind exits with code 2 and a message naming the
 //! problem; internal failures exit with code 1; results go to stdout, progress and
 //! diagnostics to stderr. A closed standard output (`gaps bench | head`) ends the
-//! command quietly with code 0: every result line is written with [`outln!`], which
+//! command quietly with code 0: every result line is written with `outln!`, which
 //! returns the write error instead of panicking like `println!`.
 
 /// `println!` that returns a write error from the enclosing function (which must return
