@@ -69,6 +69,13 @@ impl<const N: usize> MoveList<N> {
         self.moves[self.len as usize] = m;
         self.len += 1;
     }
+    /// Writes `m` after the last move and keeps it only if `keep`: no branch on `keep`.
+    /// Needs room for one more move even when `keep` is false.
+    #[inline(always)]
+    pub fn push_if(&mut self, m: Move, keep: bool) {
+        self.moves[self.len as usize] = m;
+        self.len += u8::from(keep);
+    }
     /// Number of moves.
     #[inline(always)]
     pub fn len(&self) -> usize {

@@ -13,6 +13,8 @@ use crate::moves::{Move, MoveList};
 use crate::variant::Variant;
 
 mod dead;
+#[cfg(test)]
+mod tests;
 use crate::zobrist::{self, Key};
 
 /// Raw cell value of a gap (cards are their codes, below it).
@@ -242,20 +244,27 @@ impl Position {
         out.clear();
         for slot in 0..self.layout.suits() {
             let g = self.gaps[slot];
-            let card = if col_of(g) == 0 {
-                Card::new(row_of(g) as u8, 1)
+            // Whether a gap takes a card is a coin flip to the branch predictor, so the
+            // move is written either way and only counted when legal. A column-0 gap
+            // takes its row's Two, code `g + 1` (the ace "left of it" has code `g`).
+            let (code, legal) = if col_of(g) == 0 {
+                (g + 1, true)
             } else {
-                match self.successor_for(g) {
-                    Some(c) => c,
-                    None => continue,
-                }
+                let left = self.cells[g as usize - 1];
+                (
+                    left.wrapping_add(1) & (CARD_CODES as u8 - 1),
+                    (left & GAP == 0) & ((left & 15) != self.top),
+                )
             };
-            out.push(Move {
-                card,
-                from: self.place[card.code() as usize],
-                to: g,
-                gap: slot as u8,
-            });
+            out.push_if(
+                Move {
+                    card: Card::from_code(code),
+                    from: self.place[code as usize],
+                    to: g,
+                    gap: slot as u8,
+                },
+                legal,
+            );
         }
     }
 
@@ -292,7 +301,7 @@ impl Position {
                 continue;
             }
             let (row, col) = (row_of(m.to), col_of(m.to));
-            if !(0..col).all(|k| self.cells[cell(row, k) as usize] == code - (col - k) as u8) {
+            if self.run_length(row, m.card.suit()) != col {
                 continue;
             }
             let mut set = 0u64;
@@ -322,6 +331,24 @@ impl Position {
             }
         }
         None
+    }
+
+    /// How many cells from column 0 of `row` hold the Two, Three, ... of `suit` in order
+    /// (in `basic`, with `suit == row`, the row's correct prefix). All sixteen cell slots
+    /// of the row are compared at once; the slots right of the layout hold `OUTSIDE`,
+    /// so a run never reaches them.
+    #[inline(always)]
+    pub(crate) fn run_length(&self, row: usize, suit: u8) -> usize {
+        /// Byte `k` is `k + 1`: the code of rank `k + 1` (the Two first) in suit 0.
+        const RANKS: u128 =
+            u128::from_le_bytes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+        const EVERY_BYTE: u128 = u128::from_le_bytes([1; 16]);
+        let start = row << 4;
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&self.cells[start..start + 16]);
+        // No byte carries: suit << 4 is at most 0x70 and ranks at most 16.
+        let want = RANKS + u128::from(suit << 4) * EVERY_BYTE;
+        ((u128::from_le_bytes(bytes) ^ want).trailing_zeros() / 8) as usize
     }
 
     /// Appends the legal moves of the `common` variant (any Two into a column-0 gap).

@@ -101,6 +101,36 @@ fn solved_positions_and_trivial_wins() {
     assert_eq!(r.verdict, Verdict::Unsolvable);
 }
 
+/// The legal moves of `p` read off the contract's rules cell by cell, the slow way.
+fn moves_by_the_rules(p: &Position, v: Variant) -> Vec<String> {
+    let layout = p.layout();
+    let mut out = Vec::new();
+    for row in 0..layout.suits() {
+        for col in 0..layout.ranks() {
+            if p.at(row, col).is_some() {
+                continue;
+            }
+            let fillers: Vec<Card> = if col == 0 {
+                match v {
+                    Variant::Basic => vec![Card::new(row as u8, 1)],
+                    Variant::Common => (0..layout.suits()).map(|s| Card::new(s as u8, 1)).collect(),
+                }
+            } else {
+                match p.at(row, col - 1) {
+                    Some(left) if left.rank() < layout.top_rank() => vec![left.successor()],
+                    _ => Vec::new(),
+                }
+            };
+            for card in fillers {
+                let (fr, fc) = p.find(card).expect("every non-ace card is on the board");
+                out.push(format!("{card} ({fr},{fc})->({row},{col})"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
 fn play_unplay_restores_and_keys_stay_incremental() {
     let mut rng = SplitMix64::new(99);
@@ -112,6 +142,7 @@ fn play_unplay_restores_and_keys_stay_incremental() {
             let mut line = Vec::new();
             let mut list = MoveList::<MAX_MOVES>::default();
             for _ in 0..200 {
+                assert_eq!(moves(&p, variant), moves_by_the_rules(&p, variant), "{p:?}");
                 p.legal_moves(variant, &mut list);
                 if list.is_empty() {
                     break;

@@ -1,0 +1,53 @@
+//! Unit tests of the crate-internal board helpers against their slow definitions, on
+//! positions reached by random play from random deals of every size.
+
+use super::{Position, MAX_MOVES};
+use crate::card::{cell, Layout};
+use crate::deal::{deal, SplitMix64};
+use crate::moves::MoveList;
+use crate::variant::Variant;
+
+/// Positions met on random lines of play (both variants, every layout).
+fn random_positions() -> Vec<Position> {
+    let mut rng = SplitMix64::new(7);
+    let mut out = Vec::new();
+    let mut list = MoveList::<MAX_MOVES>::default();
+    for seed in 0..200u64 {
+        let layout = Layout::new(1 + seed as usize % 8, 3 + seed as usize % 11).unwrap();
+        for variant in Variant::ALL {
+            let mut p = deal(seed, layout);
+            for _ in 0..150 {
+                out.push(p);
+                p.legal_moves(variant, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p.play(list[rng.below(list.len() as u64) as usize]);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn run_length_counts_the_twos_threes_and_so_on_from_column_zero() {
+    let mut longest = 0;
+    for p in random_positions() {
+        let layout = p.layout();
+        for row in 0..layout.suits() {
+            for suit in 0..layout.suits() as u8 {
+                let slow = (0..layout.ranks())
+                    .take_while(|&k| p.raw_cell(cell(row, k)) == (suit << 4) + 1 + k as u8)
+                    .count();
+                assert_eq!(
+                    p.run_length(row, suit),
+                    slow,
+                    "row {row} suit {suit} in {p:?}"
+                );
+                longest = longest.max(slow);
+            }
+        }
+    }
+    // The sample reaches long runs, so the comparison is not only about short ones.
+    assert!(longest >= 10, "longest run {longest}");
+}
