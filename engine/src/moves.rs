@@ -5,8 +5,11 @@
 //!   `from`, `to` is a gap, and `gap` is the slot of that gap in the position's gap list.
 //! - A [`MoveList`] never holds more than `N` moves; pushing beyond is a logic error
 //!   (capacities are chosen from the rules: one move per gap, or `suits` Twos per gap).
+//! - A [`SlotMoves`] holds one entry per gap slot; entry `s` is a move only if bit `s`
+//!   of its legal mask is set. A move keeps its slot as long as its gap stays a gap,
+//!   which is what lets the search hand on incremental transpositions as a bit mask.
 
-use crate::card::{col_of, row_of, Card, Cell};
+use crate::card::{col_of, row_of, Card, Cell, MAX_SUITS};
 use std::fmt;
 
 /// One move: `card` goes from cell `from` into the gap at cell `to`.
@@ -110,5 +113,52 @@ impl<const N: usize> AsRef<[Move]> for MoveList<N> {
     #[inline(always)]
     fn as_ref(&self) -> &[Move] {
         self.as_slice()
+    }
+}
+
+/// The moves of a position with at most one move per gap (`basic`, or `common` with no
+/// gap in column 0), indexed by gap slot: entry `s` is the move into gap slot `s`, and
+/// a real move only if bit `s` of [`SlotMoves::legal`] is set (otherwise its `card` and
+/// `from` mean nothing, but `to` and `gap` still name the gap).
+#[derive(Clone, Copy, Default)]
+pub struct SlotMoves {
+    slots: u8,
+    legal: u8,
+    moves: [Move; MAX_SUITS],
+}
+
+impl SlotMoves {
+    /// Starts a list for `slots` gap slots, none legal yet.
+    #[inline(always)]
+    pub fn reset(&mut self, slots: usize) {
+        self.slots = slots as u8;
+        self.legal = 0;
+    }
+    /// Writes the entry of gap slot `m.gap`, a legal move if `legal`.
+    #[inline(always)]
+    pub fn set(&mut self, m: Move, legal: bool) {
+        self.moves[m.gap as usize] = m;
+        self.legal |= u8::from(legal) << m.gap;
+    }
+    /// Bit `s` set: entry `s` is a legal move.
+    #[inline(always)]
+    pub fn legal(&self) -> u64 {
+        u64::from(self.legal)
+    }
+    /// The legal moves, in slot order.
+    pub fn iter_legal(&self) -> impl Iterator<Item = Move> + '_ {
+        self.as_ref()
+            .iter()
+            .enumerate()
+            .filter(|(s, _)| self.legal >> s & 1 == 1)
+            .map(|(_, m)| *m)
+    }
+}
+
+impl AsRef<[Move]> for SlotMoves {
+    /// Every slot's entry, legal or not.
+    #[inline(always)]
+    fn as_ref(&self) -> &[Move] {
+        &self.moves[..self.slots as usize]
     }
 }

@@ -9,7 +9,7 @@
 //! - `play` followed by `unplay` of the same move restores the position bit for bit.
 
 use crate::card::{cell, col_of, row_of, Card, Cell, Layout, CARD_CODES, CELL_SLOTS, MAX_SUITS};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, SlotMoves};
 use crate::variant::Variant;
 
 mod dead;
@@ -241,12 +241,23 @@ impl Position {
     /// Appends the legal moves of the `basic` variant (at most one per gap).
     #[inline(always)]
     pub fn basic_moves<const N: usize>(&self, out: &mut MoveList<N>) {
+        let mut slots = SlotMoves::default();
+        self.basic_slot_moves(&mut slots);
         out.clear();
+        for m in slots.iter_legal() {
+            out.push(m);
+        }
+    }
+
+    /// The legal moves of the `basic` variant, by gap slot (see [`SlotMoves`]).
+    #[inline(always)]
+    pub fn basic_slot_moves(&self, out: &mut SlotMoves) {
+        out.reset(self.layout.suits());
         for slot in 0..self.layout.suits() {
             let g = self.gaps[slot];
             // Whether a gap takes a card is a coin flip to the branch predictor, so the
-            // move is written either way and only counted when legal. A column-0 gap
-            // takes its row's Two, code `g + 1` (the ace "left of it" has code `g`).
+            // entry is written either way and only marked legal when it is. A column-0
+            // gap takes its row's Two, code `g + 1` (the ace "left of it" has code `g`).
             let (code, legal) = if col_of(g) == 0 {
                 (g + 1, true)
             } else {
@@ -256,7 +267,7 @@ impl Position {
                     (left & GAP == 0) & ((left & 15) != self.top),
                 )
             };
-            out.push_if(
+            out.set(
                 Move {
                     card: Card::from_code(code),
                     from: self.place[code as usize],
@@ -269,7 +280,10 @@ impl Position {
     }
 
     /// A stubborn subset of the legal `basic` (or settled `common`) moves `moves`, as a
-    /// bit mask over the list, if one smaller than the whole list is found.
+    /// bit mask over the list, if one smaller than the whole list is found. Only the
+    /// entries whose bit is set in `legal` are moves; every entry's `to` must still be
+    /// its own gap (true of [`MoveList`]s, whose entries are all legal, and of
+    /// [`SlotMoves`]).
     ///
     /// It starts from a move `X: p -> o` where `o` is `X`'s home and every cell left of
     /// `o` holds its home card (a correct prefix, which never moves again). That move
@@ -288,9 +302,16 @@ impl Position {
     /// only Twos. Those Twos never move again, so a row's Two plays the part of its
     /// ace: `o` may be in any row, as long as the cells left of it run from the Two of
     /// `X`'s suit up to `X - 1`.
-    pub fn stubborn_moves<const SETTLED_COMMON: bool>(&self, moves: &[Move]) -> Option<u64> {
+    pub fn stubborn_moves<const SETTLED_COMMON: bool>(
+        &self,
+        moves: &[Move],
+        legal: u64,
+    ) -> Option<u64> {
         let last = self.top as usize;
-        'candidate: for m in moves {
+        let mut candidates = legal;
+        'candidate: while candidates != 0 {
+            let m = &moves[candidates.trailing_zeros() as usize];
+            candidates &= candidates - 1;
             let code = m.card.code();
             let placed = if SETTLED_COMMON {
                 col_of(m.to) + 1 == (code & 15) as usize
@@ -307,7 +328,8 @@ impl Position {
             let mut set = 0u64;
             let (mut card, mut at, mut to) = (m.card, m.from, m.to);
             loop {
-                let Some(i) = moves.iter().position(|x| x.to == to) else {
+                let found = moves.iter().position(|x| x.to == to);
+                let Some(i) = found.filter(|&i| legal >> i & 1 == 1) else {
                     continue 'candidate;
                 };
                 set |= 1 << i;
@@ -326,7 +348,7 @@ impl Position {
                 card = card.successor();
                 at = self.place[card.code() as usize];
             }
-            if set.count_ones() < moves.len() as u32 {
+            if set.count_ones() < legal.count_ones() {
                 return Some(set);
             }
         }

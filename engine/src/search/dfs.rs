@@ -45,7 +45,7 @@
 //! - On return the game is back at the root position.
 
 use super::budget::{Budget, StopReason, CHECK_INTERVAL};
-use super::game::Game;
+use super::game::{Game, MoveSet};
 use super::path::PathSet;
 use super::stats::SearchStats;
 use super::table::{Hashed, TranspositionTable};
@@ -122,7 +122,6 @@ struct Frame<G: Game> {
 pub struct DepthFirst<G: Game> {
     stack: Stack<G>,
     path: PathSet,
-    inherited: Vec<G::Move>,
 }
 
 /// The frames of the current path.
@@ -140,7 +139,6 @@ impl<G: Game> Default for DepthFirst<G> {
                 reduce: false,
             },
             path: PathSet::default(),
-            inherited: Vec::with_capacity(64),
         }
     }
 }
@@ -160,11 +158,7 @@ impl<G: Game> DepthFirst<G> {
         if !options.table {
             table = None;
         }
-        let DepthFirst {
-            stack,
-            path,
-            inherited,
-        } = self;
+        let DepthFirst { stack, path } = self;
         stack.frames.clear();
         stack.reduce = options.reduce;
         path.clear();
@@ -185,16 +179,15 @@ impl<G: Game> DepthFirst<G> {
         if !settled {
             path.push(game.key());
         }
-        stack.push(game, settled, G::Move::default(), &[]);
+        stack.push(game, settled, G::Move::default());
         stack.count_top(stats);
 
         let outcome = loop {
             let depth = stack.frames.len() - 1;
             let top = &mut stack.frames[depth];
-            let list = top.moves.as_ref();
             // The first move neither tried, known to transpose nor left out (tried moves
             // are in `done`); a mask instead of a scan, whose exit was mispredicted.
-            let open = low_bits(list.len()) & !(top.done | top.skip);
+            let open = top.moves.legal() & !(top.done | top.skip);
             if open == 0 {
                 let frame = stack.frames.pop().expect("non-empty stack");
                 if stack.frames.is_empty() {
@@ -210,19 +203,10 @@ impl<G: Game> DepthFirst<G> {
                 continue;
             }
             let i = open.trailing_zeros() as usize;
-            let m = list[i];
-            // The child's T: searched moves here that commute with m (paper 000, 2.1).
-            inherited.clear();
-            if options.incremental && top.settled {
-                let mut bits = top.done;
-                while bits != 0 {
-                    let j = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if game.commute(m, list[j]) {
-                        inherited.push(list[j]);
-                    }
-                }
-            }
+            let m = top.moves.as_ref()[i];
+            // The child's T is made of the moves of `done` that commute with m (paper
+            // 000, 2.1), read once the child's list exists.
+            let hand_on = options.incremental && top.settled;
             top.done |= 1 << i;
 
             game.play(m);
@@ -236,7 +220,10 @@ impl<G: Game> DepthFirst<G> {
                 h
             });
             let settled = game.settled();
-            stack.push(game, settled, m, inherited);
+            stack.push(game, settled, m);
+            if hand_on {
+                stack.inherit_top(i);
+            }
             if let (Some(t), Some(h)) = (table.as_deref_mut(), hashed) {
                 if t.probe_or_insert_hashed(h) {
                     stack.drop_child(game, m);
@@ -295,23 +282,13 @@ impl<G: Game> DepthFirst<G> {
     }
 }
 
-/// A mask of the `n` lowest bits (`n <= 64`).
-#[inline(always)]
-fn low_bits(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
-
 impl<G: Game> Stack<G> {
     /// Pushes the frame of the position just entered by `via` (`settled`: its
     /// [`Game::settled`], computed once by the caller): its moves, reduced to a stubborn
-    /// set if the search asks and the position is settled, with the inherited
-    /// transpositions marked done. The caller may still drop it (a table hit).
+    /// set if the search asks and the position is settled. The caller may still drop it
+    /// (a table hit).
     #[inline(always)]
-    fn push(&mut self, game: &G, settled: bool, via: G::Move, inherited: &[G::Move]) {
+    fn push(&mut self, game: &G, settled: bool, via: G::Move) {
         // Built in place: a frame assembled in a local and then copied was read back with
         // wide loads right after the move generator's byte stores, a store-forwarding
         // stall on every node (`perf annotate`: 8% of the samples on that copy).
@@ -329,13 +306,30 @@ impl<G: Game> Stack<G> {
                 frame.skip = !keep;
             }
         }
-        if !inherited.is_empty() {
-            for (j, mv) in frame.moves.as_ref().iter().enumerate() {
-                if inherited.contains(mv) {
-                    frame.done |= 1 << j;
+    }
+
+    /// Marks done in the frame just pushed the incremental transpositions it inherits
+    /// from its parent, which entered it by its move `i`: the parent's other done moves
+    /// that commute with move `i`. They are legal in the child ([`Game::commute`]).
+    #[inline(always)]
+    fn inherit_top(&mut self, i: usize) {
+        let [.., parent, child] = self.frames.as_mut_slice() else {
+            unreachable!("a child frame has a parent");
+        };
+        let list = parent.moves.as_ref();
+        let m = list[i];
+        let mut bits = parent.done & !(1 << i);
+        let mut inherited = 0u64;
+        while bits != 0 {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if G::commute(m, list[j]) {
+                if let Some(k) = child.moves.index_of(list[j], j) {
+                    inherited |= 1 << k;
                 }
             }
         }
+        child.done = inherited;
     }
 
     /// Drops the frame just pushed for the child entered by `m` and takes `m` back.

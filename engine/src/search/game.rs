@@ -6,10 +6,13 @@
 //! Solitaire, the paper's second domain) can reuse the same search.
 //!
 //! Contract for implementors:
-//! - `generate` lists at most 64 moves (the search keeps the incremental-transposition
-//!   set as a 64-bit mask over the list).
+//! - `generate` lists at most 64 entries (the search keeps the incremental-transposition
+//!   set as a 64-bit mask over the list); the moves are the entries named by
+//!   [`MoveSet::legal`].
+//! - [`MoveSet::index_of`]`(t, j)`: where move `t`, entry `j` of a parent's list, stands in
+//!   the list of a child reached by a move that commutes with `t`.
 //! - `unplay(m)` exactly undoes `play(m)`, key included.
-//! - `commute(a, b)` is called with two distinct moves legal in the current position and
+//! - `commute(a, b)` is called with two distinct moves legal in one position and
 //!   returns true only if `b` is legal after `a`, `a` is legal after `b`, and both orders
 //!   reach the same position (and each move is then found, equal, in the move list).
 //! - `ACYCLIC` is true only if no sequence of moves can return to a position.
@@ -24,8 +27,8 @@ use crate::zobrist::Key;
 pub trait Game {
     /// A move; equality identifies the same move in a later position.
     type Move: Copy + Eq + Default;
-    /// A fixed-capacity list of moves (at most 64).
-    type Moves: Copy + Default + AsRef<[Self::Move]>;
+    /// A fixed-capacity list of moves (at most 64 entries).
+    type Moves: MoveSet<Self::Move>;
     /// Whether the move graph has no cycles (no path set is then needed).
     const ACYCLIC: bool;
     /// Whether some positions can be settled ([`Game::settled`]).
@@ -53,8 +56,8 @@ pub trait Game {
     fn play(&mut self, m: Self::Move);
     /// Undoes the last move `m`.
     fn unplay(&mut self, m: Self::Move);
-    /// Whether two legal moves commute (see the module contract).
-    fn commute(&self, a: Self::Move, b: Self::Move) -> bool;
+    /// Whether two moves legal in one position commute (see the module contract).
+    fn commute(a: Self::Move, b: Self::Move) -> bool;
     /// Whether no goal is reachable from the current position (a sound but incomplete
     /// test: `false` when unsure). Searches that only want a verdict skip such positions;
     /// `false` (the default) never prunes.
@@ -70,5 +73,33 @@ pub trait Game {
     fn stubborn(&self, moves: &Self::Moves) -> Option<u64> {
         let _ = moves;
         None
+    }
+}
+
+/// A game's list of moves: at most 64 entries, some of which may be placeholders.
+pub trait MoveSet<M: Copy + Eq>: Copy + Default + AsRef<[M]> {
+    /// Bit `i` set: entry `i` is a legal move. The default: every entry.
+    #[inline(always)]
+    fn legal(&self) -> u64 {
+        low_bits(self.as_ref().len())
+    }
+    /// Where the move `t` stands in this list, the list of a child reached by a move
+    /// that commutes with `t`, given that `t` was entry `j` of the parent's list (so `t`
+    /// is legal here). The default searches the list; lists that keep a commuting
+    /// move's index answer `j` at once.
+    #[inline(always)]
+    fn index_of(&self, t: M, j: usize) -> Option<usize> {
+        let _ = j;
+        self.as_ref().iter().position(|&x| x == t)
+    }
+}
+
+/// A mask of the `n` lowest bits (`n <= 64`).
+#[inline(always)]
+pub fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }

@@ -9,27 +9,47 @@
 //! unchanged (`a` only empties `p != h - 1` and fills `g`, which cannot be `h - 1`: a gap
 //! left of `h` would have made `b` illegal, and column 0 has no left neighbour).
 
-use super::game::Game;
-use crate::card::col_of;
-use crate::moves::{Move, MoveList};
-use crate::position::{Position, MAX_BASIC_MOVES, MAX_MOVES};
+use super::game::{Game, MoveSet};
+use crate::moves::{Move, MoveList, SlotMoves};
+use crate::position::{Position, MAX_MOVES};
 use crate::zobrist::Key;
 use std::marker::PhantomData;
 
 /// Whether two legal Gaps moves commute (see the module invariant).
+///
+/// Written without branches (`&`, not `&&`): the outcome is unpredictable. For a gap
+/// `h` in column 0 the cell "left of it", `h - 1` (wrapping), is column 15 of the row
+/// above or row 15, where no card ever stands, so it never equals a card's cell and no
+/// column test is needed.
 #[inline(always)]
 pub fn gaps_commute(a: Move, b: Move) -> bool {
-    a.card != b.card
-        && a.to != b.to
-        && !(col_of(b.to) > 0 && b.to - 1 == a.from)
-        && !(col_of(a.to) > 0 && a.to - 1 == b.from)
+    (a.card != b.card)
+        & (a.to != b.to)
+        & (b.to.wrapping_sub(1) != a.from)
+        & (a.to.wrapping_sub(1) != b.from)
+}
+
+impl<const N: usize> MoveSet<Move> for MoveList<N> {}
+
+impl MoveSet<Move> for SlotMoves {
+    #[inline(always)]
+    fn legal(&self) -> u64 {
+        SlotMoves::legal(self)
+    }
+    /// A move that commutes with the move played keeps its gap (the two moves fill
+    /// different gaps), and so its slot: the same entry.
+    #[inline(always)]
+    fn index_of(&self, t: Move, j: usize) -> Option<usize> {
+        debug_assert!(self.as_ref()[j] == t && self.legal() >> j & 1 == 1);
+        Some(j)
+    }
 }
 
 /// What distinguishes the variants inside the search: move generation, the goal, and
 /// whether moves can cycle.
 pub trait Rules {
-    /// Move-list capacity for the variant.
-    type Moves: Copy + Default + AsRef<[Move]>;
+    /// The variant's move list.
+    type Moves: MoveSet<Move>;
     /// Whether the variant's move graph is acyclic.
     const ACYCLIC: bool;
     /// Whether `pos` is settled ([`Game::settled`]); every position of an acyclic
@@ -57,11 +77,11 @@ pub trait Rules {
 pub struct BasicRules;
 
 impl Rules for BasicRules {
-    type Moves = MoveList<MAX_BASIC_MOVES>;
+    type Moves = SlotMoves;
     const ACYCLIC: bool = true;
     #[inline(always)]
     fn generate(pos: &Position, out: &mut Self::Moves) {
-        pos.basic_moves(out)
+        pos.basic_slot_moves(out)
     }
     #[inline(always)]
     fn is_won(pos: &Position) -> bool {
@@ -73,7 +93,7 @@ impl Rules for BasicRules {
     }
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
-        pos.stubborn_moves::<false>(moves.as_slice())
+        pos.stubborn_moves::<false>(moves.as_ref(), moves.legal())
     }
 }
 
@@ -110,7 +130,7 @@ impl Rules for CommonRules {
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
         // Only called in settled positions: the Twos of column 0 never move again.
-        pos.stubborn_moves::<true>(moves.as_slice())
+        pos.stubborn_moves::<true>(moves.as_slice(), moves.legal())
     }
 }
 
@@ -170,7 +190,7 @@ impl<R: Rules> Game for GapsGame<R> {
         self.position.unplay(m)
     }
     #[inline(always)]
-    fn commute(&self, a: Move, b: Move) -> bool {
+    fn commute(a: Move, b: Move) -> bool {
         gaps_commute(a, b)
     }
     #[inline(always)]
