@@ -124,21 +124,29 @@ impl<const N: usize> AsRef<[Move]> for MoveList<N> {
 pub struct SlotMoves {
     slots: u8,
     legal: u8,
+    homing: u8,
     moves: [Move; MAX_SUITS],
 }
 
 impl SlotMoves {
-    /// Starts a list for `slots` gap slots, none legal yet.
+    /// Writes the entry of gap slot `m.gap` (a move or a placeholder).
     #[inline(always)]
-    pub fn reset(&mut self, slots: usize) {
-        self.slots = slots as u8;
-        self.legal = 0;
-    }
-    /// Writes the entry of gap slot `m.gap`, a legal move if `legal`.
-    #[inline(always)]
-    pub fn set(&mut self, m: Move, legal: bool) {
+    pub fn set(&mut self, m: Move) {
         self.moves[m.gap as usize] = m;
-        self.legal |= u8::from(legal) << m.gap;
+    }
+    /// Ends a list of `slots` entries, all written with [`SlotMoves::set`]: bit `s` of
+    /// `legal` set means entry `s` is a legal move, and of `homing`, a legal move that
+    /// puts its card on its `basic` home cell.
+    #[inline(always)]
+    pub fn finish(&mut self, slots: usize, legal: u8, homing: u8) {
+        self.slots = slots as u8;
+        self.legal = legal;
+        self.homing = homing & legal;
+    }
+    /// Bit `s` set: entry `s` is a legal move that puts its card on its `basic` home.
+    #[inline(always)]
+    pub fn homing(&self) -> u64 {
+        u64::from(self.homing)
     }
     /// Bit `s` set: entry `s` is a legal move.
     #[inline(always)]

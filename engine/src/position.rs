@@ -252,7 +252,7 @@ impl Position {
     /// The legal moves of the `basic` variant, by gap slot (see [`SlotMoves`]).
     #[inline(always)]
     pub fn basic_slot_moves(&self, out: &mut SlotMoves) {
-        out.reset(self.layout.suits());
+        let (mut legal_mask, mut homing_mask) = (0u8, 0u8);
         for slot in 0..self.layout.suits() {
             let g = self.gaps[slot];
             // Whether a gap takes a card is a coin flip to the branch predictor, so the
@@ -267,23 +267,25 @@ impl Position {
                     (left & GAP == 0) & ((left & 15) != self.top),
                 )
             };
-            out.set(
-                Move {
-                    card: Card::from_code(code),
-                    from: self.place[code as usize],
-                    to: g,
-                    gap: slot as u8,
-                },
-                legal,
-            );
+            out.set(Move {
+                card: Card::from_code(code),
+                from: self.place[code as usize],
+                to: g,
+                gap: slot as u8,
+            });
+            legal_mask |= u8::from(legal) << slot;
+            // A card's `basic` home cell is `code - 1`.
+            homing_mask |= u8::from(code == g + 1) << slot;
         }
+        out.finish(self.layout.suits(), legal_mask, homing_mask);
     }
 
     /// A stubborn subset of the legal `basic` (or settled `common`) moves `moves`, as a
     /// bit mask over the list, if one smaller than the whole list is found. Only the
     /// entries whose bit is set in `legal` are moves; every entry's `to` must still be
     /// its own gap (true of [`MoveList`]s, whose entries are all legal, and of
-    /// [`SlotMoves`]).
+    /// [`SlotMoves`]). Only the moves of `seeds` (a subset of `legal`) are tried as
+    /// the key move below; a caller may leave out moves it knows do not qualify.
     ///
     /// It starts from a move `X: p -> o` where `o` is `X`'s home and every cell left of
     /// `o` holds its home card (a correct prefix, which never moves again). That move
@@ -306,9 +308,10 @@ impl Position {
         &self,
         moves: &[Move],
         legal: u64,
+        seeds: u64,
     ) -> Option<u64> {
         let last = self.top as usize;
-        let mut candidates = legal;
+        let mut candidates = seeds;
         'candidate: while candidates != 0 {
             let m = &moves[candidates.trailing_zeros() as usize];
             candidates &= candidates - 1;
@@ -348,7 +351,8 @@ impl Position {
                 card = card.successor();
                 at = self.place[card.code() as usize];
             }
-            if set.count_ones() < legal.count_ones() {
+            // `set` only names legal moves: it is smaller unless it is all of them.
+            if set != legal {
                 return Some(set);
             }
         }

@@ -124,9 +124,13 @@ pub struct DepthFirst<G: Game> {
     path: PathSet,
 }
 
-/// The frames of the current path.
+/// The frames of the current path: `frames[..depth]`. Frames above `depth` are spare
+/// and are overwritten in place when the path grows again, so pushing a frame writes
+/// no placeholder move list (its default value, stored and read back at once, stalled
+/// store forwarding).
 struct Stack<G: Game> {
     frames: Vec<Frame<G>>,
+    depth: usize,
     /// The search's `reduce` option (stubborn sets in settled frames).
     reduce: bool,
 }
@@ -136,6 +140,7 @@ impl<G: Game> Default for DepthFirst<G> {
         DepthFirst {
             stack: Stack {
                 frames: Vec::with_capacity(512),
+                depth: 0,
                 reduce: false,
             },
             path: PathSet::default(),
@@ -159,7 +164,7 @@ impl<G: Game> DepthFirst<G> {
             table = None;
         }
         let DepthFirst { stack, path } = self;
-        stack.frames.clear();
+        stack.depth = 0;
         stack.reduce = options.reduce;
         path.clear();
         stats.nodes += 1;
@@ -183,21 +188,21 @@ impl<G: Game> DepthFirst<G> {
         stack.count_top(stats);
 
         let outcome = loop {
-            let depth = stack.frames.len() - 1;
-            let top = &mut stack.frames[depth];
+            let top = &mut stack.frames[stack.depth - 1];
             // The first move neither tried, known to transpose nor left out (tried moves
             // are in `done`); a mask instead of a scan, whose exit was mispredicted.
             let open = top.moves.legal() & !(top.done | top.skip);
             if open == 0 {
-                let frame = stack.frames.pop().expect("non-empty stack");
-                if stack.frames.is_empty() {
+                let (via, was_settled) = (top.via, top.settled);
+                stack.depth -= 1;
+                if stack.depth == 0 {
                     break match first_win.take() {
                         Some(w) => DfsOutcome::Won(w),
                         None => DfsOutcome::Exhausted,
                     };
                 }
-                game.unplay(frame.via);
-                if !frame.settled {
+                game.unplay(via);
+                if !was_settled {
                     path.pop();
                 }
                 continue;
@@ -248,7 +253,8 @@ impl<G: Game> DepthFirst<G> {
             if game.is_won() {
                 stack.drop_child(game, m);
                 stats.wins += 1;
-                let mut line: Vec<G::Move> = stack.frames[1..].iter().map(|f| f.via).collect();
+                let mut line: Vec<G::Move> =
+                    stack.frames[1..stack.depth].iter().map(|f| f.via).collect();
                 line.push(m);
                 if !options.complete {
                     break DfsOutcome::Won(line);
@@ -267,11 +273,11 @@ impl<G: Game> DepthFirst<G> {
             stack.count_top(stats);
         };
         // Back to the root.
-        while let Some(frame) = stack.frames.pop() {
-            if !stack.frames.is_empty() {
-                game.unplay(frame.via);
-            }
+        while stack.depth > 1 {
+            stack.depth -= 1;
+            game.unplay(stack.frames[stack.depth].via);
         }
+        stack.depth = 0;
         path.clear();
         if let Some(t) = table {
             stats.stored += t.stored();
@@ -292,14 +298,21 @@ impl<G: Game> Stack<G> {
         // Built in place: a frame assembled in a local and then copied was read back with
         // wide loads right after the move generator's byte stores, a store-forwarding
         // stall on every node (`perf annotate`: 8% of the samples on that copy).
-        self.frames.push(Frame::<G> {
-            moves: G::Moves::default(),
-            done: 0,
-            skip: 0,
-            via,
-            settled,
-        });
-        let frame = self.frames.last_mut().expect("just pushed");
+        if self.depth == self.frames.len() {
+            self.frames.push(Frame::<G> {
+                moves: G::Moves::default(),
+                done: 0,
+                skip: 0,
+                via,
+                settled,
+            });
+        }
+        let frame = &mut self.frames[self.depth];
+        self.depth += 1;
+        frame.done = 0;
+        frame.skip = 0;
+        frame.via = via;
+        frame.settled = settled;
         game.generate(&mut frame.moves);
         if self.reduce && settled {
             if let Some(keep) = game.stubborn(&frame.moves) {
@@ -313,7 +326,7 @@ impl<G: Game> Stack<G> {
     /// that commute with move `i`. They are legal in the child ([`Game::commute`]).
     #[inline(always)]
     fn inherit_top(&mut self, i: usize) {
-        let [.., parent, child] = self.frames.as_mut_slice() else {
+        let [.., parent, child] = &mut self.frames[..self.depth] else {
             unreachable!("a child frame has a parent");
         };
         let list = parent.moves.as_ref();
@@ -335,17 +348,17 @@ impl<G: Game> Stack<G> {
     /// Drops the frame just pushed for the child entered by `m` and takes `m` back.
     #[inline(always)]
     fn drop_child(&mut self, game: &mut G, m: G::Move) {
-        self.frames.pop();
+        self.depth -= 1;
         game.unplay(m);
     }
 
     /// Counts the top frame, now kept, in the statistics.
     #[inline(always)]
     fn count_top(&self, stats: &mut SearchStats) {
-        let top = self.frames.last().expect("a frame was just pushed");
+        let top = &self.frames[self.depth - 1];
         stats.reduced += u64::from(top.skip != 0);
         stats.it_cuts += u64::from((top.done & !top.skip).count_ones());
         stats.expanded += 1;
-        stats.max_depth = stats.max_depth.max(self.frames.len() as u64 - 1);
+        stats.max_depth = stats.max_depth.max(self.depth as u64 - 1);
     }
 }

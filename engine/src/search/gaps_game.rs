@@ -93,7 +93,8 @@ impl Rules for BasicRules {
     }
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
-        pos.stubborn_moves::<false>(moves.as_ref(), moves.legal())
+        // Only a move onto its home cell can be the key move.
+        pos.stubborn_moves::<false>(moves.as_ref(), moves.legal(), moves.homing())
     }
 }
 
@@ -130,7 +131,7 @@ impl Rules for CommonRules {
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
         // Only called in settled positions: the Twos of column 0 never move again.
-        pos.stubborn_moves::<true>(moves.as_slice(), moves.legal())
+        pos.stubborn_moves::<true>(moves.as_slice(), moves.legal(), moves.legal())
     }
 }
 
