@@ -78,6 +78,13 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
         (
             "POST",
             "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "variant": "basic", "algorithm": "assign"}"#),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "assign",
+        ),
+        (
+            "POST",
+            "/v1/jobs",
             Some(r#"{"deal": {"seed": 1, "suits": 9}}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
             "deal",

@@ -106,6 +106,10 @@ fn bad_input_exits_2_and_names_the_problem() {
             "basic variant",
         ),
         (
+            &["solve", "--algorithm", "assign", "2S 3S -- 4S/2H 3H 4H --"],
+            "common variant",
+        ),
+        (
             &["solve", "--nodes", "0", "2S 3S -- 4S/2H 3H 4H --"],
             "--nodes",
         ),

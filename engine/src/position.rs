@@ -539,19 +539,23 @@ impl Position {
 
     /// Plays `m` if it is legal here under `variant`; otherwise leaves the position as is.
     pub fn try_play(&mut self, variant: Variant, m: Move) -> bool {
-        let mut list = MoveList::<MAX_MOVES>::default();
-        self.legal_moves(variant, &mut list);
-        let found = list
-            .as_slice()
-            .iter()
-            .find(|l| l.card == m.card && l.from == m.from && l.to == m.to);
-        match found {
-            Some(&legal) => {
+        match self.find_legal(variant, m.card, m.from, m.to) {
+            Some(legal) => {
                 self.play(legal);
                 true
             }
             None => false,
         }
+    }
+
+    /// The legal move under `variant` that takes `card` from `from` to `to`, if any.
+    pub fn find_legal(&self, variant: Variant, card: Card, from: Cell, to: Cell) -> Option<Move> {
+        let mut list = MoveList::<MAX_MOVES>::default();
+        self.legal_moves(variant, &mut list);
+        list.as_slice()
+            .iter()
+            .find(|l| l.card == card && l.from == from && l.to == to)
+            .copied()
     }
 
     /// Panics if an internal invariant is broken (tests and debug builds).

@@ -281,3 +281,51 @@ fn sampling_and_auto_agree_with_reference() {
         "sampling wins often on small deals ({sampled_wins})"
     );
 }
+
+/// `assign` reports a win exactly when some suit assignment's `basic` game is winnable
+/// (each checked by the plain reference search on the renamed position), every such win
+/// is a `common` win (the reference agrees, and the solver replayed it under `common`
+/// rules), and it never claims a loss.
+#[test]
+fn assignments_find_exactly_the_wins_of_the_restricted_games() {
+    use gaps_engine::search::assign::assignments;
+    let mut solver = Solver::with_table_bytes(16 << 20);
+    let (mut wins, mut parking_needed) = (0, 0);
+    for (suits, ranks) in [(3, 5), (2, 7), (4, 4), (3, 6)] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        for seed in 0..200 {
+            let start = deal(seed, layout);
+            let restricted = assignments(&start).iter().any(|a| {
+                reachable(&a.rename(&start), Variant::Basic, REFERENCE_LIMIT)
+                    .winnable
+                    .expect("reference search finished")
+            });
+            let common = reachable(&start, Variant::Common, REFERENCE_LIMIT)
+                .winnable
+                .expect("reference search finished");
+            let options = SolveOptions {
+                variant: Variant::Common,
+                algorithm: Algorithm::Assign,
+                ..SolveOptions::default()
+            };
+            let r = solver.solve(&start, &options, None).unwrap();
+            let case = format!("{layout} deal {seed}");
+            match r.verdict {
+                Verdict::Solvable => {
+                    assert!(restricted && common, "{case}: assign won a lost game");
+                    wins += 1;
+                }
+                Verdict::Unknown => {
+                    assert!(!restricted, "{case}: assign missed a restricted win");
+                    assert_eq!(r.stopped, Some(StopReason::AssignmentsLost), "{case}");
+                    parking_needed += u32::from(common);
+                }
+                Verdict::Unsolvable => panic!("{case}: assign never proves a loss"),
+            }
+        }
+    }
+    // Both kinds occur: wins found this way, and wins that need a Two parked in
+    // another row's column 0 (out of reach of every assignment).
+    assert!(wins > 100, "assign wins {wins}");
+    assert!(parking_needed > 0, "no common win needed parking");
+}

@@ -36,7 +36,7 @@ pub struct SearchArgs {
     /// Rules: basic or common.
     #[arg(long, default_value = "basic")]
     pub variant: String,
-    /// auto, dfs, sampling, hybrid or blocks.
+    /// auto, dfs, sampling, hybrid, blocks or assign.
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
     /// Node limit per position (reaching it gives `unknown`).
@@ -117,6 +117,11 @@ impl SearchArgs {
         if algorithm == Algorithm::Blocks && variant == Variant::Common {
             return Err(input_error(
                 "--algorithm blocks works only with the basic variant",
+            ));
+        }
+        if algorithm == Algorithm::Assign && variant == Variant::Basic {
+            return Err(input_error(
+                "--algorithm assign works only with the common variant",
             ));
         }
         Ok(SolveOptions {

@@ -62,7 +62,7 @@ pub struct JobRequest {
     pub deal: Option<DealSpec>,
     /// `basic` (default) or `common`.
     pub variant: Option<String>,
-    /// `auto` (default), `dfs`, `sampling`, `hybrid` or `blocks`.
+    /// `auto` (default), `dfs`, `sampling`, `hybrid`, `blocks` or `assign`.
     pub algorithm: Option<String>,
     /// Search limits.
     #[serde(default)]

@@ -23,6 +23,8 @@ pub enum StopReason {
     MemoryLimit,
     /// Every allowed random probe was made without a win (sampling proves no loss).
     ProbeLimit,
+    /// Every suit assignment was searched without a win (`assign` proves no loss).
+    AssignmentsLost,
 }
 
 impl StopReason {
@@ -34,6 +36,7 @@ impl StopReason {
             StopReason::Cancelled => "cancelled",
             StopReason::MemoryLimit => "memory_limit",
             StopReason::ProbeLimit => "probe_limit",
+            StopReason::AssignmentsLost => "assignments_lost",
         }
     }
 }
@@ -75,6 +78,14 @@ impl<'a> Budget<'a> {
     /// (so another thread can watch a running search).
     pub fn with_progress(self, progress: Option<&'a AtomicU64>) -> Self {
         Budget { progress, ..self }
+    }
+
+    /// The same budget with at most `max_nodes` nodes (counted like the original's).
+    pub fn capped(&self, max_nodes: u64) -> Self {
+        Budget {
+            max_nodes: self.max_nodes.min(max_nodes),
+            ..*self
+        }
     }
 
     /// Whether the search must stop after `nodes` nodes, and why.

@@ -3,6 +3,7 @@
 //! Invariant: nothing here does I/O, logs, or keeps global state; every table is owned
 //! by the solver that created it.
 
+pub mod assign;
 pub mod blocks;
 pub mod budget;
 pub mod dfs;
