@@ -162,6 +162,28 @@ async fn block_search_jobs_give_exact_verdicts() {
 }
 
 #[tokio::test]
+async fn assignment_jobs_find_wins_and_never_claim_a_loss() {
+    let t = start().await;
+    // Common deal 1 is won under some suit assignment; deal 0 is lost, so every
+    // assignment is too, and `assign` says so without claiming the loss.
+    for (seed, verdict, stopped) in [
+        (1, "solvable", json!(null)),
+        (0, "unknown", json!("assignments_lost")),
+    ] {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed}, "variant": "common", "algorithm": "assign"}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["verdict"], verdict, "{job}");
+        assert_eq!(job["stopped"], stopped, "{job}");
+        assert_eq!(job["used_algorithm"], "assign", "{job}");
+    }
+}
+
+#[tokio::test]
 async fn sampling_jobs_find_wins_and_record_their_probes() {
     let t = start().await;
     let job = t
