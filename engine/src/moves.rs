@@ -72,13 +72,6 @@ impl<const N: usize> MoveList<N> {
         self.moves[self.len as usize] = m;
         self.len += 1;
     }
-    /// Writes `m` after the last move and keeps it only if `keep`: no branch on `keep`.
-    /// Needs room for one more move even when `keep` is false.
-    #[inline(always)]
-    pub fn push_if(&mut self, m: Move, keep: bool) {
-        self.moves[self.len as usize] = m;
-        self.len += u8::from(keep);
-    }
     /// Number of moves.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -116,8 +109,7 @@ impl<const N: usize> AsRef<[Move]> for MoveList<N> {
     }
 }
 
-/// The moves of a position with at most one move per gap (`basic`, or `common` with no
-/// gap in column 0), indexed by gap slot: entry `s` is the move into gap slot `s`, and
+/// The moves of a position with at most one move per gap (`basic`), indexed by gap slot: entry `s` is the move into gap slot `s`, and
 /// a real move only if bit `s` of [`SlotMoves::legal`] is set (otherwise its `card` and
 /// `from` mean nothing, but `to` and `gap` still name the gap).
 #[derive(Clone, Copy, Default)]

@@ -260,6 +260,15 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
     }
 }
 
+/// The depth-first options of the `basic` searches of suit assignments: a verdict
+/// search (a complete count would answer another question).
+fn assignment_dfs(options: DfsOptions) -> DfsOptions {
+    DfsOptions {
+        complete: false,
+        ..options
+    }
+}
+
 /// The depth-first options a search of `variant` really uses.
 fn effective_dfs(options: DfsOptions, variant: Variant) -> DfsOptions {
     match variant {
@@ -390,6 +399,7 @@ impl Solver {
             }
             Algorithm::Assign => {
                 let found = self.assignment_search(start, options, None, &budget, &mut stats);
+                dfs_used = effective_dfs(assignment_dfs(options.dfs), Variant::Basic);
                 (found, Algorithm::Assign)
             }
             Algorithm::Auto => {
@@ -416,6 +426,7 @@ impl Solver {
                 if !matches!(sampled, Found::Open(_)) {
                     (sampled, Algorithm::Sampling)
                 } else if !matches!(assigned, Found::Open(_)) {
+                    dfs_used = effective_dfs(assignment_dfs(options.dfs), Variant::Basic);
                     (assigned, Algorithm::Assign)
                 } else {
                     match self.hybrid_search(start, options, &mut rng, &budget, &mut stats) {
@@ -522,22 +533,19 @@ impl Solver {
         stats: &mut SearchStats,
     ) -> Found {
         let phase_end = caps.map(|c| stats.nodes.saturating_add(c.total));
-        let dfs = DfsOptions {
-            complete: false,
-            ..options.dfs
-        };
+        let dfs = assignment_dfs(options.dfs);
         let mut capped = false;
         for assignment in assignments(start) {
+            if phase_end.is_some_and(|end| stats.nodes >= end) {
+                capped = true;
+                break;
+            }
             let renamed = assignment.rename(start);
             self.table.clear_with_limit(
                 options
                     .table_limit
                     .unwrap_or_else(|| default_table_limit(Variant::Basic)),
             );
-            if phase_end.is_some_and(|end| stats.nodes >= end) {
-                capped = true;
-                break;
-            }
             let cap = caps.zip(phase_end).map(|(c, end)| {
                 budget.capped(stats.nodes.saturating_add(c.per_assignment).min(end))
             });
