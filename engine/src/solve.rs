@@ -412,31 +412,27 @@ impl Solver {
                     &budget,
                     &mut stats,
                 );
-                let assigned = if matches!(sampled, Found::Open(_)) {
-                    self.assignment_search(
-                        start,
-                        options,
-                        Some(AUTO_ASSIGNMENT_CAPS),
-                        &budget,
-                        &mut stats,
-                    )
-                } else {
-                    Found::Open(StopReason::ProbeLimit)
-                };
+                let caps = Some(AUTO_ASSIGNMENT_CAPS);
                 if !matches!(sampled, Found::Open(_)) {
                     (sampled, Algorithm::Sampling)
-                } else if !matches!(assigned, Found::Open(_)) {
-                    dfs_used = effective_dfs(assignment_dfs(options.dfs), Variant::Basic);
-                    (assigned, Algorithm::Assign)
                 } else {
-                    match self.hybrid_search(start, options, &mut rng, &budget, &mut stats) {
-                        Found::Stopped(StopReason::MemoryLimit) => {
-                            let (found, used) =
-                                self.depth_first(start, options, &budget, &mut stats);
-                            dfs_used = used;
-                            (found, Algorithm::Dfs)
+                    match self.assignment_search(start, options, caps, &budget, &mut stats) {
+                        Found::Open(_) => {
+                            match self.hybrid_search(start, options, &mut rng, &budget, &mut stats)
+                            {
+                                Found::Stopped(StopReason::MemoryLimit) => {
+                                    let (found, used) =
+                                        self.depth_first(start, options, &budget, &mut stats);
+                                    dfs_used = used;
+                                    (found, Algorithm::Dfs)
+                                }
+                                other => (other, Algorithm::Hybrid),
+                            }
                         }
-                        other => (other, Algorithm::Hybrid),
+                        assigned => {
+                            dfs_used = effective_dfs(assignment_dfs(options.dfs), Variant::Basic);
+                            (assigned, Algorithm::Assign)
+                        }
                     }
                 }
             }
