@@ -17,7 +17,9 @@
 //! - [`assignments`] lists every permutation exactly once.
 
 use crate::card::{Card, MAX_SUITS};
+use crate::moves::Move;
 use crate::position::Position;
+use crate::variant::Variant;
 
 /// A suit for every row: row `r` is to hold suit `row_suit[r]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,11 +29,6 @@ pub struct Assignment {
 }
 
 impl Assignment {
-    /// The suit row `row` is to hold.
-    pub fn suit_of_row(&self, row: usize) -> u8 {
-        self.row_suit[row]
-    }
-
     /// The position with suit `row_suit[r]` renamed to suit `r`, as a `basic` position.
     pub fn rename(&self, pos: &Position) -> Position {
         let mut row_of_suit = [0u8; MAX_SUITS];
@@ -50,6 +47,30 @@ impl Assignment {
     /// The card of the original position that `card` of the renamed one stands for.
     pub fn card_back(&self, card: Card) -> Card {
         Card::new(self.row_suit[card.suit() as usize], card.rank())
+    }
+
+    /// The `common` moves from `start` that a line of `basic` moves from the renamed
+    /// position stands for: same cells, suits renamed back, each move taken from the
+    /// `common` move list as it is replayed (so its gap slot is `start`'s). A move that
+    /// is not legal there (impossible for a line of the renamed game) ends the line
+    /// as it is, for the caller's replay check to reject.
+    pub fn line_back(&self, start: &Position, line: &[Move]) -> Vec<Move> {
+        let mut pos = *start;
+        let mut back = Vec::with_capacity(line.len());
+        for &m in line {
+            let card = self.card_back(m.card);
+            match pos.find_legal(Variant::Common, card, m.from, m.to) {
+                Some(legal) => {
+                    pos.play(legal);
+                    back.push(legal);
+                }
+                None => {
+                    back.push(Move { card, ..m });
+                    break;
+                }
+            }
+        }
+        back
     }
 }
 

@@ -1,0 +1,98 @@
+//! The contract's names: verdicts and algorithms, with their stable spellings.
+//!
+//! Invariant: `name()` and `FromStr` are inverse on every variant (`Algorithm::ALL`
+//! lists them all), and the names are those of the contract plus `assign`.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The outcome of a solve, as in the contract.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Verdict {
+    /// A solution was found and replayed.
+    Solvable,
+    /// The search was exhaustive: no sequence of moves wins.
+    Unsolvable,
+    /// A limit was reached first.
+    Unknown,
+}
+
+impl Verdict {
+    /// The contract name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Solvable => "solvable",
+            Verdict::Unsolvable => "unsolvable",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The algorithms named by the contract.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub enum Algorithm {
+    /// The best the engine has for the variant.
+    #[default]
+    Auto,
+    /// Exact depth-first search.
+    Dfs,
+    /// Iterative sampling (finds wins, never proves a loss).
+    Sampling,
+    /// Breadth-first search with a random probe per node.
+    Hybrid,
+    /// Block search (`basic` only).
+    Blocks,
+    /// Suit assignments (`common` only): the `basic` search under each choice of a
+    /// suit per row; finds wins, never proves a loss (`search::assign`).
+    Assign,
+}
+
+impl Algorithm {
+    /// The contract name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::Dfs => "dfs",
+            Algorithm::Sampling => "sampling",
+            Algorithm::Hybrid => "hybrid",
+            Algorithm::Blocks => "blocks",
+            Algorithm::Assign => "assign",
+        }
+    }
+    /// Every algorithm name.
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Auto,
+        Algorithm::Dfs,
+        Algorithm::Sampling,
+        Algorithm::Hybrid,
+        Algorithm::Blocks,
+        Algorithm::Assign,
+    ];
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that the contract does not define.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("unknown algorithm {0:?} (expected one of auto, dfs, sampling, hybrid, blocks, assign)")]
+pub struct UnknownAlgorithm(pub String);
+
+impl FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
