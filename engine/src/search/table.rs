@@ -133,18 +133,7 @@ impl TranspositionTable {
     #[inline(always)]
     pub fn prefetch(&self, h: Hashed) {
         let home = h.hash as usize & (self.active - 1);
-        let bucket: *const Bucket = &self.buckets[home];
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads no value
-        // into the program and writes nothing. The pointer comes from a live reference
-        // into `self.buckets`, and SSE is part of the x86_64 baseline.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = bucket;
+        prefetch_line(&self.buckets[home]);
     }
 
     /// Returns true if `key` was already present; otherwise inserts it and returns false.
@@ -235,6 +224,24 @@ fn find_or_insert(buckets: &mut [Bucket], home: usize, key: Key, pair: bool) -> 
 pub(crate) fn buckets_for(bytes: usize, bucket_bytes: usize, max: usize) -> usize {
     let wanted = (bytes / bucket_bytes).clamp(1, max);
     1usize << (usize::BITS - 1 - wanted.leading_zeros())
+}
+
+/// Starts loading the cache line of `target` without waiting for it: several table
+/// probes can then overlap their cache misses instead of paying them one after another.
+#[inline(always)]
+pub(crate) fn prefetch_line<T>(target: &T) {
+    let line: *const T = target;
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads no value
+    // into the program and writes nothing. The pointer comes from a live reference,
+    // and SSE is part of the x86_64 baseline.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(line.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = line;
 }
 
 /// Asks Linux to back the table with transparent huge pages. Table lookups are random

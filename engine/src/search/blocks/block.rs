@@ -154,6 +154,23 @@ impl Block {
         }
     }
 
+    /// The key of the position [`Block::extend`] would look up first for gap `x` (its
+    /// sequence played plus the next move), if there is a next move; a hint for
+    /// prefetching, so it may go stale when another gap extends first.
+    #[inline]
+    pub fn next_extension_key(&self, x: usize) -> Option<Key> {
+        let Action::Move { code, from: p } = classify(self, &Part::face(self, x)) else {
+            return None;
+        };
+        let mut key = self.start.key();
+        for i in 1..=self.len[x] as usize {
+            let m = self.step(x, i);
+            key ^= move_delta(m.card, m.from, m.to);
+        }
+        let to = self.traj[x][self.len[x] as usize];
+        Some(key ^ move_delta(Card::from_code(code), p, to))
+    }
+
     /// Positions in the block: the product of `len[x] + 1`.
     pub fn volume(&self) -> u64 {
         self.len[..self.gaps()]

@@ -39,7 +39,7 @@ use super::stats::SearchStats;
 use crate::card::{Card, Cell, MAX_SUITS};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::zobrist::move_delta;
+use crate::zobrist::{move_delta, Key};
 
 /// Options of a block search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,6 +217,14 @@ impl<O: BlockObserver> Run<'_, '_, O> {
         let gaps = self.blocks[depth].gaps();
         let block = &mut self.blocks[depth];
         let table = self.table.as_deref();
+        if let Some(t) = table {
+            // Each gap's first lookup is known now: start loading them all at once.
+            for x in 0..gaps {
+                if let Some(key) = block.next_extension_key(x) {
+                    t.prefetch(key);
+                }
+            }
+        }
         for x in 0..gaps {
             block.extend(x, |key, cells, extents| {
                 table.is_some_and(|t| t.covers(key, canonical_extents(cells, extents)))
@@ -300,6 +308,9 @@ impl<O: BlockObserver> Run<'_, '_, O> {
         };
         pos.play(m);
         self.path.push(m);
+        if let Some(t) = self.table.as_deref() {
+            t.prefetch(pos.key()); // loads while the child's trajectories are copied
+        }
         child.reset(pos);
         debug_assert!(
             (0..gaps).filter(|&y| y != x).all(|y| !parent.traj[y]
@@ -340,24 +351,40 @@ impl<O: BlockObserver> Run<'_, '_, O> {
 
 /// Stores the boxes starting on the edges of `block`: its start with the whole block,
 /// and each position reached by `k` moves of one gap alone with the rest beyond it.
+/// The edge keys are walked twice, first to prefetch every bucket, then to store: the
+/// stores' cache misses then overlap instead of queueing (a key costs a few XORs).
 fn mark_edges(table: &mut BoxTable, block: &Block) {
     let gaps = block.gaps();
+    let start = block.start.key();
+    table.prefetch(start);
+    for_each_edge(block, |key, _| table.prefetch(key));
     let mut cells = [0 as Cell; MAX_SUITS];
     for (x, c) in cells.iter_mut().enumerate().take(gaps) {
         *c = block.traj[x][0];
     }
-    let key = block.start.key();
-    table.store(key, canonical_extents(&cells[..gaps], &block.len[..gaps]));
-    for x in 0..gaps {
-        let mut key = key;
+    table.store(start, canonical_extents(&cells[..gaps], &block.len[..gaps]));
+    for_each_edge(block, |key, (x, k)| {
         let mut extents = block.len;
+        extents[x] = block.len[x] - k as u8;
+        cells[x] = block.traj[x][k];
+        table.store(key, canonical_extents(&cells[..gaps], &extents[..gaps]));
+        if k == block.len[x] as usize {
+            cells[x] = block.traj[x][0];
+        }
+    });
+}
+
+/// Calls `visit(key, (x, k))` for each position reached from the start of `block` by
+/// `k >= 1` moves of gap `x` alone.
+#[inline(always)]
+fn for_each_edge(block: &Block, mut visit: impl FnMut(Key, (usize, usize))) {
+    let start = block.start.key();
+    for x in 0..block.gaps() {
+        let mut key = start;
         for k in 1..=block.len[x] as usize {
             let m = block.step(x, k);
             key ^= move_delta(m.card, m.from, m.to);
-            cells[x] = m.from;
-            extents[x] = block.len[x] - k as u8;
-            table.store(key, canonical_extents(&cells[..gaps], &extents[..gaps]));
+            visit(key, (x, k));
         }
-        cells[x] = block.traj[x][0];
     }
 }

@@ -18,7 +18,7 @@
 //! - At the limit, a full probe window replaces an entry of the home bucket: that loses
 //!   a box (more work later) but never invents one.
 
-use crate::search::table::{advise_huge_pages, buckets_for};
+use crate::search::table::{advise_huge_pages, buckets_for, prefetch_line};
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 2;
@@ -98,6 +98,14 @@ impl BoxTable {
         self.occupied = 0;
         self.stored = 0;
         self.replaced = 0;
+    }
+
+    /// Starts loading the home bucket of `key`, so that several lookups or stores can
+    /// overlap their cache misses (they dominate block search on a large table).
+    #[inline(always)]
+    pub fn prefetch(&self, key: Key) {
+        let home = index_hash(key.max(1)) as usize & (self.active - 1);
+        prefetch_line(&self.buckets[home]);
     }
 
     /// Whether a stored box starting at `key` contains the box of `extents`.
