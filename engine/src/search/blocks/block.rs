@@ -120,26 +120,13 @@ impl Block {
     #[inline]
     pub fn extend(&mut self, x: usize, covered: impl Fn(Key, &[Cell], &[u8]) -> bool) {
         let gaps = self.gaps();
-        let mut key = self.start.key();
+        let mut key = self.sequence_key(x);
         let mut cells = [0 as Cell; MAX_SUITS];
         for (y, c) in cells.iter_mut().enumerate().take(gaps) {
             *c = self.traj[y][0];
         }
-        for i in 1..=self.len[x] as usize {
-            let m = self.step(x, i);
-            key ^= move_delta(m.card, m.from, m.to);
-        }
         cells[x] = self.traj[x][self.len[x] as usize];
-        loop {
-            // The move must be the same on the whole face and leave the others
-            // independent (no split), and its card must stand off every trajectory
-            // (`classify` would also take it from `x`'s own: a revisit).
-            let Action::Move { code, from: p } = classify(self, &Part::face(self, x)) else {
-                return;
-            };
-            if self.owner(p).is_some() {
-                return;
-            }
+        while let Some((code, p)) = self.next_move(x) {
             key ^= move_delta(Card::from_code(code), p, cells[x]);
             cells[x] = p;
             let mut extents = self.len;
@@ -159,16 +146,29 @@ impl Block {
     /// prefetching, so it may go stale when another gap extends first.
     #[inline]
     pub fn next_extension_key(&self, x: usize) -> Option<Key> {
-        let Action::Move { code, from: p } = classify(self, &Part::face(self, x)) else {
-            return None;
-        };
-        let mut key = self.start.key();
-        for i in 1..=self.len[x] as usize {
-            let m = self.step(x, i);
-            key ^= move_delta(m.card, m.from, m.to);
-        }
+        let (code, p) = self.next_move(x)?;
         let to = self.traj[x][self.len[x] as usize];
-        Some(key ^ move_delta(Card::from_code(code), p, to))
+        Some(self.sequence_key(x) ^ move_delta(Card::from_code(code), p, to))
+    }
+
+    /// The next move of gap `x` if its sequence may take it: the same move on the whole
+    /// face and the others left independent (no split), with its card standing off
+    /// every trajectory (`classify` would also take it from `x`'s own: a revisit).
+    #[inline(always)]
+    fn next_move(&self, x: usize) -> Option<(u8, Cell)> {
+        match classify(self, &Part::face(self, x)) {
+            Action::Move { code, from } if self.owner(from).is_none() => Some((code, from)),
+            _ => None,
+        }
+    }
+
+    /// The key of the position reached from the start by gap `x`'s whole sequence.
+    #[inline(always)]
+    fn sequence_key(&self, x: usize) -> Key {
+        (1..=self.len[x] as usize).fold(self.start.key(), |key, i| {
+            let m = self.step(x, i);
+            key ^ move_delta(m.card, m.from, m.to)
+        })
     }
 
     /// Positions in the block: the product of `len[x] + 1`.
