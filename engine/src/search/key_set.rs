@@ -11,6 +11,7 @@
 //! - Buckets come from a nonlinear mix of the key (raw Zobrist keys of related positions
 //!   share low bits), mapped onto any slot count by multiply-shift.
 
+use crate::search::table::prefetch_line;
 use crate::zobrist::{index_hash, Key};
 
 /// What an insertion did.
@@ -70,18 +71,7 @@ impl KeySet {
     /// siblings overlap their cache misses (as in the transposition table).
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        let slot: *const Key = &self.slots[Self::home(key.max(1), self.slots.len())];
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads no value
-        // into the program and writes nothing. The pointer comes from a live reference
-        // into `self.slots`, and SSE is part of the x86_64 baseline.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        prefetch_line(&self.slots[Self::home(key.max(1), self.slots.len())]);
     }
 
     /// Linear probing from the home slot of `key` (already mapped off 0): `Ok(slot)`
