@@ -170,6 +170,14 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
     }
 }
 
+/// The table budget of a depth-first search under `variant`'s rules: the request's, or
+/// the variant's default.
+fn table_limit(options: &SolveOptions, variant: Variant) -> usize {
+    options
+        .table_limit
+        .unwrap_or_else(|| default_table_limit(variant))
+}
+
 /// The depth-first options of the `basic` searches of suit assignments: a verdict
 /// search (a complete count would answer another question).
 fn assignment_dfs(options: DfsOptions) -> DfsOptions {
@@ -308,8 +316,9 @@ impl Solver {
                 (found, Algorithm::Blocks)
             }
             Algorithm::Assign => {
-                let found = self.assignment_search(start, options, None, &budget, &mut stats);
-                dfs_used = effective_dfs(assignment_dfs(options.dfs), Variant::Basic);
+                let (found, used) =
+                    self.assignment_search(start, options, None, &budget, &mut stats);
+                dfs_used = used;
                 (found, Algorithm::Assign)
             }
             Algorithm::Auto => {
@@ -327,7 +336,7 @@ impl Solver {
                     (sampled, Algorithm::Sampling)
                 } else {
                     match self.assignment_search(start, options, caps, &budget, &mut stats) {
-                        Found::Open(_) => {
+                        (Found::Open(_), _) => {
                             match self.hybrid_search(start, options, &mut rng, &budget, &mut stats)
                             {
                                 Found::Stopped(StopReason::MemoryLimit) => {
@@ -339,8 +348,8 @@ impl Solver {
                                 other => (other, Algorithm::Hybrid),
                             }
                         }
-                        assigned => {
-                            dfs_used = effective_dfs(assignment_dfs(options.dfs), Variant::Basic);
+                        (assigned, used) => {
+                            dfs_used = used;
                             (assigned, Algorithm::Assign)
                         }
                     }
@@ -429,7 +438,7 @@ impl Solver {
 
     /// The `basic` search of `start` under each suit assignment in turn
     /// (`search::assign`), within `caps` if given; the first win, renamed back and
-    /// replayed on `start`, is the answer.
+    /// replayed on `start`, is the answer. Also returns the depth-first options used.
     fn assignment_search(
         &mut self,
         start: &Position,
@@ -437,9 +446,10 @@ impl Solver {
         caps: Option<AssignmentCaps>,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> Found {
+    ) -> (Found, DfsOptions) {
         let phase_end = caps.map(|c| stats.nodes.saturating_add(c.total));
         let dfs = assignment_dfs(options.dfs);
+        let used = effective_dfs(dfs, Variant::Basic);
         let mut capped = false;
         for assignment in assignments(start) {
             if phase_end.is_some_and(|end| stats.nodes >= end) {
@@ -447,11 +457,8 @@ impl Solver {
                 break;
             }
             let renamed = assignment.rename(start);
-            self.table.clear_with_limit(
-                options
-                    .table_limit
-                    .unwrap_or_else(|| default_table_limit(Variant::Basic)),
-            );
+            self.table
+                .clear_with_limit(table_limit(options, Variant::Basic));
             let cap = caps.zip(phase_end).map(|(c, end)| {
                 budget.capped(stats.nodes.saturating_add(c.per_assignment).min(end))
             });
@@ -465,21 +472,24 @@ impl Solver {
             )
             .0;
             match outcome {
-                DfsOutcome::Won(line) => return Found::Won(assignment.line_back(start, &line)),
+                DfsOutcome::Won(line) => {
+                    return (Found::Won(assignment.line_back(start, &line)), used)
+                }
                 DfsOutcome::Exhausted => {}
                 DfsOutcome::Stopped(reason) => {
                     if budget.exhausted(stats.nodes).is_some() {
-                        return Found::Stopped(reason);
+                        return (Found::Stopped(reason), used);
                     }
                     capped = true;
                 }
             }
         }
-        Found::Open(if capped {
+        let reason = if capped {
             StopReason::NodeLimit
         } else {
             StopReason::AssignmentsLost
-        })
+        };
+        (Found::Open(reason), used)
     }
 
     fn sample(
@@ -505,11 +515,8 @@ impl Solver {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Found, DfsOptions) {
-        self.table.clear_with_limit(
-            options
-                .table_limit
-                .unwrap_or_else(|| default_table_limit(options.variant)),
-        );
+        self.table
+            .clear_with_limit(table_limit(options, options.variant));
         let table = &mut self.table;
         let (outcome, used) = match options.variant {
             Variant::Basic => run_dfs(&mut self.basic, start, table, options.dfs, budget, stats),
