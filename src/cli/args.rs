@@ -114,15 +114,17 @@ impl SearchArgs {
                 "--probes applies to sampling, and to auto on common; not to {algorithm} on {variant}"
             )));
         }
-        if algorithm == Algorithm::Blocks && variant == Variant::Common {
-            return Err(input_error(
-                "--algorithm blocks works only with the basic variant",
-            ));
-        }
-        if algorithm == Algorithm::Assign && variant == Variant::Basic {
-            return Err(input_error(
-                "--algorithm assign works only with the common variant",
-            ));
+        // The engine decides which variants an algorithm supports; the message names them.
+        if gaps_engine::resolve_algorithm(algorithm, variant).is_err() {
+            let supported: Vec<&str> = Variant::ALL
+                .into_iter()
+                .filter(|&v| gaps_engine::resolve_algorithm(algorithm, v).is_ok())
+                .map(Variant::name)
+                .collect();
+            return Err(input_error(format!(
+                "--algorithm {algorithm} works only with the {} variant",
+                supported.join(" or ")
+            )));
         }
         Ok(SolveOptions {
             variant,
