@@ -156,6 +156,34 @@ fn bad_input_exits_2_and_names_the_problem() {
             &["winrate", "--deals", "5", "--ranks", "2"],
             "size out of range",
         ),
+        (
+            &[
+                "solve",
+                "--deal",
+                "1",
+                "--algorithm",
+                "blocks",
+                "--search-threads",
+                "0",
+            ],
+            "--search-threads must be between 1 and 64",
+        ),
+        (
+            &[
+                "solve",
+                "--deal",
+                "1",
+                "--algorithm",
+                "blocks",
+                "--search-threads",
+                "65",
+            ],
+            "--search-threads must be between 1 and 64",
+        ),
+        (
+            &["solve", "--deal", "1", "--search-threads", "2"],
+            "--search-threads above 1 applies to --algorithm blocks only",
+        ),
     ];
     for (args, message) in cases {
         gaps()

@@ -20,6 +20,8 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::replay::{verify_solution, ReplayError};
 use crate::search::assign::assignments;
+use crate::search::blocks::parallel::{search_parallel, MAX_THREADS};
+use crate::search::blocks::shared_table::SharedBoxTable;
 use crate::search::blocks::table::BoxTable;
 use crate::search::blocks::{BlockOptions, BlockOutcome, BlockSearch};
 use crate::search::budget::{Budget, StopReason};
@@ -54,6 +56,9 @@ pub struct SolveOptions {
     /// Most random probes of `sampling` (`None`: [`DEFAULT_PROBES`]); in `auto` on
     /// `common`, the probes of the sampling phase (`None`: [`AUTO_PROBES`]).
     pub probes: Option<u64>,
+    /// Threads of this one solve (1..=[`MAX_THREADS`]); more than one only for `blocks`
+    /// (parallel block search, `search::blocks::parallel`).
+    pub threads: usize,
 }
 
 impl Default for SolveOptions {
@@ -67,6 +72,7 @@ impl Default for SolveOptions {
             seed: 0,
             table_limit: None,
             probes: None,
+            threads: 1,
         }
     }
 }
@@ -101,6 +107,15 @@ pub enum SolveError {
         algorithm: Algorithm,
         /// The variant.
         variant: Variant,
+    },
+    /// The thread count is out of range, or more than one for an algorithm that runs on
+    /// one thread.
+    #[error("threads must be between 1 and {MAX_THREADS}, and 1 unless the algorithm is blocks (got {threads} for {algorithm})")]
+    Threads {
+        /// The requested thread count.
+        threads: usize,
+        /// The algorithm.
+        algorithm: Algorithm,
     },
     /// A found solution did not replay: an engine bug, never returned as a verdict.
     #[error("internal error: solution failed its replay check: {0}")]
@@ -221,6 +236,8 @@ pub struct Solver {
     /// The box table of block search, allocated on its first use with the same budget
     /// as `table`.
     box_table: Option<BoxTable>,
+    /// The box table of parallel block search (`threads > 1`), kept while its size fits.
+    shared_box_table: Option<SharedBoxTable>,
 }
 
 impl Default for Solver {
@@ -249,6 +266,7 @@ impl Solver {
             hybrid: HybridSearch::default(),
             blocks: BlockSearch::default(),
             box_table: None,
+            shared_box_table: None,
         }
     }
 
@@ -286,7 +304,16 @@ impl Solver {
         let began = Instant::now();
         let budget =
             Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
-        let plan = match resolve_algorithm(options.algorithm, options.variant)? {
+        let resolved = resolve_algorithm(options.algorithm, options.variant)?;
+        let parallel = resolved == Algorithm::Blocks;
+        if options.threads == 0 || options.threads > MAX_THREADS || !parallel && options.threads > 1
+        {
+            return Err(SolveError::Threads {
+                threads: options.threads,
+                algorithm: options.algorithm,
+            });
+        }
+        let plan = match resolved {
             // Counting the whole space is a depth-first search's job.
             Algorithm::Auto if options.dfs.complete => Algorithm::Dfs,
             plan => plan,
@@ -416,20 +443,37 @@ impl Solver {
         stats: &mut SearchStats,
     ) -> Found {
         let budget_bytes = self.table.capacity_bytes();
-        let table = self
-            .box_table
-            .get_or_insert_with(|| BoxTable::with_budget(budget_bytes));
         // The whole budget by default: boxes are what keeps blocks from overlapping,
         // and with a 4 MiB table one 4x13 deal grew to 885M positions.
-        table.clear_with_limit(options.table_limit.unwrap_or(usize::MAX));
+        let limit = options.table_limit.unwrap_or(usize::MAX);
         let block_options = BlockOptions {
             complete: options.dfs.complete,
             table: options.dfs.table,
+            first_face: 0,
         };
-        match self
-            .blocks
-            .search(start, Some(table), block_options, budget, stats, &mut ())
-        {
+        let outcome = if options.threads > 1 {
+            let bytes = limit.min(budget_bytes);
+            let table = match self.shared_box_table.take() {
+                Some(mut t) if t.capacity_bytes() == SharedBoxTable::size_for(bytes) => {
+                    t.clear();
+                    t
+                }
+                _ => SharedBoxTable::with_budget(bytes),
+            };
+            let mut observers = vec![(); options.threads];
+            let outcome =
+                search_parallel(start, &table, block_options, budget, stats, &mut observers);
+            self.shared_box_table = Some(table);
+            outcome
+        } else {
+            let table = self
+                .box_table
+                .get_or_insert_with(|| BoxTable::with_budget(budget_bytes));
+            table.clear_with_limit(limit);
+            self.blocks
+                .search(start, Some(table), block_options, budget, stats, &mut ())
+        };
+        match outcome {
             BlockOutcome::Won(line) => Found::Won(line),
             BlockOutcome::Exhausted => Found::Lost,
             BlockOutcome::Stopped(reason) => Found::Stopped(reason),

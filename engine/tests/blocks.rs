@@ -4,9 +4,14 @@
 //! - soundness of the blocks: every position of every block is reached by legal moves
 //!   whatever the order of the sequences (each block is replayed in two orders);
 //! - verdicts equal those of depth-first search on thousands of deals, and every
-//!   solution replays (the solver checks it before answering).
+//!   solution replays (the solver checks it before answering);
+//! - the same for parallel block search (threads sharing one box table): the blocks of
+//!   all threads together cover every reachable position, and verdicts agree, with
+//!   tiny tables and more threads than cores to make racing stores frequent.
 mod common;
 use gaps_engine::card::MAX_SUITS;
+use gaps_engine::search::blocks::parallel::search_parallel;
+use gaps_engine::search::blocks::shared_table::SharedBoxTable;
 use gaps_engine::search::blocks::table::BoxTable;
 use gaps_engine::search::blocks::{
     BlockObserver, BlockOptions, BlockOutcome, BlockSearch, BlockView,
@@ -93,7 +98,7 @@ fn block_search(
         table,
         BlockOptions {
             complete,
-            table: true,
+            ..BlockOptions::default()
         },
         &Budget::unlimited(),
         &mut stats,
@@ -120,6 +125,57 @@ fn check_coverage(start: &Position, table_bytes: Option<usize>) -> (usize, u64) 
         "{start:?}: unreachable block position"
     );
     (reachable.len(), seen.volume)
+}
+
+/// [`check_coverage`] for `threads` threads sharing a table of `table_bytes`: the
+/// blocks entered by all threads together.
+fn check_parallel_coverage(start: &Position, threads: usize, table_bytes: usize) {
+    let reachable = reachable_keys(start);
+    let table = SharedBoxTable::with_budget(table_bytes);
+    let mut seen: Vec<Collector> = (0..threads).map(|_| Collector::default()).collect();
+    let options = BlockOptions {
+        complete: true,
+        ..BlockOptions::default()
+    };
+    let mut stats = SearchStats::default();
+    let budget = Budget::unlimited();
+    let outcome = search_parallel(start, &table, options, &budget, &mut stats, &mut seen);
+    assert!(!matches!(outcome, BlockOutcome::Stopped(_)));
+    let union: HashSet<u128> = seen
+        .iter()
+        .flat_map(|c| c.positions.iter().copied())
+        .collect();
+    let missing = reachable.difference(&union).count();
+    assert_eq!(
+        missing, 0,
+        "{start:?}: {missing} reachable positions in no block ({threads} threads, table {table_bytes})"
+    );
+    assert_eq!(
+        union.len(),
+        reachable.len(),
+        "{start:?}: unreachable block position"
+    );
+}
+
+#[test]
+fn every_reachable_position_lies_in_a_block_of_some_thread() {
+    // Small boards finish before a second thread starts; 4x13 deals keep two threads
+    // busy long enough to meet each other's blocks (tens to hundreds of deferred and
+    // helped children per deal).
+    let layout = Layout::new(4, 13).unwrap();
+    let mut checked = 0;
+    for seed in 0..40 {
+        let start = deal(seed, layout);
+        let size = gaps_engine::exhaustive::reachable(&start, Variant::Basic, 400_000);
+        if size.winnable.is_none() {
+            continue; // too large for an exact set in a unit test
+        }
+        for (threads, table_bytes) in [(2, 16 << 20), (3, 1 << 20)] {
+            check_parallel_coverage(&start, threads, table_bytes);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} deals were small enough");
 }
 
 #[test]
@@ -248,4 +304,79 @@ fn limits_give_unknown_and_common_is_refused() {
         Err(SolveError::UnsupportedVariant { .. })
     ));
     let _ = MAX_SUITS;
+}
+
+fn parallel(threads: usize, table_limit: Option<usize>, complete: bool) -> SolveOptions {
+    SolveOptions {
+        algorithm: Algorithm::Blocks,
+        threads,
+        table_limit,
+        dfs: DfsOptions {
+            complete,
+            ..DfsOptions::default()
+        },
+        ..SolveOptions::default()
+    }
+}
+
+#[test]
+fn parallel_verdicts_agree_with_depth_first_search() {
+    let mut solver = Solver::with_table_bytes(16 << 20);
+    let mut disagreements = Vec::new();
+    let (mut wins, mut losses) = (0, 0);
+    for (suits, ranks, deals) in [(4, 5, 1000), (4, 6, 1000), (5, 6, 300), (4, 13, 60)] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        for seed in 0..deals {
+            let start = deal(seed, layout);
+            let dfs = common::solve_with(&mut solver, &start, Variant::Basic, true, true, false);
+            // Tiny tables only on small boards: a 4x13 deal can grow a hundredfold.
+            let small = if ranks < 13 { 1 } else { 1 << 10 };
+            let runs = [
+                parallel(2, None, false),
+                parallel(3, Some(small << 12), false),
+                parallel(2, Some(small << 16), true),
+            ];
+            for options in runs {
+                let report = solver.solve(&start, &options, None).expect("blocks");
+                if report.verdict != dfs.verdict {
+                    disagreements.push((suits, ranks, seed, options.threads, report.verdict));
+                }
+            }
+            wins += usize::from(dfs.verdict == Verdict::Solvable);
+            losses += usize::from(dfs.verdict == Verdict::Unsolvable);
+        }
+    }
+    assert!(disagreements.is_empty(), "{disagreements:?}");
+    assert!(wins > 100 && losses > 100, "{wins} wins, {losses} losses");
+}
+
+#[test]
+fn parallel_limits_give_unknown_and_bad_thread_counts_are_refused() {
+    let start = deal(3, Layout::new(4, 13).unwrap());
+    let mut solver = Solver::with_table_bytes(1 << 20);
+    let options = SolveOptions {
+        max_nodes: Some(5_000),
+        ..parallel(2, None, false)
+    };
+    let report = solver.solve(&start, &options, None).unwrap();
+    assert_eq!(report.verdict, Verdict::Unknown);
+    assert_eq!(report.stopped, Some(StopReason::NodeLimit));
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let unlimited = parallel(2, None, false);
+    let report = solver.solve(&start, &unlimited, Some(&cancel)).unwrap();
+    assert_eq!(report.stopped, Some(StopReason::Cancelled));
+    for threads in [0, 65] {
+        assert!(matches!(
+            solver.solve(&start, &parallel(threads, None, false), None),
+            Err(SolveError::Threads { .. })
+        ));
+    }
+    let dfs = SolveOptions {
+        algorithm: Algorithm::Dfs,
+        ..unlimited
+    };
+    assert!(matches!(
+        solver.solve(&start, &dfs, None),
+        Err(SolveError::Threads { .. })
+    ));
 }

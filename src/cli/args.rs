@@ -5,6 +5,7 @@
 
 use super::input_error;
 use clap::Args;
+use gaps_engine::search::blocks::parallel::MAX_THREADS as MAX_SEARCH_THREADS;
 use gaps_engine::solve::DEFAULT_TABLE_BYTES;
 use gaps_engine::{Algorithm, DfsOptions, Layout, SolveOptions, Variant};
 use std::time::Duration;
@@ -71,6 +72,9 @@ pub struct SearchArgs {
     /// Random probes for sampling.
     #[arg(long)]
     pub probes: Option<u64>,
+    /// Threads of each search: parallel block search (`--algorithm blocks`) only.
+    #[arg(long = "search-threads", default_value_t = 1)]
+    pub search_threads: usize,
 }
 
 impl SearchArgs {
@@ -126,6 +130,18 @@ impl SearchArgs {
                 supported.join(" or ")
             )));
         }
+        if self.search_threads == 0 || self.search_threads > MAX_SEARCH_THREADS {
+            return Err(input_error(format!(
+                "--search-threads must be between 1 and {MAX_SEARCH_THREADS}"
+            )));
+        }
+        if self.search_threads > 1
+            && gaps_engine::resolve_algorithm(algorithm, variant) != Ok(Algorithm::Blocks)
+        {
+            return Err(input_error(format!(
+                "--search-threads above 1 applies to --algorithm blocks only, not to {algorithm} on {variant}"
+            )));
+        }
         Ok(SolveOptions {
             variant,
             algorithm,
@@ -141,6 +157,7 @@ impl SearchArgs {
             seed: self.search_seed,
             table_limit: self.table_mb.map(|mb| mb << 20),
             probes: self.probes,
+            threads: self.search_threads,
         })
     }
 

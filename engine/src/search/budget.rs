@@ -48,6 +48,8 @@ pub struct Budget<'a> {
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
     progress: Option<&'a AtomicU64>,
+    /// Raised by a sibling thread of the same search when it stops the whole search.
+    halt: Option<&'a AtomicBool>,
 }
 
 impl<'a> Budget<'a> {
@@ -63,6 +65,7 @@ impl<'a> Budget<'a> {
             deadline: time.map(|t| Instant::now() + t),
             cancel,
             progress: None,
+            halt: None,
         }
     }
     /// No limits at all.
@@ -72,6 +75,7 @@ impl<'a> Budget<'a> {
             deadline: None,
             cancel: None,
             progress: None,
+            halt: None,
         }
     }
     /// The same budget, also publishing the node count to `progress` at every check
@@ -88,6 +92,20 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// The budget of one of `threads` threads sharing this budget, after `spent` nodes:
+    /// each may search an equal share of the nodes left, all keep the deadline and the
+    /// cancel flag, and each also stops (as `Cancelled`) when `halt` is raised by a
+    /// sibling. Progress is not published (the threads' counts are separate).
+    pub fn shared_by(&self, threads: usize, spent: u64, halt: &'a AtomicBool) -> Self {
+        let left = self.max_nodes.saturating_sub(spent);
+        Budget {
+            max_nodes: left.div_ceil(threads.max(1) as u64),
+            progress: None,
+            halt: Some(halt),
+            ..*self
+        }
+    }
+
     /// Whether the search must stop after `nodes` nodes, and why.
     #[inline]
     pub fn exhausted(&self, nodes: u64) -> Option<StopReason> {
@@ -97,7 +115,9 @@ impl<'a> Budget<'a> {
         if nodes >= self.max_nodes {
             return Some(StopReason::NodeLimit);
         }
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+        {
             return Some(StopReason::Cancelled);
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {

@@ -42,6 +42,26 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// Adds the counters of `other`, a part of the same search run beside this one (a
+    /// thread of a parallel search): counts add up, the deepest ply and the table bytes
+    /// take the larger value, the elapsed time is left alone.
+    pub fn absorb(&mut self, other: &SearchStats) {
+        self.nodes = self.nodes.saturating_add(other.nodes);
+        self.expanded += other.expanded;
+        self.stored += other.stored;
+        self.replaced += other.replaced;
+        self.tt_hits += other.tt_hits;
+        self.it_cuts += other.it_cuts;
+        self.reduced += other.reduced;
+        self.dead_cuts += other.dead_cuts;
+        self.path_cuts += other.path_cuts;
+        self.wins += other.wins;
+        self.max_depth = self.max_depth.max(other.max_depth);
+        self.table_bytes = self.table_bytes.max(other.table_bytes);
+        self.blocks += other.blocks;
+        self.probes += other.probes;
+    }
+
     /// Nodes per second over the elapsed time.
     pub fn nodes_per_second(&self) -> f64 {
         let secs = self.elapsed.as_secs_f64();

@@ -3,7 +3,8 @@
 //!
 //! Invariants:
 //! - Memory is one allocation of `capacity` 64-byte buckets (4 full 128-bit keys each),
-//!   made at construction; pages are touched only as the table is used. Buckets are
+//!   each on its own cache line ([`Lines`]), made at construction; pages are touched
+//!   only as the table is used. Buckets are
 //!   chosen by [`index_hash`] (keys' own low bits cluster). A search uses the first
 //!   `active` buckets (a power of two), starting small and doubling when an insertion
 //!   finds its bucket pair full (below) or three quarters of the active slots are used,
@@ -58,7 +59,7 @@ impl Hashed {
 
 /// A fixed-budget set of position keys (see the module invariants).
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Lines<Key, SLOTS>,
     limit: usize,
     active: usize,
     occupied: usize,
@@ -75,8 +76,8 @@ impl TranspositionTable {
     /// at least one bucket).
     pub fn with_budget(bytes: usize) -> Self {
         let capacity = buckets_for(bytes, Self::BUCKET_BYTES, usize::MAX);
-        let buckets = vec![[0; SLOTS]; capacity];
-        advise_huge_pages(&buckets);
+        let buckets = Lines::new(capacity);
+        advise_huge_pages(&buckets[..]);
         TranspositionTable {
             limit: capacity,
             buckets,
@@ -217,6 +218,66 @@ fn find_or_insert(buckets: &mut [Bucket], home: usize, key: Key, pair: bool) -> 
         }
     }
     Slot::Full
+}
+
+/// Zeroed 64-byte buckets of `N` words `W`, each on a cache line of its own. The
+/// allocator hands out large blocks 16 bytes past a page boundary, so a plain `Vec` of
+/// 64-byte buckets would split every bucket across two lines (two cache misses for one
+/// lookup); this one allocates a line more and starts at the first line boundary. The
+/// memory comes zeroed from the allocator (`calloc`), mapped as it is first touched.
+pub(crate) struct Lines<W, const N: usize> {
+    words: Vec<W>,
+    start: usize,
+    len: usize,
+}
+
+impl<W: bytemuck::Zeroable, const N: usize> Lines<W, N> {
+    /// `len` zeroed buckets.
+    pub fn new(len: usize) -> Self {
+        let word = std::mem::size_of::<W>();
+        assert!(N * word == 64 && std::mem::align_of::<W>() == word);
+        let words: Vec<W> = bytemuck::zeroed_vec(len * N + N - 1);
+        // Words are aligned to their size, so the gap to the next line is whole words.
+        let start = (words.as_ptr() as usize).wrapping_neg() % 64 / word;
+        assert!(start < N && start + len * N <= words.len());
+        Lines { words, start, len }
+    }
+}
+
+// The two views below are what every table lookup goes through. Written safely
+// (`words[start..][..len * N].as_chunks()`), their bounds checks and division cost 3.3%
+// more instructions on `gaps bench --deals 30` (cachegrind: 2.825G against 2.735G).
+impl<W, const N: usize> std::ops::Deref for Lines<W, N> {
+    type Target = [[W; N]];
+    #[inline(always)]
+    fn deref(&self) -> &[[W; N]] {
+        #[allow(unsafe_code)]
+        // SAFETY: `new` made `words` hold `start + len * N` words (`N - 1` more than
+        // `len * N`, and `start < N`), so the `len` arrays of `N` words from `start` are
+        // in bounds; `[W; N]` is laid out as `N` consecutive `W`s with the alignment of
+        // `W`, which the words have; the slice borrows `self`, so `words` (never resized)
+        // outlives it.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.words.as_ptr().add(self.start).cast::<[W; N]>(),
+                self.len,
+            )
+        }
+    }
+}
+
+impl<W, const N: usize> std::ops::DerefMut for Lines<W, N> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [[W; N]] {
+        #[allow(unsafe_code)]
+        // SAFETY: as in `deref`; the mutable borrow of `self` makes the slice unique.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.words.as_mut_ptr().add(self.start).cast::<[W; N]>(),
+                self.len,
+            )
+        }
+    }
 }
 
 /// The number of buckets of `bucket_bytes` that `bytes` pays for, rounded down to a

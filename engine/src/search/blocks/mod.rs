@@ -29,11 +29,13 @@
 
 mod block;
 mod face;
+pub mod parallel;
+pub mod shared_table;
 pub mod table;
 
 use self::block::Block;
 use self::face::{classify, Action, Part};
-use self::table::BoxTable;
+use self::table::BoxStore;
 use super::budget::{Budget, StopReason, CHECK_INTERVAL};
 use super::stats::SearchStats;
 use crate::card::{Card, Cell, MAX_SUITS};
@@ -48,6 +50,9 @@ pub struct BlockOptions {
     pub complete: bool,
     /// Use the transposition table of boxes.
     pub table: bool,
+    /// The gap slot whose face is searched first in every block (the others follow in
+    /// slot order, wrapping around): threads of a parallel search differ here.
+    pub first_face: usize,
 }
 
 impl Default for BlockOptions {
@@ -55,6 +60,7 @@ impl Default for BlockOptions {
         BlockOptions {
             complete: false,
             table: true,
+            first_face: 0,
         }
     }
 }
@@ -106,6 +112,7 @@ impl BlockObserver for () {
 pub struct BlockSearch {
     blocks: Vec<Block>,
     parts: Vec<Part>,
+    deferred: Vec<(Part, u8, Cell)>,
     path: Vec<Move>,
 }
 
@@ -114,6 +121,7 @@ impl Default for BlockSearch {
         BlockSearch {
             blocks: Vec::with_capacity(64),
             parts: Vec::with_capacity(256),
+            deferred: Vec::with_capacity(256),
             path: Vec::with_capacity(1024),
         }
     }
@@ -127,11 +135,14 @@ enum Flow {
 }
 
 /// The state of one search.
-struct Run<'a, 'b, O: BlockObserver> {
+struct Run<'a, 'b, T: BoxStore, O: BlockObserver> {
     blocks: &'a mut Vec<Block>,
     parts: &'a mut Vec<Part>,
+    /// Face moves whose child another thread is searching (parallel search only): tried
+    /// again, to help, once the block's other faces are done.
+    deferred: &'a mut Vec<(Part, u8, Cell)>,
     path: &'a mut Vec<Move>,
-    table: Option<&'a mut BoxTable>,
+    table: Option<&'a mut T>,
     options: BlockOptions,
     budget: &'a Budget<'b>,
     stats: &'a mut SearchStats,
@@ -143,10 +154,10 @@ struct Run<'a, 'b, O: BlockObserver> {
 impl BlockSearch {
     /// Searches every position reachable from `start` under the `basic` rules. `table`
     /// must be cleared by the caller when a fresh search is wanted.
-    pub fn search<O: BlockObserver>(
+    pub fn search<T: BoxStore, O: BlockObserver>(
         &mut self,
         start: &Position,
-        table: Option<&mut BoxTable>,
+        table: Option<&mut T>,
         options: BlockOptions,
         budget: &Budget,
         stats: &mut SearchStats,
@@ -157,10 +168,12 @@ impl BlockSearch {
         }
         self.blocks[0].reset(*start);
         self.parts.clear();
+        self.deferred.clear();
         self.path.clear();
         let mut run = Run {
             blocks: &mut self.blocks,
             parts: &mut self.parts,
+            deferred: &mut self.deferred,
             path: &mut self.path,
             table: if options.table { table } else { None },
             options,
@@ -170,7 +183,7 @@ impl BlockSearch {
             next_check: CHECK_INTERVAL,
             first_win: None,
         };
-        let flow = run.enter(0);
+        let flow = run.enter(0, true);
         if let Some(t) = run.table.as_deref() {
             run.stats.stored += t.stored();
             run.stats.replaced += t.replaced();
@@ -178,6 +191,7 @@ impl BlockSearch {
         }
         let first_win = run.first_win.take();
         self.parts.clear();
+        self.deferred.clear();
         self.path.clear();
         match flow {
             Flow::Won(line) => BlockOutcome::Won(line),
@@ -210,13 +224,28 @@ fn slot_extents(gap_cells: &[Cell], canonical: u64) -> [u8; MAX_SUITS] {
     extents
 }
 
-impl<O: BlockObserver> Run<'_, '_, O> {
+impl<T: BoxStore, O: BlockObserver> Run<'_, '_, T, O> {
     /// Extends the block at `depth`, counts and marks it, tests it for a win and
-    /// searches the children on each of its faces.
-    fn enter(&mut self, depth: usize) -> Flow {
+    /// searches the children on each of its faces. A `fresh` block is extended without
+    /// looking at the table: the root (the caller cleared the table, unless threads of a
+    /// parallel search share it, and then they must all build the same root block, or a
+    /// later thread would find the first one's marks and stop at once) and a block that
+    /// another thread is searching, entered to help.
+    fn enter(&mut self, depth: usize, fresh: bool) -> Flow {
+        if let Some(t) = self.table.as_deref_mut() {
+            t.begin_block(depth);
+        }
+        let flow = self.search_block(depth, fresh);
+        if let Some(t) = self.table.as_deref_mut() {
+            t.end_block(depth);
+        }
+        flow
+    }
+
+    fn search_block(&mut self, depth: usize, fresh: bool) -> Flow {
         let gaps = self.blocks[depth].gaps();
         let block = &mut self.blocks[depth];
-        let table = self.table.as_deref();
+        let table = self.table.as_deref().filter(|_| !fresh);
         if let Some(t) = table {
             // Each gap's first lookup is known now: start loading them all at once.
             for x in 0..gaps {
@@ -257,30 +286,51 @@ impl<O: BlockObserver> Run<'_, '_, O> {
             }
             self.first_win.get_or_insert(line);
         }
-        for x in 0..gaps {
-            let base = self.parts.len();
+        let (base, deferred) = (self.parts.len(), self.deferred.len());
+        let mut flow = Flow::Go;
+        for face in 0..gaps {
+            let x = (face + self.options.first_face) % gaps;
             self.parts.push(Part::face(&self.blocks[depth], x));
-            while self.parts.len() > base {
-                let part = self.parts.pop().expect("non-empty work list");
-                match classify(&self.blocks[depth], &part) {
-                    Action::Split { y, at, drop_at } => part.split(y, at, drop_at, self.parts),
-                    Action::NoMove => {}
-                    Action::Move { code, from } => match self.child(depth, &part, code, from) {
-                        Flow::Go => {}
-                        other => {
-                            self.parts.truncate(base);
-                            return other;
-                        }
-                    },
-                }
+            flow = self.search_parts(depth, base);
+            if !matches!(flow, Flow::Go) {
+                break;
+            }
+        }
+        while matches!(flow, Flow::Go) && self.deferred.len() > deferred {
+            let (part, code, from) = self.deferred.pop().expect("non-empty deferred list");
+            flow = self.child(depth, &part, code, from, true);
+            if matches!(flow, Flow::Go) {
+                flow = self.search_parts(depth, base); // what the table did not cover
+            }
+        }
+        self.parts.truncate(base);
+        self.deferred.truncate(deferred);
+        flow
+    }
+
+    /// Searches the face parts of the block at `depth` on the work list above `base`.
+    #[inline(always)]
+    fn search_parts(&mut self, depth: usize, base: usize) -> Flow {
+        while self.parts.len() > base {
+            let part = self.parts.pop().expect("non-empty work list");
+            match classify(&self.blocks[depth], &part) {
+                Action::Split { y, at, drop_at } => part.split(y, at, drop_at, self.parts),
+                Action::NoMove => {}
+                Action::Move { code, from } => match self.child(depth, &part, code, from, false) {
+                    Flow::Go => {}
+                    other => return other,
+                },
             }
         }
         Flow::Go
     }
 
     /// Builds the child block of `part` (gap `part.x` plays `code` from `from`), and
-    /// enters it unless the table shows all its positions were entered before.
-    fn child(&mut self, depth: usize, part: &Part, code: u8, from: Cell) -> Flow {
+    /// enters it unless the table shows all its positions were entered before. When
+    /// the box that shows it belongs to a block another thread is searching, the child
+    /// is deferred the first time, and entered to help the second (`help`).
+    #[inline(always)]
+    fn child(&mut self, depth: usize, part: &Part, code: u8, from: Cell, help: bool) -> Flow {
         if self.blocks.len() <= depth + 1 {
             let start = self.blocks[depth].start;
             self.blocks.push(Block::new(start));
@@ -324,7 +374,18 @@ impl<O: BlockObserver> Run<'_, '_, O> {
                 &parent.traj[y][part.lo[y] as usize..=part.hi[y] as usize],
             );
         }
-        if let Some(stored) = self.table.as_deref().and_then(|t| t.get(pos.key())) {
+        // `(extents, busy)`: a box stored for the child's start, and whether the block
+        // that stored it is being searched by another thread right now.
+        let found = self.table.as_deref().and_then(|t| t.claim(pos.key()));
+        if let Some((_, true)) = found {
+            if !help {
+                self.path.truncate(mark);
+                self.deferred.push((*part, code, from));
+                return Flow::Go;
+            }
+            // Helping: enter the whole child, extended as if the table were empty (the
+            // other thread's marks would stop its extension at once).
+        } else if let Some((stored, false)) = found {
             let stored = slot_extents(pos.gaps(), stored);
             self.path.truncate(mark);
             self.stats.tt_hits += 1;
@@ -343,7 +404,8 @@ impl<O: BlockObserver> Run<'_, '_, O> {
             }
             return Flow::Go;
         }
-        let flow = self.enter(depth + 1);
+        let helping = found.is_some();
+        let flow = self.enter(depth + 1, helping);
         self.path.truncate(mark);
         flow
     }
@@ -353,7 +415,7 @@ impl<O: BlockObserver> Run<'_, '_, O> {
 /// and each position reached by `k` moves of one gap alone with the rest beyond it.
 /// The edge keys are walked twice, first to prefetch every bucket, then to store: the
 /// stores' cache misses then overlap instead of queueing (a key costs a few XORs).
-fn mark_edges(table: &mut BoxTable, block: &Block) {
+fn mark_edges(table: &mut impl BoxStore, block: &Block) {
     let gaps = block.gaps();
     let start = block.start.key();
     table.prefetch(start);

@@ -20,7 +20,7 @@
 //!   than a random entry of the home bucket cut 6x13 deal 0 with 128 MiB from 1,568M
 //!   to 313M positions (README, block search).
 
-use crate::search::table::{advise_huge_pages, buckets_for, prefetch_line};
+use crate::search::table::{advise_huge_pages, buckets_for, prefetch_line, Lines};
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 2;
@@ -33,14 +33,62 @@ const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// lazily, as for the depth-first table.
 type Bucket = [u128; 2 * SLOTS];
 
+/// What block search needs of a box table: the single-thread [`BoxTable`] or one
+/// thread's handle on a [`SharedBoxTable`](super::shared_table::SharedBoxTable). Both
+/// keep this module's invariants: a lookup never answers a box larger than one stored
+/// for its key, and a store may lose boxes but never invents one.
+pub trait BoxStore {
+    /// Starts loading the home bucket of `key`, so that several lookups or stores can
+    /// overlap their cache misses (they dominate block search on a large table).
+    fn prefetch(&self, key: Key);
+    /// The extents of the box stored for `key`, if any.
+    fn get(&self, key: Key) -> Option<u64>;
+    /// Records that a searched block contains the box of `extents` starting at `key`.
+    fn store(&mut self, key: Key, extents: u64);
+    /// Boxes stored (new keys) since the last clear, by this user of the table.
+    fn stored(&self) -> u64;
+    /// Entries overwritten because the budget was full, by this user of the table.
+    fn replaced(&self) -> u64;
+    /// Bytes in use by the current search.
+    fn active_bytes(&self) -> usize;
+
+    /// The extents stored for `key` and whether the block that stored them is being
+    /// searched by another thread now (never, with one thread).
+    #[inline]
+    fn claim(&self, key: Key) -> Option<(u64, bool)> {
+        self.get(key).map(|extents| (extents, false))
+    }
+    /// The search entered a block at `depth`; the boxes stored until the next call
+    /// belong to it.
+    #[inline(always)]
+    fn begin_block(&mut self, _depth: usize) {}
+    /// The search left the block at `depth` (searched, or stopped).
+    #[inline(always)]
+    fn end_block(&mut self, _depth: usize) {}
+
+    /// Whether a stored box starting at `key` contains the box of `extents`.
+    #[inline]
+    fn covers(&self, key: Key, extents: u64) -> bool {
+        self.get(key)
+            .is_some_and(|stored| dominates(stored, extents))
+    }
+}
+
 /// Whether every byte of `big` is at least the byte of `small` (bytes below 128).
 #[inline(always)]
-fn dominates(big: u64, small: u64) -> bool {
+pub(super) fn dominates(big: u64, small: u64) -> bool {
     ((big | HIGH_BITS) - small) & HIGH_BITS == HIGH_BITS
 }
 
+/// Whether a box of `new` extents should replace a stored box of `old` extents for
+/// the same key: it is not inside the old one, and contains it or holds more positions.
+#[inline(always)]
+pub(super) fn improves(new: u64, old: u64) -> bool {
+    !dominates(old, new) && (dominates(new, old) || volume(new) > volume(old))
+}
+
 /// Positions in a box of these extents (the product of `extent + 1`).
-fn volume(extents: u64) -> u64 {
+pub(super) fn volume(extents: u64) -> u64 {
     extents
         .to_le_bytes()
         .iter()
@@ -49,7 +97,7 @@ fn volume(extents: u64) -> u64 {
 
 /// A fixed-budget map from position keys to box extents (see the module invariants).
 pub struct BoxTable {
-    buckets: Vec<Bucket>,
+    buckets: Lines<u128, { 2 * SLOTS }>,
     limit: usize,
     active: usize,
     occupied: usize,
@@ -62,8 +110,8 @@ impl BoxTable {
     /// A table using at most `bytes` bytes (a power of two of buckets, at least one).
     pub fn with_budget(bytes: usize) -> Self {
         let capacity = buckets_for(bytes, std::mem::size_of::<Bucket>(), usize::MAX);
-        let buckets = vec![[0; 2 * SLOTS]; capacity];
-        advise_huge_pages(&buckets);
+        let buckets = Lines::new(capacity);
+        advise_huge_pages(&buckets[..]);
         BoxTable {
             buckets,
             limit: capacity,
@@ -79,18 +127,6 @@ impl BoxTable {
     pub fn capacity_bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
-    /// Bytes in use by the current search.
-    pub fn active_bytes(&self) -> usize {
-        self.active * std::mem::size_of::<Bucket>()
-    }
-    /// Boxes stored since the last clear.
-    pub fn stored(&self) -> u64 {
-        self.stored
-    }
-    /// Entries overwritten because the budget was full.
-    pub fn replaced(&self) -> u64 {
-        self.replaced
-    }
 
     /// Forgets everything and lets the next search use at most `bytes` of the budget.
     pub fn clear_with_limit(&mut self, bytes: usize) {
@@ -102,29 +138,69 @@ impl BoxTable {
         self.replaced = 0;
     }
 
-    /// Starts loading the home bucket of `key`, so that several lookups or stores can
-    /// overlap their cache misses (they dominate block search on a large table).
+    /// Doubles the active part (up to the limit) and re-inserts every entry.
+    #[cold]
+    fn grow(&mut self) {
+        self.rehash.clear();
+        for bucket in &mut self.buckets[..self.active] {
+            self.rehash.extend(
+                bucket
+                    .chunks_exact(2)
+                    .filter(|e| e[0] != 0)
+                    .map(|e| (e[0], e[1] as u64)),
+            );
+            *bucket = [0; 2 * SLOTS];
+        }
+        self.active = (self.active * 2).min(self.limit);
+        self.occupied = 0;
+        let entries = std::mem::take(&mut self.rehash);
+        let (mask, window) = (self.active - 1, MAX_PROBE.min(self.active));
+        let buckets = &mut *self.buckets;
+        for &(key, extents) in &entries {
+            let home = index_hash(key) as usize & mask;
+            let placed = (0..window).any(|step| {
+                let bucket = &mut buckets[(home + step) & mask];
+                match bucket.chunks_exact_mut(2).find(|e| e[0] == 0) {
+                    Some(e) => {
+                        e[0] = key;
+                        e[1] = u128::from(extents);
+                        true
+                    }
+                    None => false,
+                }
+            });
+            // Dropping an entry only costs a re-search.
+            self.occupied += usize::from(placed);
+        }
+        self.rehash = entries;
+    }
+}
+
+impl BoxStore for BoxTable {
+    fn stored(&self) -> u64 {
+        self.stored
+    }
+    fn replaced(&self) -> u64 {
+        self.replaced
+    }
+    fn active_bytes(&self) -> usize {
+        self.active * std::mem::size_of::<Bucket>()
+    }
+
     #[inline(always)]
-    pub fn prefetch(&self, key: Key) {
+    fn prefetch(&self, key: Key) {
         let home = index_hash(key.max(1)) as usize & (self.active - 1);
         prefetch_line(&self.buckets[home]);
     }
 
-    /// Whether a stored box starting at `key` contains the box of `extents`.
     #[inline]
-    pub fn covers(&self, key: Key, extents: u64) -> bool {
-        self.get(key)
-            .is_some_and(|stored| dominates(stored, extents))
-    }
-
-    /// The extents of the box stored for `key`, if any.
-    #[inline]
-    pub fn get(&self, key: Key) -> Option<u64> {
+    fn get(&self, key: Key) -> Option<u64> {
         let key = key.max(1);
         let mask = self.active - 1;
         let home = index_hash(key) as usize & mask;
+        let buckets = &*self.buckets;
         for step in 0..MAX_PROBE.min(self.active) {
-            for e in self.buckets[(home + step) & mask].chunks_exact(2) {
+            for e in buckets[(home + step) & mask].chunks_exact(2) {
                 if e[0] == key {
                     return Some(e[1] as u64);
                 }
@@ -136,10 +212,9 @@ impl BoxTable {
         None
     }
 
-    /// Records that a searched block contains the box of `extents` starting at `key`.
     /// An existing box for the key is kept if it is larger (by positions), else replaced.
     #[inline]
-    pub fn store(&mut self, key: Key, extents: u64) {
+    fn store(&mut self, key: Key, extents: u64) {
         let key = key.max(1); // 0 marks an empty slot; aliasing 0 with 1 has odds 2^-127
         if self.occupied * 4 >= self.active * SLOTS * 3 && self.active < self.limit {
             self.grow();
@@ -147,13 +222,11 @@ impl BoxTable {
         loop {
             let mask = self.active - 1;
             let home = index_hash(key) as usize & mask;
+            let buckets = &mut *self.buckets;
             for step in 0..MAX_PROBE.min(self.active) {
-                for e in self.buckets[(home + step) & mask].chunks_exact_mut(2) {
+                for e in buckets[(home + step) & mask].chunks_exact_mut(2) {
                     if e[0] == key {
-                        let old = e[1] as u64;
-                        if !dominates(old, extents)
-                            && (dominates(extents, old) || volume(extents) > volume(old))
-                        {
+                        if improves(extents, e[1] as u64) {
                             e[1] = u128::from(extents);
                         }
                         return;
@@ -188,42 +261,6 @@ impl BoxTable {
             self.replaced += 1;
             return;
         }
-    }
-
-    /// Doubles the active part (up to the limit) and re-inserts every entry.
-    #[cold]
-    fn grow(&mut self) {
-        self.rehash.clear();
-        for bucket in &mut self.buckets[..self.active] {
-            self.rehash.extend(
-                bucket
-                    .chunks_exact(2)
-                    .filter(|e| e[0] != 0)
-                    .map(|e| (e[0], e[1] as u64)),
-            );
-            *bucket = [0; 2 * SLOTS];
-        }
-        self.active = (self.active * 2).min(self.limit);
-        self.occupied = 0;
-        let entries = std::mem::take(&mut self.rehash);
-        let mask = self.active - 1;
-        for &(key, extents) in &entries {
-            let home = index_hash(key) as usize & mask;
-            let placed = (0..MAX_PROBE.min(self.active)).any(|step| {
-                let bucket = &mut self.buckets[(home + step) & mask];
-                match bucket.chunks_exact_mut(2).find(|e| e[0] == 0) {
-                    Some(e) => {
-                        e[0] = key;
-                        e[1] = u128::from(extents);
-                        true
-                    }
-                    None => false,
-                }
-            });
-            // Dropping an entry only costs a re-search.
-            self.occupied += usize::from(placed);
-        }
-        self.rehash = entries;
     }
 }
 
