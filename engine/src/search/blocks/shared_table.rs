@@ -266,11 +266,8 @@ impl BoxStore for SharedBoxes<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::table::tests::{check_evicts_smallest_first, ext};
     use super::*;
-
-    fn ext(bytes: [u8; 8]) -> u64 {
-        u64::from_le_bytes(bytes)
-    }
 
     #[test]
     fn answers_like_the_single_thread_table() {
@@ -333,14 +330,7 @@ mod tests {
     #[test]
     fn a_full_table_evicts_its_smallest_boxes_first() {
         let table = SharedBoxTable::with_budget(256);
-        let mut boxes = table.handle(0);
-        let big: Key = 0xfeed_beef_0000_0000_0000_0000_0000_0001;
-        boxes.store(big, ext([5, 5, 5, 0, 0, 0, 0, 0]));
-        for i in 1..200u128 {
-            boxes.store(i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835), 0);
-        }
-        assert!(boxes.replaced() > 0);
-        assert!(boxes.covers(big, ext([5, 5, 5, 0, 0, 0, 0, 0])));
+        check_evicts_smallest_first(&mut table.handle(0));
     }
 
     #[test]

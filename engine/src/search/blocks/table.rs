@@ -265,10 +265,10 @@ impl BoxStore for BoxTable {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn ext(bytes: [u8; 8]) -> u64 {
+    pub(in crate::search::blocks) fn ext(bytes: [u8; 8]) -> u64 {
         u64::from_le_bytes(bytes)
     }
 
@@ -308,17 +308,22 @@ mod tests {
         assert!(!t.covers(key, ext([0, 0, 1, 0, 0, 0, 0, 0])));
     }
 
+    /// Stores a large box, then 199 one-position boxes into `boxes` (a 256-byte
+    /// table: four buckets, one probe window holding all eight entries); the large box
+    /// must survive.
+    pub(in crate::search::blocks) fn check_evicts_smallest_first(boxes: &mut impl BoxStore) {
+        let big: Key = 0xfeed_beef_0000_0000_0000_0000_0000_0001;
+        boxes.store(big, ext([5, 5, 5, 0, 0, 0, 0, 0]));
+        for i in 1..200u128 {
+            boxes.store(i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835), 0);
+        }
+        assert!(boxes.replaced() > 0);
+        assert!(boxes.covers(big, ext([5, 5, 5, 0, 0, 0, 0, 0])));
+    }
+
     #[test]
     fn a_full_table_evicts_its_smallest_boxes_first() {
-        // 256 bytes: four buckets, one probe window holding all eight entries.
-        let mut t = BoxTable::with_budget(256);
-        let big: Key = 0xfeed_beef_0000_0000_0000_0000_0000_0001;
-        t.store(big, ext([5, 5, 5, 0, 0, 0, 0, 0]));
-        for i in 1..200u128 {
-            t.store(i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835), 0);
-        }
-        assert!(t.replaced() > 0);
-        assert!(t.covers(big, ext([5, 5, 5, 0, 0, 0, 0, 0])));
+        check_evicts_smallest_first(&mut BoxTable::with_budget(256));
     }
 
     #[test]
