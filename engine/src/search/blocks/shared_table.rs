@@ -19,9 +19,9 @@
 //!   (and 0 once it left it), so another thread can tell a box of a block still being
 //!   searched ("busy": worth helping) from a finished one. That answer only schedules
 //!   work: skipping a child covered by any box is sound either way (see `parallel`).
-//! - The whole budget is allocated (zeroed, mapped lazily) at construction and never grows: growing
-//!   would move entries under the other threads. [`SharedBoxTable::clear`] zeroes it
-//!   again after a search used it.
+//! - The whole budget is allocated (zeroed, mapped lazily) at construction and never
+//!   grows: growing would move entries under the other threads.
+//!   [`SharedBoxTable::clear`] zeroes it again after a search used it.
 
 use super::parallel::MAX_THREADS;
 use super::table::{improves, volume, BoxStore};
@@ -122,7 +122,8 @@ impl SharedBoxTable {
             return false;
         }
         let depth = (owner >> SERIAL_BITS) as usize & 0xffff;
-        self.searching[(thread - 1) * TRACKED_DEPTHS + depth].load(Relaxed) == owner
+        depth < TRACKED_DEPTHS
+            && self.searching[(thread - 1) * TRACKED_DEPTHS + depth].load(Relaxed) == owner
     }
 
     #[inline(always)]
