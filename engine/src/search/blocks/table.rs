@@ -291,21 +291,27 @@ pub(super) mod tests {
         assert_eq!(volume(ext([1, 2, 0, 0, 0, 0, 0, 0])), 6);
     }
 
+    /// A box covers exactly the boxes inside it; a larger box for the same key replaces
+    /// a smaller one, a smaller one does not replace it; `boxes` must start empty.
+    pub(in crate::search::blocks) fn check_covers_only_inside(boxes: &mut impl BoxStore) {
+        let key: Key = 0x1234_5678_9abc_def0_1111_2222_3333_4444;
+        assert!(!boxes.covers(key, 0));
+        boxes.store(key, ext([2, 1, 0, 0, 0, 0, 0, 0]));
+        assert!(boxes.covers(key, ext([2, 1, 0, 0, 0, 0, 0, 0])));
+        assert!(boxes.covers(key, ext([1, 1, 0, 0, 0, 0, 0, 0])));
+        assert!(boxes.covers(key, ext([1, 0, 0, 0, 0, 0, 0, 0])));
+        assert!(!boxes.covers(key, ext([0, 2, 0, 0, 0, 0, 0, 0])));
+        assert!(!boxes.covers(key ^ 1, 0));
+        boxes.store(key, ext([3, 3, 0, 0, 0, 0, 0, 0]));
+        boxes.store(key, ext([0, 0, 1, 0, 0, 0, 0, 0]));
+        assert!(boxes.covers(key, ext([3, 3, 0, 0, 0, 0, 0, 0])));
+        assert!(!boxes.covers(key, ext([0, 0, 1, 0, 0, 0, 0, 0])));
+        assert_eq!(boxes.stored(), 1);
+    }
+
     #[test]
     fn covers_only_boxes_inside_a_stored_one() {
-        let mut t = BoxTable::with_budget(1 << 16);
-        let key: Key = 0x1234_5678_9abc_def0_1111_2222_3333_4444;
-        assert!(!t.covers(key, 0));
-        t.store(key, ext([2, 1, 0, 0, 0, 0, 0, 0]));
-        assert!(t.covers(key, ext([2, 1, 0, 0, 0, 0, 0, 0])));
-        assert!(t.covers(key, ext([1, 0, 0, 0, 0, 0, 0, 0])));
-        assert!(!t.covers(key, ext([0, 2, 0, 0, 0, 0, 0, 0])));
-        assert!(!t.covers(key ^ 1, 0));
-        // A larger box replaces a smaller one; a smaller one does not replace it.
-        t.store(key, ext([3, 3, 0, 0, 0, 0, 0, 0]));
-        t.store(key, ext([0, 0, 1, 0, 0, 0, 0, 0]));
-        assert!(t.covers(key, ext([3, 3, 0, 0, 0, 0, 0, 0])));
-        assert!(!t.covers(key, ext([0, 0, 1, 0, 0, 0, 0, 0])));
+        check_covers_only_inside(&mut BoxTable::with_budget(1 << 16));
     }
 
     /// Stores a large box, then 199 one-position boxes into `boxes` (a 256-byte
