@@ -450,6 +450,7 @@ impl Solver {
             complete: options.dfs.complete,
             table: options.dfs.table,
             first_face: 0,
+            transpositions: options.dfs.incremental && options.threads == 1,
         };
         let outcome = if options.threads > 1 {
             let bytes = limit.min(budget_bytes);

@@ -90,6 +90,7 @@ fn block_search(
     start: &Position,
     table: Option<&mut BoxTable>,
     complete: bool,
+    transpositions: bool,
     observer: &mut impl BlockObserver,
 ) -> BlockOutcome {
     let mut stats = SearchStats::default();
@@ -98,6 +99,7 @@ fn block_search(
         table,
         BlockOptions {
             complete,
+            transpositions,
             ..BlockOptions::default()
         },
         &Budget::unlimited(),
@@ -106,18 +108,24 @@ fn block_search(
     )
 }
 
-/// Checks that the blocks of a complete search cover exactly the reachable positions;
-/// returns `(reachable, block volume)`.
-fn check_coverage(start: &Position, table_bytes: Option<usize>) -> (usize, u64) {
+/// Checks that the blocks of a complete search (with or without incremental
+/// transpositions) cover exactly the reachable positions; returns `(reachable, block
+/// volume)`.
+fn check_coverage(
+    start: &Position,
+    table_bytes: Option<usize>,
+    transpositions: bool,
+) -> (usize, u64) {
     let reachable = reachable_keys(start);
     let mut table = table_bytes.map(BoxTable::with_budget);
     let mut seen = Collector::default();
-    let outcome = block_search(start, table.as_mut(), true, &mut seen);
+    let outcome = block_search(start, table.as_mut(), true, transpositions, &mut seen);
     assert!(!matches!(outcome, BlockOutcome::Stopped(_)));
     let missing = reachable.difference(&seen.positions).count();
     assert_eq!(
         missing, 0,
-        "{start:?}: {missing} reachable positions in no block (table {table_bytes:?})"
+        "{start:?}: {missing} reachable positions in no block (table {table_bytes:?}, \
+         transpositions {transpositions})"
     );
     assert_eq!(
         seen.positions.len(),
@@ -166,10 +174,12 @@ fn every_reachable_position_lies_in_a_block_small_boards() {
         for seed in 0..150 {
             let start = deal(seed, layout);
             for table in [Some(16 << 20), Some(256), None] {
-                let (n, volume) = check_coverage(&start, table);
-                if table == Some(16 << 20) {
-                    total.0 += n;
-                    total.1 += volume;
+                for transpositions in [true, false] {
+                    let (n, volume) = check_coverage(&start, table, transpositions);
+                    if table == Some(16 << 20) && !transpositions {
+                        total.0 += n;
+                        total.1 += volume;
+                    }
                 }
             }
         }
@@ -189,7 +199,9 @@ fn every_reachable_position_lies_in_a_block_4x13() {
             continue; // too large for an exact set in a unit test
         }
         for table in [Some(64 << 20), Some(1 << 20)] {
-            check_coverage(&start, table);
+            for transpositions in [true, false] {
+                check_coverage(&start, table, transpositions);
+            }
         }
         // Parallel: small boards finish before a second thread starts, but these deals
         // keep two threads busy long enough to meet each other's blocks (tens to
@@ -241,9 +253,9 @@ fn a_tiny_table_changes_effort_not_verdicts() {
         let start = deal(seed, layout);
         let mut ample = BoxTable::with_budget(16 << 20);
         let mut tiny = BoxTable::with_budget(64);
-        let a = block_search(&start, Some(&mut ample), false, &mut ());
-        let b = block_search(&start, Some(&mut tiny), false, &mut ());
-        let c = block_search(&start, None, false, &mut ());
+        let a = block_search(&start, Some(&mut ample), false, true, &mut ());
+        let b = block_search(&start, Some(&mut tiny), false, true, &mut ());
+        let c = block_search(&start, None, false, false, &mut ());
         let won = |o: &BlockOutcome| matches!(o, BlockOutcome::Won(_));
         assert_eq!(won(&a), won(&b), "deal {seed}");
         assert_eq!(won(&a), won(&c), "deal {seed}");

@@ -45,6 +45,10 @@ pub(crate) struct Block {
     pub traj: [[Cell; MAX_TRAJECTORY]; MAX_SUITS],
     /// For each cell, `gap << 8 | index` of the trajectory through it, or `NO_OWNER`.
     trace: [u16; CELL_SLOTS],
+    /// Per gap, a move known to transpose (incremental transpositions, see `blocks`):
+    /// it fills the cell where the gap's trajectory ends, so the sequence is not
+    /// extended by it.
+    pub skip: [Option<Move>; MAX_SUITS],
 }
 
 impl Block {
@@ -55,6 +59,7 @@ impl Block {
             len: [0; MAX_SUITS],
             traj: [[0; MAX_TRAJECTORY]; MAX_SUITS],
             trace: [NO_OWNER; CELL_SLOTS],
+            skip: [None; MAX_SUITS],
         };
         block.reset(start);
         block
@@ -66,6 +71,7 @@ impl Block {
         self.start = start;
         self.len = [0; MAX_SUITS];
         self.trace = [NO_OWNER; CELL_SLOTS];
+        self.skip = [None; MAX_SUITS];
         for (x, &g) in start.gaps().iter().enumerate() {
             self.traj[x][0] = g;
             self.trace[g as usize] = (x as u16) << 8;
@@ -127,6 +133,9 @@ impl Block {
         }
         cells[x] = self.traj[x][self.len[x] as usize];
         while let Some((code, p)) = self.next_move(x) {
+            if self.skip[x].is_some_and(|t| t.card.code() == code && t.from == p) {
+                return; // known to transpose: left to the face, which skips it
+            }
             key ^= move_delta(Card::from_code(code), p, cells[x]);
             cells[x] = p;
             let mut extents = self.len;

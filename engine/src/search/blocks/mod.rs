@@ -32,10 +32,12 @@ mod face;
 pub mod parallel;
 pub mod shared_table;
 pub mod table;
+mod transpositions;
 
 use self::block::Block;
 use self::face::{classify, Action, Part};
 use self::table::BoxStore;
+use self::transpositions::Known;
 use super::budget::{Budget, StopReason, CHECK_INTERVAL};
 use super::stats::SearchStats;
 use crate::card::{Card, Cell, MAX_SUITS};
@@ -53,6 +55,9 @@ pub struct BlockOptions {
     /// The gap slot whose face is searched first in every block (the others follow in
     /// slot order, wrapping around): threads of a parallel search differ here.
     pub first_face: usize,
+    /// Incremental transpositions between the faces of a block (one thread only; see
+    /// [`transpositions`]).
+    pub transpositions: bool,
 }
 
 impl Default for BlockOptions {
@@ -61,6 +66,7 @@ impl Default for BlockOptions {
             complete: false,
             table: true,
             first_face: 0,
+            transpositions: false,
         }
     }
 }
@@ -316,10 +322,16 @@ impl<T: BoxStore, O: BlockObserver> Run<'_, '_, T, O> {
             match classify(&self.blocks[depth], &part) {
                 Action::Split { y, at, drop_at } => part.split(y, at, drop_at, self.parts),
                 Action::NoMove => {}
-                Action::Move { code, from } => match self.child(depth, &part, code, from, false) {
-                    Flow::Go => {}
-                    other => return other,
-                },
+                Action::Move { code, from } => {
+                    match transpositions::known(&self.blocks[depth], &part, code, from) {
+                        Known::Transposes => self.stats.it_cuts += 1,
+                        Known::Split { y, at } => part.split(y, at, false, self.parts),
+                        Known::Search => match self.child(depth, &part, code, from, false) {
+                            Flow::Go => {}
+                            other => return other,
+                        },
+                    }
+                }
             }
         }
         Flow::Go
@@ -362,6 +374,11 @@ impl<T: BoxStore, O: BlockObserver> Run<'_, '_, T, O> {
             t.prefetch(pos.key()); // loads while the child's trajectories are copied
         }
         child.reset(pos);
+        if self.options.transpositions {
+            let face_rank = |y: usize| (y + gaps - self.options.first_face) % gaps;
+            let earlier = |y: usize| face_rank(y) < face_rank(x);
+            child.skip = transpositions::inherit(parent, part, m, earlier);
+        }
         debug_assert!(
             (0..gaps).filter(|&y| y != x).all(|y| !parent.traj[y]
                 [part.lo[y] as usize..=part.hi[y] as usize]

@@ -58,6 +58,7 @@ pub fn search_parallel<O: BlockObserver + Send>(
                     let budget = budget.shared_by(threads, spent, halt);
                     let options = BlockOptions {
                         first_face: t * gaps / threads,
+                        transpositions: false, // each skip must rest on a finished subtree
                         ..options
                     };
                     let mut own = SearchStats::default();
