@@ -37,7 +37,6 @@ mod transpositions;
 use self::block::Block;
 use self::face::{classify, Action, Part};
 use self::table::BoxStore;
-use self::transpositions::Known;
 use super::budget::{Budget, StopReason, CHECK_INTERVAL};
 use super::stats::SearchStats;
 use crate::card::{Card, Cell, MAX_SUITS};
@@ -323,13 +322,13 @@ impl<T: BoxStore, O: BlockObserver> Run<'_, '_, T, O> {
                 Action::Split { y, at, drop_at } => part.split(y, at, drop_at, self.parts),
                 Action::NoMove => {}
                 Action::Move { code, from } => {
-                    match transpositions::known(&self.blocks[depth], &part, code, from) {
-                        Known::Transposes => self.stats.it_cuts += 1,
-                        Known::Split { y, at } => part.split(y, at, false, self.parts),
-                        Known::Search => match self.child(depth, &part, code, from, false) {
-                            Flow::Go => {}
-                            other => return other,
-                        },
+                    if transpositions::transposes(&self.blocks[depth], &part, code, from) {
+                        self.stats.it_cuts += 1;
+                        continue;
+                    }
+                    match self.child(depth, &part, code, from, false) {
+                        Flow::Go => {}
+                        other => return other,
                     }
                 }
             }

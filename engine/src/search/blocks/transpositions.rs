@@ -36,39 +36,27 @@ use crate::card::{Card, Cell, MAX_SUITS};
 use crate::moves::Move;
 use crate::search::gaps_game::gaps_commute;
 
-/// What incremental transpositions say of a face part whose move is known.
-pub(crate) enum Known {
-    /// Every position of the part plays a move known to transpose: skip it.
-    Transposes,
-    /// The move is known to transpose below progress `at` of gap `y` only.
-    Split { y: usize, at: u8 },
-    /// Search the part.
-    Search,
-}
-
 /// Whether the move of gap `part.x` on `part` (`code` from `from`) is known to
 /// transpose: it is the gap's known move, and every move of the block played before a
-/// position of the part commutes with it.
+/// position of the part commutes with it. Only the moves below each gap's range need a
+/// test: a face move commutes with the moves inside the part's ranges ([`classify`]
+/// answered `Move`), so the answer is the same on the whole part.
 #[inline]
-pub(crate) fn known(block: &Block, part: &Part, code: u8, from: Cell) -> Known {
+pub(crate) fn transposes(block: &Block, part: &Part, code: u8, from: Cell) -> bool {
     let x = part.x as usize;
     let Some(t) = block.skip[x] else {
-        return Known::Search;
+        return false;
     };
     if t.card.code() != code || t.from != from {
-        return Known::Search;
+        return false;
     }
     debug_assert_eq!(t.to, block.traj[x][block.len[x] as usize]);
-    for y in (0..block.gaps()).filter(|&y| y != x) {
-        if let Some(i) = first_conflict(block, y, part.hi[y], t) {
-            return if i <= part.lo[y] {
-                Known::Search
-            } else {
-                Known::Split { y, at: i }
-            };
-        }
-    }
-    Known::Transposes
+    debug_assert!((0..block.gaps()).filter(|&y| y != x).all(|y| {
+        (part.lo[y] + 1..=part.hi[y]).all(|i| gaps_commute(t, block.step(y, i as usize)))
+    }));
+    (0..block.gaps())
+        .filter(|&y| y != x)
+        .all(|y| first_conflict(block, y, part.lo[y], t).is_none())
 }
 
 /// The known moves of the child that `parent`'s face `part` (gap `part.x`) builds with
