@@ -1,10 +1,11 @@
 //! `gaps bench --blocks`: paper 001's Tables 2-4 on our deals. Each deal is searched
 //! completely (not stopped at the first win, as in the paper) by depth-first search
 //! with the table only (the paper's DFS), by our depth-first search with the table and
-//! incremental transpositions, and by block search, one after the other on one thread,
-//! each with a table of the same byte budget.
+//! incremental transpositions, by block search (the paper's), and by block search with
+//! incremental transpositions between faces, one after the other on one thread, each
+//! with a table of the same byte budget.
 //!
-//! Invariant: a deal where any of the three hits the time limit is left out of every
+//! Invariant: a deal where any of the four hits the time limit is left out of every
 //! average (and counted), so the averages always compare the same deals.
 
 use super::solve::engine_error;
@@ -27,16 +28,17 @@ pub struct BlocksTable {
     pub per_deal: bool,
 }
 
+/// The searches compared, in the order they run: DFS (table only), DFS (table + IT),
+/// blocks, blocks + IT.
+const RUNS: usize = 4;
+
 #[derive(Default)]
 struct Sums {
     deals: u64,
-    dfs_positions: u64,
-    dfs_it_positions: u64,
-    blocks: u64,
-    block_positions: u64,
-    dfs_secs: f64,
-    dfs_it_secs: f64,
-    block_secs: f64,
+    positions: [u64; RUNS],
+    secs: [f64; RUNS],
+    /// Blocks entered by the two block searches.
+    blocks: [u64; 2],
     disagreements: u64,
 }
 
@@ -64,6 +66,7 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
         options(Algorithm::Dfs, false, spec),
         options(Algorithm::Dfs, true, spec),
         options(Algorithm::Blocks, false, spec),
+        options(Algorithm::Blocks, true, spec),
     ];
     outln!(
         "complete searches of basic {} deals ({} deals), table {} MiB each, one thread",
@@ -73,7 +76,7 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
     );
     if spec.per_deal {
         outln!(
-            "{:>6} {:>10} {:>14} {:>9} {:>14} {:>9} {:>11} {:>14} {:>9} {:>7} {:>6} {:>7}",
+            "{:>6} {:>10} {:>14} {:>9} {:>14} {:>9} {:>11} {:>14} {:>9} {:>7} {:>6} {:>7} {:>11} {:>14} {:>9}",
             "deal",
             "verdict",
             "dfs pos",
@@ -85,14 +88,17 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
             "blocks s",
             "size",
             "R",
-            "gain"
+            "gain",
+            "blocks+it",
+            "b+it pos",
+            "b+it s"
         );
     }
     let mut sums = Sums::default();
     let mut left_out = 0;
     for &seed in &spec.deals {
         let start = deal(seed, spec.layout);
-        let mut reports = Vec::with_capacity(3);
+        let mut reports = Vec::with_capacity(RUNS);
         for run in &runs {
             reports.push(solver.solve(&start, run, None).map_err(engine_error)?);
         }
@@ -113,29 +119,28 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
                         format!("{mark}{secs:.2}"),
                     )
                 };
-                let [(dfs, dfs_s), (dfs_it, dfs_it_s), (block, block_s)] =
-                    [reached(0), reached(1), reached(2)];
+                let [(dfs, dfs_s), (dfs_it, dfs_it_s), (block, block_s), (block_it, block_it_s)] =
+                    [reached(0), reached(1), reached(2), reached(3)];
                 outln!(
-                    "{seed:>6} {:>10} {dfs:>14} {dfs_s:>9} {dfs_it:>14} {dfs_it_s:>9} {:>11} {block:>14} {block_s:>9}  (time limit: left out of the averages)",
-                    "unknown", reports[2].stats.blocks,
+                    "{seed:>6} {:>10} {dfs:>14} {dfs_s:>9} {dfs_it:>14} {dfs_it_s:>9} {:>11} {block:>14} {block_s:>9} {:>7} {:>6} {:>7} {:>11} {block_it:>14} {block_it_s:>9}  (time limit: left out of the averages)",
+                    "unknown", reports[2].stats.blocks, "", "", "", reports[3].stats.blocks,
                 );
             }
             continue;
         }
-        let [dfs, dfs_it, blocks] = [&reports[0].stats, &reports[1].stats, &reports[2].stats];
         let secs = |s: &SearchStats| s.elapsed.as_secs_f64();
         sums.deals += 1;
-        sums.dfs_positions += dfs.nodes;
-        sums.dfs_it_positions += dfs_it.nodes;
-        sums.blocks += blocks.blocks;
-        sums.block_positions += blocks.nodes;
-        sums.dfs_secs += secs(dfs);
-        sums.dfs_it_secs += secs(dfs_it);
-        sums.block_secs += secs(blocks);
+        for (i, report) in reports.iter().enumerate() {
+            sums.positions[i] += report.stats.nodes;
+            sums.secs[i] += secs(&report.stats);
+        }
+        let [dfs, dfs_it, blocks, blocks_it] = [0, 1, 2, 3].map(|i| &reports[i].stats);
+        sums.blocks[0] += blocks.blocks;
+        sums.blocks[1] += blocks_it.blocks;
         sums.disagreements += u64::from(reports.iter().any(|r| r.verdict != reports[0].verdict));
         if spec.per_deal {
             outln!(
-                "{:>6} {:>10} {:>14} {:>9.2} {:>14} {:>9.2} {:>11} {:>14} {:>9.2} {:>7.1} {:>6.2} {:>7.2}",
+                "{:>6} {:>10} {:>14} {:>9.2} {:>14} {:>9.2} {:>11} {:>14} {:>9.2} {:>7.1} {:>6.2} {:>7.2} {:>11} {:>14} {:>9.2}",
                 seed,
                 reports[0].verdict.name(),
                 dfs.nodes,
@@ -148,6 +153,9 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
                 blocks.nodes as f64 / blocks.blocks.max(1) as f64,
                 blocks.nodes as f64 / dfs.nodes.max(1) as f64,
                 secs(dfs) / secs(blocks).max(1e-9),
+                blocks_it.blocks,
+                blocks_it.nodes,
+                secs(blocks_it),
             );
         }
     }
@@ -160,46 +168,56 @@ pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
 
 fn print_summary(s: &Sums, left_out: u64) -> anyhow::Result<()> {
     let n = s.deals.max(1) as f64;
+    let line = |label: &str, value: String| -> anyhow::Result<()> {
+        outln!("{label:<52} {value:>14}");
+        Ok(())
+    };
     outln!(
         "deals compared: {} (left out at the time limit: {left_out})",
         s.deals
     );
-    outln!(
-        "avg. number of positions for DFS (table only)   {:>14.0}",
-        s.dfs_positions as f64 / n
-    );
-    outln!(
-        "avg. number of positions for DFS (table + IT)   {:>14.0}",
-        s.dfs_it_positions as f64 / n
-    );
-    outln!(
-        "avg. number of blocks                            {:>14.0}",
-        s.blocks as f64 / n
-    );
-    outln!(
-        "avg. size of blocks                              {:>14.1}",
-        s.block_positions as f64 / s.blocks.max(1) as f64
-    );
-    outln!(
-        "R (block positions / DFS positions)              {:>14.2}",
-        s.block_positions as f64 / s.dfs_positions.max(1) as f64
-    );
-    outln!(
-        "avg. time for DFS (table only)                   {:>13.3}s",
-        s.dfs_secs / n
-    );
-    outln!(
-        "avg. time for DFS (table + IT)                   {:>13.3}s",
-        s.dfs_it_secs / n
-    );
-    outln!(
-        "avg. time for block search                       {:>13.3}s",
-        s.block_secs / n
-    );
-    outln!(
-        "speed-up of blocks over DFS (table only, + IT)   {:>8.2}x {:>5.2}x",
-        s.dfs_secs / s.block_secs.max(1e-9),
-        s.dfs_it_secs / s.block_secs.max(1e-9)
-    );
+    let searches = [
+        "DFS (table only)",
+        "DFS (table + IT)",
+        "blocks",
+        "blocks + IT",
+    ];
+    for (i, name) in searches.iter().enumerate() {
+        line(
+            &format!("avg. number of positions for {name}"),
+            format!("{:.0}", s.positions[i] as f64 / n),
+        )?;
+    }
+    for (b, name) in searches[2..].iter().enumerate() {
+        let blocks = s.blocks[b].max(1) as f64;
+        line(
+            &format!("avg. number of blocks, {name}"),
+            format!("{:.0}", s.blocks[b] as f64 / n),
+        )?;
+        line(
+            &format!("avg. size of blocks, {name}"),
+            format!("{:.1}", s.positions[2 + b] as f64 / blocks),
+        )?;
+        line(
+            &format!("R ({name} positions / DFS positions)"),
+            format!(
+                "{:.2}",
+                s.positions[2 + b] as f64 / s.positions[0].max(1) as f64
+            ),
+        )?;
+    }
+    for (i, name) in searches.iter().enumerate() {
+        line(
+            &format!("avg. time for {name}"),
+            format!("{:.3}s", s.secs[i] / n),
+        )?;
+    }
+    for (b, name) in searches[2..].iter().enumerate() {
+        let secs = s.secs[2 + b].max(1e-9);
+        line(
+            &format!("speed-up of {name} over DFS (table only, + IT)"),
+            format!("{:.2}x {:.2}x", s.secs[0] / secs, s.secs[1] / secs),
+        )?;
+    }
     Ok(())
 }
