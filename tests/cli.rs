@@ -282,6 +282,39 @@ fn bench_prints_a_deterministic_node_count() {
 }
 
 #[test]
+fn bench_blocks_compares_four_complete_searches() {
+    let out = gaps()
+        .args(["bench", "--blocks", "--ranks", "6", "--deals", "30"])
+        .args(["--table-mb", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("deals compared: 30 (left out at the time limit: 0)"));
+    let value = |label: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(label)).expect(label);
+        line[label.len()..]
+            .trim()
+            .trim_end_matches('s')
+            .parse()
+            .expect(label)
+    };
+    for search in [
+        "DFS (table only)",
+        "DFS (table + IT)",
+        "blocks",
+        "blocks + IT",
+    ] {
+        assert!(value(&format!("avg. number of positions for {search}")) > 0.0);
+        assert!(value(&format!("avg. time for {search}")) >= 0.0);
+    }
+    // Deterministic counts: transpositions between faces skip re-searched positions.
+    let blocks = value("avg. number of positions for blocks");
+    let blocks_it = value("avg. number of positions for blocks + IT");
+    assert!(blocks_it < blocks, "{blocks_it} >= {blocks}");
+}
+
+#[test]
 fn a_closed_stdout_ends_the_command_quietly() {
     // The reader goes away before the first line is written (`gaps bench | head -0`):
     // `println!` would panic with exit code 101; the command must stop with code 0.
