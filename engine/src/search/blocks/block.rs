@@ -133,7 +133,13 @@ impl Block {
         }
         cells[x] = self.traj[x][self.len[x] as usize];
         while let Some((code, p)) = self.next_move(x) {
-            if self.skip[x].is_some_and(|t| t.card.code() == code && t.from == p) {
+            let known = Move {
+                card: Card::from_code(code),
+                from: p,
+                to: cells[x],
+                gap: x as u8,
+            };
+            if self.skip[x].is_some_and(|t| t == known) {
                 return; // known to transpose: left to the face, which skips it
             }
             key ^= move_delta(Card::from_code(code), p, cells[x]);

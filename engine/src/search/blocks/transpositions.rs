@@ -22,10 +22,13 @@
 //!
 //! Why an exhausted search still proves the deal lost: as with paper 000's incremental
 //! transpositions (and Godefroid's sleep sets) only moves are skipped, never
-//! positions. A skipped `Q·m'` is reachable from `R·m'`, searched earlier, so the
-//! search of `R·m'` reaches it (a `basic` game is acyclic, so the justification is
-//! well founded: each skip rests on a subtree finished before the skip). The coverage
-//! tests check exactly this: every reachable position lies in an entered block.
+//! positions. A skipped `Q·m'` is reachable from `R·m'`, whose subtree was searched
+//! before the skip, so that search reaches it, and a `basic` game is acyclic, so the
+//! justifications cannot go round in a circle. That is paper 000's argument for
+//! depth-first search; here it is a sketch, not a proof, because a box may also cover
+//! positions of a block still being searched (an ancestor), which finishes later. The
+//! coverage tests check the conclusion directly: with and without transpositions,
+//! every reachable position lies in an entered block (`engine/tests/blocks.rs`).
 //!
 //! Only for one thread: a parallel search's threads finish faces in different orders,
 //! and a skip must rest on a subtree finished before it.
@@ -47,10 +50,9 @@ pub(crate) fn transposes(block: &Block, part: &Part, code: u8, from: Cell) -> bo
     let Some(t) = block.skip[x] else {
         return false;
     };
-    if t.card.code() != code || t.from != from {
+    if t.card.code() != code || t.from != from || t.to != block.traj[x][block.len[x] as usize] {
         return false;
     }
-    debug_assert_eq!(t.to, block.traj[x][block.len[x] as usize]);
     debug_assert!((0..block.gaps()).filter(|&y| y != x).all(|y| {
         (part.lo[y] + 1..=part.hi[y]).all(|i| gaps_commute(t, block.step(y, i as usize)))
     }));
