@@ -5,12 +5,12 @@
 //! blocks on each face and searches them, depth first.
 //!
 //! Why an exhausted search proves the deal lost:
-//! - Every position of a block is legal and reachable ([`block`] invariants), and only
+//! - Every position of a block is legal and reachable (`block` invariants), and only
 //!   the far corner of a block can be won (a won position has no move), so testing the
 //!   far corner tests the whole block.
 //! - Inside a block, a gap that has not played its whole sequence has exactly one move
 //!   (the `basic` rule: one card fits a gap), the next of its sequence. Every other
-//!   move is made on a face and lands in a child block ([`face`]).
+//!   move is made on a face and lands in a child block (`face`).
 //! - A child is skipped only if the table holds a box, stored by a block already
 //!   entered, that contains every position of the child ([`table`]). The paper skips a
 //!   child whenever its first position is marked; we do not, because the rest of the
@@ -18,6 +18,10 @@
 //!   contain every reachable position: by induction on the longest path from the root,
 //!   a reachable position's predecessor lies in an entered block, and the position
 //!   itself in that block or in one of its children, entered or covered.
+//! - With transpositions (one thread), a face part is also skipped when its move is
+//!   known to transpose (`transpositions`): its positions are reachable from a child
+//!   searched before, whose search enters them. The coverage tests check the
+//!   conclusion with and without them.
 //! - Table marks (paper 001, 4.7): each entered block stores the boxes starting on its
 //!   four (`S`) edges, the positions reached by one sequence alone, each with the
 //!   extents of the rest of the block beyond it.
@@ -55,7 +59,7 @@ pub struct BlockOptions {
     /// slot order, wrapping around): threads of a parallel search differ here.
     pub first_face: usize,
     /// Incremental transpositions between the faces of a block (one thread only; see
-    /// [`transpositions`]).
+    /// `transpositions`).
     pub transpositions: bool,
 }
 
