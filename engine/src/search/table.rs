@@ -3,7 +3,7 @@
 //!
 //! Invariants:
 //! - Memory is one allocation of `capacity` 64-byte buckets (4 full 128-bit keys each),
-//!   each on its own cache line ([`Lines`]), made at construction; pages are touched
+//!   each on its own cache line (`Lines`), made at construction; pages are touched
 //!   only as the table is used. Buckets are
 //!   chosen by [`index_hash`] (keys' own low bits cluster). A search uses the first
 //!   `active` buckets (a power of two), starting small and doubling when an insertion
