@@ -377,11 +377,6 @@ impl<T: BoxStore, O: BlockObserver> Run<'_, '_, T, O> {
             t.prefetch(pos.key()); // loads while the child's trajectories are copied
         }
         child.reset(pos);
-        if self.options.transpositions {
-            let face_rank = |y: usize| (y + gaps - self.options.first_face) % gaps;
-            let earlier = |y: usize| face_rank(y) < face_rank(x);
-            child.skip = transpositions::inherit(parent, part, m, earlier);
-        }
         debug_assert!(
             (0..gaps).filter(|&y| y != x).all(|y| !parent.traj[y]
                 [part.lo[y] as usize..=part.hi[y] as usize]
@@ -423,6 +418,12 @@ impl<T: BoxStore, O: BlockObserver> Run<'_, '_, T, O> {
                 }
             }
             return Flow::Go;
+        }
+        if self.options.transpositions {
+            // Only for a child that is entered: most children are cut by the table.
+            let face_rank = |y: usize| (y + gaps - self.options.first_face) % gaps;
+            let earlier = |y: usize| face_rank(y) < face_rank(x);
+            child.skip = transpositions::inherit(parent, part, m, earlier);
         }
         let helping = found.is_some();
         let flow = self.enter(depth + 1, helping);
