@@ -62,7 +62,7 @@ fn options(algorithm: Algorithm, incremental: bool, spec: &BlocksTable) -> Solve
 /// Runs the comparison and prints the table.
 pub fn run(spec: &BlocksTable) -> anyhow::Result<()> {
     let mut solver = Solver::with_table_bytes(spec.table_bytes);
-    let runs = [
+    let runs: [SolveOptions; RUNS] = [
         options(Algorithm::Dfs, false, spec),
         options(Algorithm::Dfs, true, spec),
         options(Algorithm::Blocks, false, spec),
