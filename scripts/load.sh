@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of the HTTP service with the solver pool saturated (issue 3's numbers).
+# Load test of the HTTP service with the solver pool saturated (figures in docs/performance.md).
 # Needs `oha` (cargo install oha). Not part of CI: it takes about a minute and measures.
 #   scripts/load.sh [RATE] [SECONDS]
 set -euo pipefail

@@ -3,7 +3,7 @@
 //! [`service::api::router`] builds the HTTP application; [`cli::main`] is the binary.
 //!
 //! Invariant: this crate never searches itself; it parses requests, calls
-//! `gaps_engine`, and formats results in the shapes of the public contract.
+//! `gaps_engine`, and formats results in the public JSON shapes (docs/notation.md, docs/http.md).
 
 #![deny(unsafe_code)]
 

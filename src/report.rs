@@ -1,13 +1,13 @@
-//! JSON shapes of the public contract (moves, stats, solve results, win rates), shared by
+//! Public JSON shapes (moves, stats, solve results, win rates), shared by
 //! the CLI and, later, the HTTP service.
 //!
-//! Invariant: field names here are the contract's (section 2 moves, section 4 JSON);
+//! Invariant: field names here are public (docs/notation.md moves, README command-line JSON);
 //! additions are fine, renames are not.
 
 use gaps_engine::{format_position, Move, Position, SearchStats, SolveReport, Variant};
 use serde::Serialize;
 
-/// A move as in the contract: `{"card": "5H", "from": [row, col], "to": [row, col]}`.
+/// A move as in docs/notation.md: `{"card": "5H", "from": [row, col], "to": [row, col]}`.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct MoveJson {
     /// The card moved.

@@ -1,4 +1,4 @@
-//! The command line as users and scripts see it (contract section 4).
+//! The command line as users and scripts see it (README, "Command line").
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! `gaps-engine`: a pure, exact engine for the solitaire card game Gaps (Montana).
 //!
-//! Rules and notation follow the project's public contract; the search follows
+//! Rules and notation are those of docs/notation.md; the search follows
 //! Helmstetter & Cazenave (2003, 2004). The crate does no I/O, no logging and keeps no
 //! global mutable state: randomness comes only from explicit seeds, tables are owned by
 //! their [`Solver`], and limits are passed in as a [`Budget`](search::budget::Budget).

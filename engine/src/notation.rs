@@ -1,4 +1,4 @@
-//! Text notation of the contract (section 2): parsing with located errors, and the
+//! Text notation (docs/notation.md): parsing with located errors, and the
 //! canonical one-line form.
 //!
 //! Invariants:

@@ -100,7 +100,7 @@ pub struct SolveReport {
 /// A request the engine cannot carry out, or an engine bug caught by the replay check.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum SolveError {
-    /// The algorithm exists in the contract but not for this variant.
+    /// The algorithm exists but not for this variant.
     #[error("algorithm {algorithm} does not support the {variant} variant")]
     UnsupportedVariant {
         /// The algorithm.
@@ -126,7 +126,7 @@ pub enum SolveError {
 pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
 
 /// How much table a solve uses by default. `basic`: 2 MiB, because with incremental
-/// transpositions a small table loses little (paper 000, Fig. 7) and stays in cache:
+/// transpositions a small table loses little (Helmstetter and Cazenave 2004, Fig. 7) and stays in cache:
 /// measured on 4x13 deals 0..199, one core, 4 MiB ran 36.4 deals/s against 25.5 with
 /// 64 MiB, for 5% more nodes (session 4); since session 7's one-bucket table, 2 MiB
 /// beats 4 MiB (10,000 deals on two threads: 74-76 s against 80-86 s, 6% more nodes).

@@ -1,6 +1,6 @@
-//! The two rule variants of the contract.
+//! The two rule variants (docs/notation.md).
 //!
-//! Invariant: the names accepted by [`Variant::from_str`] are exactly the contract's
+//! Invariant: the names accepted by [`Variant::from_str`] are exactly the public
 //! `basic` and `common` (case-insensitive), and [`Variant::name`] round-trips them.
 
 use std::fmt;
@@ -17,7 +17,7 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// The contract name.
+    /// The public name.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Basic => "basic",

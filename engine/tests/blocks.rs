@@ -1,4 +1,4 @@
-//! Block search checked the way paper 001 (section 5) checked it, and more:
+//! Block search checked the way Helmstetter and Cazenave 2003 (section 5) checked it, and more:
 //! - completeness: every position a complete search reaches lies in an entered block,
 //!   with an ample table, a tiny one (entries replaced all the time) and none;
 //! - soundness of the blocks: every position of every block is reached by legal moves

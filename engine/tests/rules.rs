@@ -1,4 +1,4 @@
-//! Rules edge cases of the contract, section 1.
+//! Rules edge cases (docs/notation.md, "The game").
 mod common;
 use common::pos;
 use gaps_engine::moves::MoveList;
@@ -101,7 +101,7 @@ fn solved_positions_and_trivial_wins() {
     assert_eq!(r.verdict, Verdict::Unsolvable);
 }
 
-/// The legal moves of `p` read off the contract's rules cell by cell, the slow way.
+/// The legal moves of `p` read off the rules cell by cell, the slow way.
 fn moves_by_the_rules(p: &Position, v: Variant) -> Vec<String> {
     let layout = p.layout();
     let mut out = Vec::new();

@@ -47,7 +47,7 @@ pub struct SearchArgs {
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
     /// Transposition-table budget per solver, in MiB (default: 2 for basic, 64 for
-    /// common; see README).
+    /// common; see docs/engine.md).
     #[arg(long = "table-mb")]
     pub table_mb: Option<usize>,
     /// Disable the transposition table.
@@ -63,7 +63,7 @@ pub struct SearchArgs {
     #[arg(long = "no-reduce")]
     pub no_reduce: bool,
     /// Prune dead positions (a card that can never move again stands off its place):
-    /// fewer nodes, slower nodes (see README).
+    /// fewer nodes, slower nodes (see docs/performance.md).
     #[arg(long = "prune-dead")]
     pub prune_dead: bool,
     /// Seed for randomised algorithms.

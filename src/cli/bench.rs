@@ -2,7 +2,7 @@
 //! deterministic (it changes only when the search changes: put it in commit messages as
 //! `Bench: <nodes>`); time, speed and peak memory are measured alongside.
 //!
-//! With `--blocks` it prints paper 001's Tables 2-4 (see `blocks_table`).
+//! With `--blocks` it prints Helmstetter and Cazenave's (2003) Tables 2-4 (see `blocks_table`).
 //!
 //! It also runs the paper-000 comparison (table only, incremental transpositions only,
 //! both; small and large table) in complete mode when asked with `--compare`.
@@ -28,13 +28,13 @@ pub struct BenchCmd {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Compare transposition detectors (table / incremental / both) at two table sizes,
-    /// in complete mode, as in paper 000 (Figures 5-7).
+    /// in complete mode, as in Helmstetter and Cazenave 2004 (Figures 5-7).
     #[arg(long)]
     compare: bool,
     /// Small table size for --compare, in MiB.
     #[arg(long = "small-table-mb", default_value_t = 1)]
     small_table_mb: usize,
-    /// Paper 001 Tables 2-4: complete DFS (table only, and table + incremental
+    /// Helmstetter and Cazenave (2003) Tables 2-4: complete DFS (table only, and table + incremental
     /// transpositions) against complete block search, same table budget
     /// (`--table-mb`, default 64), one thread.
     #[arg(long)]
@@ -124,7 +124,7 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
 
 fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result<()> {
     outln!(
-        "complete search of {} {} deals 0..{} (paper 000: N_tt, N_it, N_tt_it)",
+        "complete search of {} {} deals 0..{} (Helmstetter and Cazenave 2004: N_tt, N_it, N_tt_it)",
         base.variant,
         layout,
         cmd.deals

@@ -1,4 +1,4 @@
-//! `gaps bench --blocks`: paper 001's Tables 2-4 on our deals. Each deal is searched
+//! `gaps bench --blocks`: Helmstetter and Cazenave's (2003) Tables 2-4 on our deals. Each deal is searched
 //! completely (not stopped at the first win, as in the paper) by depth-first search
 //! with the table only (the paper's DFS), by our depth-first search with the table and
 //! incremental transpositions, by block search (the paper's), and by block search with
@@ -24,7 +24,7 @@ pub struct BlocksTable {
     pub table_bytes: usize,
     /// Time limit per search.
     pub time_limit: Option<Duration>,
-    /// Print one line per deal (paper 001, Figure 7).
+    /// Print one line per deal (Helmstetter and Cazenave 2003, Figure 7).
     pub per_deal: bool,
 }
 

@@ -1,4 +1,4 @@
-//! `gaps deal`: prints a numbered deal (see README, "Deal numbers").
+//! `gaps deal`: prints a numbered deal (see docs/notation.md, "Deal numbers").
 
 use super::args::BoardArgs;
 use clap::Args;

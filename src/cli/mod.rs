@@ -1,4 +1,4 @@
-//! Command-line interface (contract section 4): argument parsing and dispatch.
+//! Command-line interface (README, "Command line"): argument parsing and dispatch.
 //!
 //! Invariants: bad input of any kind exits with code 2 and a message naming the
 //! problem; internal failures exit with code 1; results go to stdout, progress and

@@ -1,4 +1,4 @@
-//! The HTTP solving service (contract section 5): jobs API, bounded solver pool, SQLite
+//! The HTTP solving service (docs/http.md): jobs API, bounded solver pool, SQLite
 //! store, historical win rates, batches and operations endpoints.
 //!
 //! Invariants: the service knows the engine only through its public API (parse, deal,

@@ -1,4 +1,4 @@
-//! The JSON shapes of the HTTP API (contract section 5) and the validation of requests.
+//! The JSON shapes of the HTTP API (docs/http.md) and the validation of requests.
 //!
 //! Invariants: a request becomes a [`NewJob`] only through [`JobRequest::validate`],
 //! which parses the position with the engine, stores it in canonical form, checks the
@@ -56,7 +56,7 @@ pub struct Limits {
 #[derive(Deserialize, Debug, Clone, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JobRequest {
-    /// A position or deal in the contract's notation (exclusive with `deal`).
+    /// A position or deal in the notation of docs/notation.md (exclusive with `deal`).
     pub position: Option<String>,
     /// A numbered deal (exclusive with `position`).
     pub deal: Option<DealSpec>,

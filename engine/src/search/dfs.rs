@@ -1,5 +1,5 @@
 //! Depth-first search over any [`Game`], with a transposition table, incremental
-//! transpositions (paper 000, `dfs_it`), or both, and a path set for cyclic games.
+//! transpositions (Helmstetter and Cazenave 2004, `dfs_it`), or both, and a path set for cyclic games.
 //!
 //! Invariants and why they make `unsolvable` exact:
 //! - The search is a graph reachability search. A position's key goes into the table
@@ -7,15 +7,15 @@
 //!   overlaps that work; a position found there is dropped again). A child is skipped
 //!   only if (a) the table holds its key: it was entered before; (b) it is on the
 //!   current path; or (c) the move is in the incremental-transposition set `T`, so it
-//!   reaches a position that is covered anyway (paper 000, 2.2: `T` holds moves whose
+//!   reaches a position that is covered anyway (Helmstetter and Cazenave 2004, 2.2: `T` holds moves whose
 //!   child was completely searched, kept for a child only when they commute with the
 //!   move to it). `T` is built from the moves already played from the frame, its
 //!   table hits and the moves it inherited. A table hit may join `T` because keys are
 //!   stored on entry, never earlier: the child was entered before, and in a settled
-//!   (acyclic) region it cannot be on the stack, so its search is finished. Session 6
-//!   stored keys when the parent was expanded, so a hit could be a child still waiting
-//!   in a frame below, and handing such hits on made positions justify each other's
-//!   skips (settled `common` 4x4 deals 155, 181, 186 and 299 lost 2-3 reachable
+//!   (acyclic) region it cannot be on the stack, so its search is finished. Were keys
+//!   stored when the parent is expanded, a hit could be a child still waiting in a
+//!   frame below, and handing such hits on would make positions justify each other's
+//!   skips (settled `common` 4x4 deals 155, 181, 186 and 299 then lose 2-3 reachable
 //!   positions each in complete mode; the cross-check covers them). Every entered
 //!   position has all its kept moves tried before the search ends, so when the root is
 //!   exhausted every position reachable from it has been entered: none was won.

@@ -1,6 +1,6 @@
 //! The small game interface that the generic depth-first search is written against.
 //!
-//! It is what paper 000's `dfs_it` needs: legal moves, play / unplay, a commutation test
+//! It is what Helmstetter and Cazenave's (2004) `dfs_it` needs: legal moves, play / unplay, a commutation test
 //! and a position key. Implementations are monomorphised into the search, so the Gaps
 //! hot path pays nothing for the abstraction, and another one-player game (Morpion
 //! Solitaire, the paper's second domain) can reuse the same search.

@@ -22,9 +22,8 @@
 //!   the home bucket only and a full one has an entry replaced, because in a crowded
 //!   table reading the neighbour would cost a second cache line on most lookups. Keys
 //!   stored in neighbours earlier are then no longer found (and may be stored twice):
-//!   more work, never a false hit. Linear probing over windows of 8 buckets, used until
-//!   session 7, read 8 lines on every miss once the table was full (figures in the
-//!   README).
+//!   more work, never a false hit. Linear probing over windows of 8 buckets read 8 lines on
+//!   every miss once the table was full (docs/performance.md, "Tried, not adopted").
 //! - Entries store the full 128-bit key (0 = empty), so a false hit needs two distinct
 //!   positions with equal 128-bit Zobrist keys. With keys modelled as uniform random, a
 //!   search storing `n` positions aliases two of them with probability below

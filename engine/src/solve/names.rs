@@ -1,12 +1,12 @@
-//! The contract's names: verdicts and algorithms, with their stable spellings.
+//! The public names: verdicts and algorithms, with their stable spellings.
 //!
 //! Invariant: `name()` and `FromStr` are inverse on every variant (`Algorithm::ALL`
-//! lists them all), and the names are those of the contract plus `assign`.
+//! lists them all), and the names are the documented ones (docs/engine.md).
 
 use std::fmt;
 use std::str::FromStr;
 
-/// The outcome of a solve, as in the contract.
+/// The outcome of a solve, as documented (docs/notation.md).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Verdict {
     /// A solution was found and replayed.
@@ -18,7 +18,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The contract name.
+    /// The public name.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Solvable => "solvable",
@@ -34,7 +34,7 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// The algorithms named by the contract.
+/// The algorithms (docs/engine.md).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 pub enum Algorithm {
     /// The best the engine has for the variant.
@@ -54,7 +54,7 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    /// The contract name.
+    /// The public name.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Auto => "auto",
@@ -82,7 +82,7 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// An algorithm name that the contract does not define.
+/// An algorithm name that is not defined.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error("unknown algorithm {0:?} (expected one of auto, dfs, sampling, hybrid, blocks, assign)")]
 pub struct UnknownAlgorithm(pub String);

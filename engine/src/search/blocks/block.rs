@@ -1,5 +1,5 @@
 //! One block: a start position and, for each gap, a sequence of that gap's moves, such
-//! that the sequences are independent (paper 001, 4.2). The block stands for every
+//! that the sequences are independent (Helmstetter and Cazenave 2003, 4.2). The block stands for every
 //! position reached by playing a prefix of each sequence, in any order.
 //!
 //! Notation: gap `x` (its slot in the position's gap list) follows the trajectory
@@ -119,7 +119,7 @@ impl Block {
     }
 
     /// Extends gap `x`'s sequence for as long as its next move is the same everywhere on
-    /// its face and keeps the sequences independent (paper 001, 4.6 steps 1-3, decided
+    /// its face and keeps the sequences independent (Helmstetter and Cazenave 2003, 4.6 steps 1-3, decided
     /// by [`classify`] on the whole face), and
     /// the slab it would add is not already `covered(key, gap cells, extents)` (a table
     /// lookup for the position reached by `x` alone, with the extents of the others).

@@ -1,6 +1,6 @@
 //! The boundary of a block: which move gap `x` makes on its face `F_x` (the positions
 //! where `x` has played its whole sequence), split into parts where that move is the
-//! same and leaves the other sequences independent (paper 001, 4.6).
+//! same and leaves the other sequences independent (Helmstetter and Cazenave 2003, 4.6).
 //!
 //! A part is a box of progress ranges `lo[y]..=hi[y]` for the other gaps (`x` is at
 //! `len[x]`). [`classify`] answers, for a part, one of:

@@ -1,4 +1,4 @@
-//! Block search for the `basic` variant (paper 001, section 4): the game splits into one
+//! Block search for the `basic` variant (Helmstetter and Cazenave 2003, section 4): the game splits into one
 //! subgame per gap; a block is a start position with one move sequence per gap, all
 //! independent, standing for every combination of their prefixes. The search extends a
 //! block in each subgame while the sequences stay independent, then builds child
@@ -22,7 +22,7 @@
 //!   known to transpose (`transpositions`): its positions are reachable from a child
 //!   searched before, whose search enters them. The coverage tests check the
 //!   conclusion with and without them.
-//! - Table marks (paper 001, 4.7): each entered block stores the boxes starting on its
+//! - Table marks (Helmstetter and Cazenave 2003, 4.7): each entered block stores the boxes starting on its
 //!   four (`S`) edges, the positions reached by one sequence alone, each with the
 //!   extents of the rest of the block beyond it.
 //!

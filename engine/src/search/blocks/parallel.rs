@@ -1,4 +1,4 @@
-//! Parallel block search (issue 5, "go beyond"): several threads search from the same
+//! Parallel block search: several threads search from the same
 //! root, each taking the faces of every block from its own first face, and share one
 //! box table ([`SharedBoxTable`]). A block's boxes are stored when it is entered, so a
 //! thread skips the children another thread has entered (or is searching) and the

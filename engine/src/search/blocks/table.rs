@@ -18,7 +18,7 @@
 //! - At the limit, a full probe window replaces its smallest box (by positions): that
 //!   loses a box (more work later) but never invents one. Evicting the smallest rather
 //!   than a random entry of the home bucket cut 6x13 deal 0 with 128 MiB from 1,568M
-//!   to 313M positions (README, block search).
+//!   to 313M positions (docs/performance.md).
 
 use crate::search::table::{advise_huge_pages, buckets_for, prefetch_line, Lines};
 use crate::zobrist::{index_hash, Key};

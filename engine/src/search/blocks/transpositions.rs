@@ -1,5 +1,5 @@
-//! Incremental transpositions between the faces of a block (paper 000's idea, applied
-//! to block search, which paper 001 reports it could not combine with).
+//! Incremental transpositions between the faces of a block (Helmstetter and Cazenave's (2004) idea, applied
+//! to block search, which Helmstetter and Cazenave (2003) report they could not combine with).
 //!
 //! The faces of a block are searched one after the other. Say face `y` was searched
 //! before face `x`, and `x` plays `m` on a part of its face. On the positions `R` of that
@@ -20,11 +20,11 @@
 //! entered, covered by the table, or itself skipped this way) leads to the block's
 //! start by moves that all commute with `t`.
 //!
-//! Why an exhausted search still proves the deal lost: as with paper 000's incremental
+//! Why an exhausted search still proves the deal lost: as with Helmstetter and Cazenave's (2004) incremental
 //! transpositions (and Godefroid's sleep sets) only moves are skipped, never
 //! positions. A skipped `Q·m'` is reachable from `R·m'`, whose subtree was searched
 //! before the skip, so that search reaches it, and a `basic` game is acyclic, so the
-//! justifications cannot go round in a circle. That is paper 000's argument for
+//! justifications cannot go round in a circle. That is Helmstetter and Cazenave's (2004) argument for
 //! depth-first search; here it is a sketch, not a proof, because a box may also cover
 //! positions of a block still being searched (an ancestor), which finishes later. The
 //! coverage tests check the conclusion directly: with and without transpositions,

@@ -16,7 +16,7 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 const fmt = (n) => (n == null ? '—' : Number(n).toLocaleString('en-US'));
 const ms = (t) => (t < 10 ? t.toFixed(2) : fmt(Math.round(t)));
 
-// ---------- Notation (contract section 2) ----------
+// ---------- Notation (docs/notation.md) ----------
 
 const cardText = (c) => (c ? RANKS[c.r] + SUITS[c.s] : '--');
 const formatGrid = (grid) => grid.map((row) => row.map(cardText).join(' ')).join('/');
