@@ -79,8 +79,7 @@ async fn solvable_solutions_replay_through_the_engine() {
                     m["card"].as_str().unwrap()
                 );
                 assert!(pos.at(to.0, to.1).is_none());
-                let mut moves =
-                    gaps_engine::moves::MoveList::<{ gaps_engine::position::MAX_MOVES }>::default();
+                let mut moves = gaps_engine::MoveList::<{ gaps_engine::MAX_MOVES }>::default();
                 pos.legal_moves(gaps_engine::Variant::Basic, &mut moves);
                 let mv = moves
                     .as_slice()

@@ -9,11 +9,7 @@
 //!
 //! Usage: `cargo run --release -p gaps-engine --example common_classes -- SUITS RANKS DEALS`
 
-use gaps_engine::card::Layout;
-use gaps_engine::deal::deal;
-use gaps_engine::moves::MoveList;
-use gaps_engine::position::{Position, MAX_MOVES};
-use gaps_engine::variant::Variant;
+use gaps_engine::{deal, Layout, MoveList, Position, Variant, MAX_MOVES};
 use std::collections::{HashSet, VecDeque};
 
 /// Rows of cell bytes (card code + 1, 0 for a gap).

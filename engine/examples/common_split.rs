@@ -8,11 +8,7 @@
 //! (4x13 deals; a space is cut once CAP unsettled positions are found; a set of
 //! 128-bit keys costs about 32 bytes a position).
 
-use gaps_engine::card::Layout;
-use gaps_engine::deal::deal;
-use gaps_engine::moves::MoveList;
-use gaps_engine::position::MAX_MOVES;
-use gaps_engine::variant::Variant;
+use gaps_engine::{deal, Layout, MoveList, Variant, MAX_MOVES};
 use std::collections::HashSet;
 
 fn main() {

@@ -3,7 +3,7 @@
 //! Rules and notation are those of docs/notation.md; the search follows
 //! Helmstetter & Cazenave (2003, 2004). The crate does no I/O, no logging and keeps no
 //! global mutable state: randomness comes only from explicit seeds, tables are owned by
-//! their [`Solver`], and limits are passed in as a [`Budget`](search::budget::Budget).
+//! their [`Solver`], and limits are passed in with the [`SolveOptions`].
 //!
 //! ```
 //! use gaps_engine::{deal, Layout, Solver, SolveOptions, Verdict};
@@ -15,28 +15,46 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod card;
-pub mod deal;
-pub mod exhaustive;
-pub mod moves;
-pub mod notation;
-pub mod position;
-pub mod replay;
-pub mod search;
-pub mod solve;
-pub mod variant;
-pub mod zobrist;
+mod card;
+mod deal;
+mod exhaustive;
+mod moves;
+mod notation;
+mod position;
+mod replay;
+mod search;
+mod solve;
+mod variant;
+mod zobrist;
 
-pub use card::{Card, Layout, SizeError};
+pub use card::{Card, Cell, Layout, SizeError, MAX_RANKS, MAX_SUITS, MIN_RANKS};
 pub use deal::{deal, deal_cards, SplitMix64};
-pub use moves::Move;
-pub use notation::{format_position, parse_position, ParseError};
-pub use position::Position;
+pub use exhaustive::{reachable, Reachable};
+pub use moves::{Move, MoveList};
+pub use notation::{format_cells, format_position, parse_position, ParseError};
+pub use position::{Position, MAX_MOVES};
 pub use replay::{verify_solution, ReplayError};
+pub use search::blocks::MAX_THREADS as MAX_SEARCH_THREADS;
 pub use search::budget::StopReason;
 pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
 pub use solve::{
-    resolve_algorithm, Algorithm, SolveError, SolveOptions, SolveReport, Solver, Verdict,
+    default_table_limit, resolve_algorithm, Algorithm, AssignmentCaps, SolveError, SolveOptions,
+    SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict, AUTO_ASSIGNMENT_CAPS, AUTO_PROBES,
+    DEFAULT_PROBES, DEFAULT_TABLE_BYTES,
 };
 pub use variant::Variant;
+
+/// The searches' own parts, for the engine's integration tests and measurement
+/// examples only: not a stable interface, and nothing outside this crate's `tests/`
+/// and `examples/` uses it.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::search::assign::{assignments, Assignment};
+    pub use crate::search::blocks::{
+        search_parallel, BlockObserver, BlockOptions, BlockSearch, BlockView, BoxTable,
+        SharedBoxTable,
+    };
+    pub use crate::search::budget::Budget;
+    pub use crate::search::outcome::Outcome;
+}

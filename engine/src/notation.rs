@@ -241,6 +241,29 @@ pub fn format_position(pos: &Position) -> String {
     format_cells(pos.layout(), &pos.to_cells())
 }
 
+/// A position shows itself in canonical notation (here, so that `position` does not
+/// depend on `notation`).
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_position(self))
+    }
+}
+
+/// Canonical notation, as [`format_position`].
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&format_position(self))
+    }
+}
+
+/// Parses a deal or a position, as [`parse_position`].
+impl std::str::FromStr for Position {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_position(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

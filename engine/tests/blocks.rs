@@ -9,14 +9,11 @@
 //!   all threads together cover every reachable position, and verdicts agree, with
 //!   tiny tables and more threads than cores to make racing stores frequent.
 mod common;
-use gaps_engine::card::MAX_SUITS;
-use gaps_engine::search::blocks::parallel::search_parallel;
-use gaps_engine::search::blocks::shared_table::SharedBoxTable;
-use gaps_engine::search::blocks::table::BoxTable;
-use gaps_engine::search::blocks::{
-    BlockObserver, BlockOptions, BlockOutcome, BlockSearch, BlockView,
+use gaps_engine::internals::Budget;
+use gaps_engine::internals::{
+    search_parallel, BlockObserver, BlockOptions, BlockSearch, BlockView, BoxTable, Outcome,
+    SharedBoxTable,
 };
-use gaps_engine::search::budget::Budget;
 use gaps_engine::*;
 use std::collections::HashSet;
 
@@ -24,7 +21,7 @@ use std::collections::HashSet;
 fn reachable_keys(start: &Position) -> HashSet<u128> {
     let mut seen = HashSet::from([start.key()]);
     let mut todo = vec![*start];
-    let mut moves = moves::MoveList::<{ position::MAX_MOVES }>::default();
+    let mut moves = MoveList::<{ MAX_MOVES }>::default();
     while let Some(pos) = todo.pop() {
         pos.legal_moves(Variant::Basic, &mut moves);
         for &m in moves.as_slice() {
@@ -92,7 +89,7 @@ fn block_search(
     complete: bool,
     transpositions: bool,
     observer: &mut impl BlockObserver,
-) -> BlockOutcome {
+) -> Outcome {
     let mut stats = SearchStats::default();
     BlockSearch::default().search(
         start,
@@ -120,7 +117,7 @@ fn check_coverage(
     let mut table = table_bytes.map(BoxTable::with_budget);
     let mut seen = Collector::default();
     let outcome = block_search(start, table.as_mut(), true, transpositions, &mut seen);
-    assert!(!matches!(outcome, BlockOutcome::Stopped(_)));
+    assert!(!matches!(outcome, Outcome::Stopped(_)));
     let missing = reachable.difference(&seen.positions).count();
     assert_eq!(
         missing, 0,
@@ -148,7 +145,7 @@ fn check_parallel_coverage(start: &Position, threads: usize, table_bytes: usize)
     let mut stats = SearchStats::default();
     let budget = Budget::unlimited();
     let outcome = search_parallel(start, &table, options, &budget, &mut stats, &mut seen);
-    assert!(!matches!(outcome, BlockOutcome::Stopped(_)));
+    assert!(!matches!(outcome, Outcome::Stopped(_)));
     let union: HashSet<u128> = seen
         .iter()
         .flat_map(|c| c.positions.iter().copied())
@@ -194,7 +191,7 @@ fn every_reachable_position_lies_in_a_block_4x13() {
     let mut checked = 0;
     for seed in 0..40 {
         let start = deal(seed, layout);
-        let size = gaps_engine::exhaustive::reachable(&start, Variant::Basic, 400_000);
+        let size = gaps_engine::reachable(&start, Variant::Basic, 400_000);
         if size.winnable.is_none() {
             continue; // too large for an exact set in a unit test
         }
@@ -256,11 +253,11 @@ fn a_tiny_table_changes_effort_not_verdicts() {
         let a = block_search(&start, Some(&mut ample), false, true, &mut ());
         let b = block_search(&start, Some(&mut tiny), false, true, &mut ());
         let c = block_search(&start, None, false, false, &mut ());
-        let won = |o: &BlockOutcome| matches!(o, BlockOutcome::Won(_));
+        let won = |o: &Outcome| matches!(o, Outcome::Won(_));
         assert_eq!(won(&a), won(&b), "deal {seed}");
         assert_eq!(won(&a), won(&c), "deal {seed}");
         for line in [a, b, c].iter().filter_map(|o| match o {
-            BlockOutcome::Won(line) => Some(line),
+            Outcome::Won(line) => Some(line),
             _ => None,
         }) {
             verify_solution(&start, Variant::Basic, line).expect("solution replays");

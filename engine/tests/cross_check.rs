@@ -2,7 +2,6 @@
 //! on thousands of small deals of both variants. Every `solvable` answer was replayed by
 //! the solver itself before being returned.
 mod common;
-use gaps_engine::exhaustive::reachable;
 use gaps_engine::*;
 
 const REFERENCE_LIMIT: usize = 3_000_000;
@@ -288,7 +287,7 @@ fn sampling_and_auto_agree_with_reference() {
 /// rules), and it never claims a loss.
 #[test]
 fn assignments_find_exactly_the_wins_of_the_restricted_games() {
-    use gaps_engine::search::assign::assignments;
+    use gaps_engine::internals::assignments;
     let mut solver = Solver::with_table_bytes(16 << 20);
     let (mut wins, mut parking_needed) = (0, 0);
     for (suits, ranks) in [(3, 5), (2, 7), (4, 4), (3, 6)] {

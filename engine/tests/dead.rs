@@ -1,9 +1,6 @@
 //! Dead-position detection against brute force on small boards: every card the analysis
 //! calls frozen stays on its cell in every reachable position, a position called dead
 //! has no reachable win, and the fast test agrees with the full frozen set.
-use gaps_engine::card::Card;
-use gaps_engine::moves::MoveList;
-use gaps_engine::position::MAX_MOVES;
 use gaps_engine::*;
 use std::collections::{HashSet, VecDeque};
 

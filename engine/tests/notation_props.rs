@@ -37,7 +37,7 @@ proptest! {
         let (i, j) = (a.index(cells.len()), b.index(cells.len()));
         prop_assume!(i != j && cells[i].is_some() && cells[j].is_some());
         cells[j] = cells[i];
-        let text = notation::format_cells(layout, &cells);
+        let text = format_cells(layout, &cells);
         let is_duplicate = matches!(parse_position(&text), Err(ParseError::DuplicateCard { .. }));
         prop_assert!(is_duplicate);
     }

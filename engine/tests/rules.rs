@@ -1,8 +1,6 @@
 //! Rules edge cases (docs/notation.md, "The game").
 mod common;
 use common::pos;
-use gaps_engine::moves::MoveList;
-use gaps_engine::position::MAX_MOVES;
 use gaps_engine::*;
 
 fn moves(p: &Position, v: Variant) -> Vec<String> {

@@ -5,8 +5,8 @@
 
 use super::input_error;
 use clap::Args;
-use gaps_engine::search::blocks::parallel::MAX_THREADS as MAX_SEARCH_THREADS;
-use gaps_engine::solve::DEFAULT_TABLE_BYTES;
+use gaps_engine::DEFAULT_TABLE_BYTES;
+use gaps_engine::MAX_SEARCH_THREADS;
 use gaps_engine::{Algorithm, DfsOptions, Layout, SolveOptions, Variant};
 use std::time::Duration;
 

@@ -11,7 +11,7 @@ use super::args::BoardArgs;
 use super::winrate::solve_range;
 use super::{input_error, SearchArgs};
 use clap::Args;
-use gaps_engine::solve::default_table_limit;
+use gaps_engine::default_table_limit;
 use gaps_engine::{DfsOptions, Layout, SolveOptions};
 use std::time::Instant;
 

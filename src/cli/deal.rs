@@ -2,7 +2,7 @@
 
 use super::args::BoardArgs;
 use clap::Args;
-use gaps_engine::notation::format_cells;
+use gaps_engine::format_cells;
 use gaps_engine::{deal, deal_cards, format_position};
 
 #[derive(Args, Debug)]

@@ -39,6 +39,36 @@ impl StopReason {
             StopReason::AssignmentsLost => "assignments_lost",
         }
     }
+
+    /// Every reason, each once.
+    pub const ALL: [StopReason; 6] = [
+        StopReason::NodeLimit,
+        StopReason::TimeLimit,
+        StopReason::Cancelled,
+        StopReason::MemoryLimit,
+        StopReason::ProbeLimit,
+        StopReason::AssignmentsLost,
+    ];
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for StopReason {
+    type Err = crate::solve::UnknownName;
+    /// The inverse of [`StopReason::name`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StopReason::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| crate::solve::UnknownName {
+                kind: "stop reason",
+                name: s.to_string(),
+            })
+    }
 }
 
 /// The limits of one search.

@@ -44,8 +44,9 @@
 //! - The stack and move lists are preallocated; no allocation per node.
 //! - On return the game is back at the root position.
 
-use super::budget::{Budget, StopReason, CHECK_INTERVAL};
+use super::budget::{Budget, CHECK_INTERVAL};
 use super::game::{Game, MoveSet};
+use super::outcome::Outcome;
 use super::path::PathSet;
 use super::stats::SearchStats;
 use super::table::{Hashed, TranspositionTable};
@@ -92,17 +93,6 @@ impl Default for DfsOptions {
             prune_dead: false,
         }
     }
-}
-
-/// How a depth-first search ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DfsOutcome<M> {
-    /// A win was found; the moves lead from the root to it (in complete mode: the first).
-    Won(Vec<M>),
-    /// The reachable space was exhausted without a win.
-    Exhausted,
-    /// A limit was reached first.
-    Stopped(StopReason),
 }
 
 struct Frame<G: Game> {
@@ -158,7 +148,7 @@ impl<G: Game> DepthFirst<G> {
         options: DfsOptions,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> DfsOutcome<G::Move> {
+    ) -> Outcome<G::Move> {
         let options = options.effective::<G>();
         if !options.table {
             table = None;
@@ -171,11 +161,11 @@ impl<G: Game> DepthFirst<G> {
         let mut first_win: Option<Vec<G::Move>> = None;
         if game.is_won() {
             stats.wins += 1;
-            return DfsOutcome::Won(Vec::new());
+            return Outcome::Won(Vec::new());
         }
         if options.prune_dead && game.is_dead() {
             stats.dead_cuts += 1;
-            return DfsOutcome::Exhausted;
+            return Outcome::Exhausted;
         }
         if let Some(t) = table.as_deref_mut() {
             t.probe_or_insert(game.key());
@@ -197,8 +187,8 @@ impl<G: Game> DepthFirst<G> {
                 stack.depth -= 1;
                 if stack.depth == 0 {
                     break match first_win.take() {
-                        Some(w) => DfsOutcome::Won(w),
-                        None => DfsOutcome::Exhausted,
+                        Some(w) => Outcome::Won(w),
+                        None => Outcome::Exhausted,
                     };
                 }
                 game.unplay(via);
@@ -247,7 +237,7 @@ impl<G: Game> DepthFirst<G> {
                 debug_assert_eq!(game.key(), game.key_from_scratch(), "incremental key");
                 if let Some(reason) = budget.exhausted(stats.nodes) {
                     stack.drop_child(game, m);
-                    break DfsOutcome::Stopped(reason);
+                    break Outcome::Stopped(reason);
                 }
             }
             if game.is_won() {
@@ -257,7 +247,7 @@ impl<G: Game> DepthFirst<G> {
                     stack.frames[1..stack.depth].iter().map(|f| f.via).collect();
                 line.push(m);
                 if !options.complete {
-                    break DfsOutcome::Won(line);
+                    break Outcome::Won(line);
                 }
                 first_win.get_or_insert(line);
                 continue;

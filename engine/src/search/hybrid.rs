@@ -21,7 +21,8 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::key_set::{Insert, KeySet};
-use crate::search::sampling::{Sampler, SamplingOutcome};
+use crate::search::outcome::Outcome;
+use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 
@@ -32,17 +33,6 @@ fn split_budget(bytes: usize) -> (usize, usize) {
     let slots = (bytes / 24).max(8);
     let positions = (bytes / 24).max(1);
     (slots, positions)
-}
-
-/// Result of a hybrid search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HybridOutcome {
-    /// A won line (breadth-first path, then the probe's moves).
-    Won(Vec<Move>),
-    /// Every reachable position was visited and none is won.
-    Lost,
-    /// A limit (nodes, time, cancel, or the memory budget) stopped it without a win.
-    Stopped(StopReason),
 }
 
 /// A reusable hybrid searcher.
@@ -66,7 +56,7 @@ impl HybridSearch {
         rng: &mut SplitMix64,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> HybridOutcome {
+    ) -> Outcome {
         let (slots, max_positions) = split_budget(memory_bytes);
         let max_positions = max_positions.clamp(1, u32::MAX as usize - 1);
         self.seen.reset(slots);
@@ -85,7 +75,7 @@ impl HybridSearch {
         while head < self.nodes.len() {
             if stats.nodes >= next_check {
                 if let Some(reason) = budget.exhausted(stats.nodes) {
-                    return HybridOutcome::Stopped(reason);
+                    return Outcome::Stopped(reason);
                 }
                 next_check = stats.nodes + CHECK_INTERVAL;
             }
@@ -112,13 +102,13 @@ impl HybridSearch {
                 .sampler
                 .run(&pos, variant, 1, rng, &Budget::unlimited(), stats)
             {
-                SamplingOutcome::Won { line, .. } => {
+                Outcome::Won(line) => {
                     self.rebuild(start, head);
                     let mut won = self.path.clone();
                     won.extend_from_slice(&line);
-                    return HybridOutcome::Won(won);
+                    return Outcome::Won(won);
                 }
-                SamplingOutcome::NoWin | SamplingOutcome::Stopped(_) => {}
+                Outcome::Exhausted | Outcome::NoWin(_) | Outcome::Stopped(_) => {}
             }
             if !refused {
                 pos.legal_moves(variant, &mut moves);
@@ -158,9 +148,9 @@ impl HybridSearch {
             head += 1;
         }
         if refused {
-            HybridOutcome::Stopped(StopReason::MemoryLimit)
+            Outcome::Stopped(StopReason::MemoryLimit)
         } else {
-            HybridOutcome::Lost
+            Outcome::Exhausted
         }
     }
 
@@ -257,12 +247,12 @@ mod tests {
                     &mut stats,
                 );
                 match out {
-                    HybridOutcome::Won(line) => {
+                    Outcome::Won(line) => {
                         assert!(reference, "{variant} {layout} {seed}");
                         verify_solution(&start, variant, &line).unwrap();
                     }
-                    HybridOutcome::Lost => assert!(!reference, "{variant} {layout} {seed}"),
-                    HybridOutcome::Stopped(r) => panic!("stopped: {r:?}"),
+                    Outcome::Exhausted => assert!(!reference, "{variant} {layout} {seed}"),
+                    Outcome::Stopped(r) | Outcome::NoWin(r) => panic!("stopped: {r:?}"),
                 }
             }
         }
@@ -283,7 +273,7 @@ mod tests {
                 &Budget::unlimited(),
                 &mut stats,
             );
-            if out == HybridOutcome::Lost {
+            if out == Outcome::Exhausted {
                 // Only when the whole space fits in 20 positions.
                 assert!(reachable(&start, Variant::Common, 1000).positions <= 20);
             }

@@ -11,7 +11,7 @@
 //! - Buckets come from a nonlinear mix of the key (raw Zobrist keys of related positions
 //!   share low bits), mapped onto any slot count by multiply-shift.
 
-use crate::search::table::prefetch_line;
+use crate::search::memory::prefetch_line;
 use crate::zobrist::{index_hash, Key};
 
 /// What an insertion did.
@@ -48,16 +48,19 @@ impl KeySet {
     }
 
     /// Keys stored.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// True when no key is stored.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// How many keys the set can hold at its size limit.
+    #[cfg(test)]
     pub fn capacity_limit(&self) -> usize {
         self.max_slots / 8 * 7
     }

@@ -11,6 +11,8 @@ pub mod game;
 pub mod gaps_game;
 pub mod hybrid;
 pub mod key_set;
+mod memory;
+pub mod outcome;
 pub mod path;
 pub mod sampling;
 pub mod stats;

@@ -3,7 +3,7 @@
 //! won or stuck; restart; repeat up to a number of probes.
 //!
 //! Invariants:
-//! - Sampling finds wins and never proves a loss: [`SamplingOutcome::NoWin`] means only
+//! - Sampling finds wins and never proves a loss: [`Outcome::NoWin`] means only
 //!   that no probe won.
 //! - The probes are a pure function of the start, the variant and the seed: the same
 //!   seed replays the same probes (the seed is recorded with every result).
@@ -17,24 +17,9 @@ use crate::deal::SplitMix64;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
-
-/// Result of a sampling run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SamplingOutcome {
-    /// A probe won: its moves, and the 1-based number of that probe.
-    Won {
-        /// The winning line.
-        line: Vec<Move>,
-        /// Which probe won (1 = the first).
-        probe: u64,
-    },
-    /// Every probe got stuck (this proves nothing).
-    NoWin,
-    /// A limit stopped the run first.
-    Stopped(StopReason),
-}
 
 /// Longest probe: the `basic` bound on moves (`S * (1 + 2 + ... + (R-1))`, paper section
 /// 2.3: 312 for 4 x 13), times 4 so that `common` probes, which may repeat positions,
@@ -62,7 +47,7 @@ impl Sampler {
         rng: &mut SplitMix64,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> SamplingOutcome {
+    ) -> Outcome {
         match variant {
             Variant::Basic => self.run_rules::<false>(start, max_probes, rng, budget, stats),
             Variant::Common => self.run_rules::<true>(start, max_probes, rng, budget, stats),
@@ -76,15 +61,15 @@ impl Sampler {
         rng: &mut SplitMix64,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> SamplingOutcome {
+    ) -> Outcome {
         let cap = probe_cap(start.layout());
         self.line.clear();
         self.line.reserve(cap);
         let mut next_check = stats.nodes;
-        for probe in 1..=max_probes {
+        for _ in 0..max_probes {
             if stats.nodes >= next_check {
                 if let Some(reason) = budget.exhausted(stats.nodes) {
-                    return SamplingOutcome::Stopped(reason);
+                    return Outcome::Stopped(reason);
                 }
                 next_check = stats.nodes + CHECK_INTERVAL;
             }
@@ -108,13 +93,10 @@ impl Sampler {
             };
             if won {
                 stats.wins += 1;
-                return SamplingOutcome::Won {
-                    line: self.line.clone(),
-                    probe,
-                };
+                return Outcome::Won(self.line.clone());
             }
         }
-        SamplingOutcome::NoWin
+        Outcome::NoWin(StopReason::ProbeLimit)
     }
 }
 
@@ -148,9 +130,9 @@ mod tests {
                 let (first, stats) = run(&mut sampler);
                 let (second, _) = run(&mut sampler);
                 assert_eq!(first, second, "same seed, same probes");
-                if let SamplingOutcome::Won { line, probe } = first {
+                if let Outcome::Won(line) = first {
                     wins += 1;
-                    assert!(probe >= 1 && probe <= stats.probes);
+                    assert!(stats.probes >= 1);
                     verify_solution(&start, variant, &line).unwrap();
                 }
             }
@@ -221,7 +203,7 @@ mod tests {
             &mut stats,
         );
         // Either a win came first or the node limit stopped the run.
-        if let SamplingOutcome::Stopped(reason) = out {
+        if let Outcome::Stopped(reason) = out {
             assert_eq!(reason, StopReason::NodeLimit);
             assert!(stats.nodes < 10_000 + CHECK_INTERVAL + 2 * probe_cap(Layout::STANDARD) as u64);
         }

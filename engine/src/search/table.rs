@@ -30,6 +30,7 @@
 //!   `n^2 / 2^129`: under 1.5e-15 for `n = 10^12` positions (days of search).
 //! - `clear` costs time proportional to the buckets the previous search used.
 
+use crate::search::memory::{buckets_for, prefetch_line, Lines};
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 4;
@@ -74,9 +75,8 @@ impl TranspositionTable {
     /// A table using at most `bytes` bytes (rounded down to a power of two of buckets,
     /// at least one bucket).
     pub fn with_budget(bytes: usize) -> Self {
-        let capacity = buckets_for(bytes, Self::BUCKET_BYTES, usize::MAX);
-        let buckets = Lines::new(capacity);
-        advise_huge_pages(&buckets[..]);
+        let buckets = Lines::with_budget(bytes);
+        let capacity = buckets.len();
         TranspositionTable {
             limit: capacity,
             buckets,
@@ -93,6 +93,7 @@ impl TranspositionTable {
         self.buckets.len() * Self::BUCKET_BYTES
     }
     /// Budgeted number of entries.
+    #[cfg(test)]
     pub fn capacity_entries(&self) -> usize {
         self.buckets.len() * SLOTS
     }
@@ -110,6 +111,7 @@ impl TranspositionTable {
     }
 
     /// Forgets everything (cost proportional to what the last search used).
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.clear_with_limit(usize::MAX);
     }
@@ -218,117 +220,6 @@ fn find_or_insert(buckets: &mut [Bucket], home: usize, key: Key, pair: bool) -> 
     }
     Slot::Full
 }
-
-/// Zeroed 64-byte buckets of `N` words `W`, each on a cache line of its own. The
-/// allocator hands out large blocks 16 bytes past a page boundary, so a plain `Vec` of
-/// 64-byte buckets would split every bucket across two lines (two cache misses for one
-/// lookup); this one allocates a line more and starts at the first line boundary. The
-/// memory comes zeroed from the allocator (`calloc`), mapped as it is first touched.
-pub(crate) struct Lines<W, const N: usize> {
-    words: Vec<W>,
-    start: usize,
-    len: usize,
-}
-
-impl<W: bytemuck::Zeroable, const N: usize> Lines<W, N> {
-    /// `len` zeroed buckets.
-    pub fn new(len: usize) -> Self {
-        let word = std::mem::size_of::<W>();
-        assert!(N * word == 64 && std::mem::align_of::<W>() == word);
-        let words: Vec<W> = bytemuck::zeroed_vec(len * N + N - 1);
-        // Words are aligned to their size, so the gap to the next line is whole words.
-        let start = (words.as_ptr() as usize).wrapping_neg() % 64 / word;
-        assert!(start < N && start + len * N <= words.len());
-        Lines { words, start, len }
-    }
-}
-
-// The two views below are what every table lookup goes through. Written safely
-// (`words[start..][..len * N].as_chunks()`), their bounds checks and division cost 3.3%
-// more instructions on `gaps bench --deals 30` (cachegrind: 2.825G against 2.735G).
-impl<W, const N: usize> std::ops::Deref for Lines<W, N> {
-    type Target = [[W; N]];
-    #[inline(always)]
-    fn deref(&self) -> &[[W; N]] {
-        #[allow(unsafe_code)]
-        // SAFETY: `new` made `words` hold `start + len * N` words (`N - 1` more than
-        // `len * N`, and `start < N`), so the `len` arrays of `N` words from `start` are
-        // in bounds; `[W; N]` is laid out as `N` consecutive `W`s with the alignment of
-        // `W`, which the words have; the slice borrows `self`, so `words` (never resized)
-        // outlives it.
-        unsafe {
-            std::slice::from_raw_parts(
-                self.words.as_ptr().add(self.start).cast::<[W; N]>(),
-                self.len,
-            )
-        }
-    }
-}
-
-impl<W, const N: usize> std::ops::DerefMut for Lines<W, N> {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut [[W; N]] {
-        #[allow(unsafe_code)]
-        // SAFETY: as in `deref`; the mutable borrow of `self` makes the slice unique.
-        unsafe {
-            std::slice::from_raw_parts_mut(
-                self.words.as_mut_ptr().add(self.start).cast::<[W; N]>(),
-                self.len,
-            )
-        }
-    }
-}
-
-/// The number of buckets of `bucket_bytes` that `bytes` pays for, rounded down to a
-/// power of two, at least one and at most `max` (itself a power of two).
-pub(crate) fn buckets_for(bytes: usize, bucket_bytes: usize, max: usize) -> usize {
-    let wanted = (bytes / bucket_bytes).clamp(1, max);
-    1usize << (usize::BITS - 1 - wanted.leading_zeros())
-}
-
-/// Starts loading the cache line of `target` without waiting for it: several table
-/// probes can then overlap their cache misses instead of paying them one after another.
-#[inline(always)]
-pub(crate) fn prefetch_line<T>(target: &T) {
-    let line: *const T = target;
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unsafe_code)]
-    // SAFETY: `_mm_prefetch` only hints the cache; it never faults, reads no value
-    // into the program and writes nothing. The pointer comes from a live reference,
-    // and SSE is part of the x86_64 baseline.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(line.cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = line;
-}
-
-/// Asks Linux to back the table with transparent huge pages. Table lookups are random
-/// accesses over megabytes, so with 4 KiB pages most of them also miss the TLB; measured
-/// on 100 4x13 deals, huge pages made the search 25% faster. Purely advisory: if the
-/// kernel says no, nothing changes.
-#[cfg(target_os = "linux")]
-pub(crate) fn advise_huge_pages<T>(buckets: &[T]) {
-    const PAGE: usize = 4096;
-    let start = buckets.as_ptr() as usize;
-    let end = start + std::mem::size_of_val(buckets);
-    let aligned = start.next_multiple_of(PAGE);
-    if end <= aligned + PAGE {
-        return;
-    }
-    let len = (end - aligned) / PAGE * PAGE;
-    #[allow(unsafe_code)]
-    // SAFETY: the range lies inside the live allocation behind `buckets` (rounded inward
-    // to page boundaries), and MADV_HUGEPAGE only changes how the kernel backs those
-    // pages, never their contents or validity. The result is ignored on purpose.
-    unsafe {
-        libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn advise_huge_pages<T>(_: &[T]) {}
 
 #[cfg(test)]
 mod tests {

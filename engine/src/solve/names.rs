@@ -1,7 +1,7 @@
 //! The public names: verdicts and algorithms, with their stable spellings.
 //!
-//! Invariant: `name()` and `FromStr` are inverse on every variant (`Algorithm::ALL`
-//! lists them all), and the names are the documented ones (docs/engine.md).
+//! Invariant: `name()` and `FromStr` are inverse on every variant of each type
+//! (`Algorithm::ALL` lists the algorithms), and the names are the documented ones (docs/engine.md).
 
 use std::fmt;
 use std::str::FromStr;
@@ -31,6 +31,29 @@ impl Verdict {
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of a closed set of public names.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("unknown {kind} {name:?}")]
+pub struct UnknownName {
+    /// What was being named ("verdict", "stop reason").
+    pub kind: &'static str,
+    /// The text given.
+    pub name: String,
+}
+
+impl FromStr for Verdict {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [Verdict::Solvable, Verdict::Unsolvable, Verdict::Unknown]
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| UnknownName {
+                kind: "verdict",
+                name: s.to_string(),
+            })
     }
 }
 
@@ -94,5 +117,26 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+    use crate::search::budget::StopReason;
+
+    #[test]
+    fn names_and_parsing_are_inverse() {
+        for v in [Verdict::Solvable, Verdict::Unsolvable, Verdict::Unknown] {
+            assert_eq!(v.name().parse::<Verdict>(), Ok(v));
+        }
+        for r in StopReason::ALL {
+            assert_eq!(r.name().parse::<StopReason>(), Ok(r));
+        }
+        for a in Algorithm::ALL {
+            assert_eq!(a.name().parse::<Algorithm>(), Ok(a));
+        }
+        assert!("won".parse::<Verdict>().is_err());
+        assert!("tired".parse::<StopReason>().is_err());
     }
 }

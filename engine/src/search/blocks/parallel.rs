@@ -18,15 +18,13 @@
 //! cancel flag hold for all; the first thread that stops early (a win outside complete
 //! mode, or a limit) raises a flag that stops the others.
 
-use super::shared_table::SharedBoxTable;
-use super::{BlockObserver, BlockOptions, BlockOutcome, BlockSearch};
+use super::search::{BlockObserver, BlockOptions, BlockSearch};
+use super::shared_table::{SharedBoxTable, MAX_THREADS};
 use crate::position::Position;
 use crate::search::budget::Budget;
+use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Most threads of one parallel block search.
-pub const MAX_THREADS: usize = 64;
 
 /// Searches every position reachable from `start` under the `basic` rules with one
 /// thread per observer (1..=[`MAX_THREADS`] of them; each sees the blocks its thread
@@ -39,7 +37,7 @@ pub fn search_parallel<O: BlockObserver + Send>(
     budget: &Budget,
     stats: &mut SearchStats,
     observers: &mut [O],
-) -> BlockOutcome {
+) -> Outcome {
     let threads = observers.len();
     assert!(
         (1..=MAX_THREADS).contains(&threads),
@@ -48,7 +46,7 @@ pub fn search_parallel<O: BlockObserver + Send>(
     let halt = AtomicBool::new(false);
     let gaps = start.gaps().len();
     let spent = stats.nodes;
-    let results: Vec<(BlockOutcome, SearchStats, bool)> = std::thread::scope(|scope| {
+    let results: Vec<(Outcome, SearchStats, bool)> = std::thread::scope(|scope| {
         let workers: Vec<_> = observers
             .iter_mut()
             .enumerate()
@@ -72,9 +70,11 @@ pub fn search_parallel<O: BlockObserver + Send>(
                         observer,
                     );
                     let stops_all = match outcome {
-                        BlockOutcome::Won(_) => !options.complete,
-                        BlockOutcome::Stopped(_) => true,
-                        BlockOutcome::Exhausted => false,
+                        Outcome::Won(_) => !options.complete,
+                        // A block search never ends `NoWin`; were one to, it proved
+                        // nothing, so it must not let the others end `Exhausted`.
+                        Outcome::Stopped(_) | Outcome::NoWin(_) => true,
+                        Outcome::Exhausted => false,
                     };
                     // Only the first thread to stop says why: the others were halted.
                     let first = stops_all && !halt.swap(true, Ordering::Relaxed);
@@ -93,12 +93,12 @@ pub fn search_parallel<O: BlockObserver + Send>(
     let mut stopped = None;
     for (outcome, _, first) in results {
         match outcome {
-            BlockOutcome::Won(line) => return BlockOutcome::Won(line),
-            BlockOutcome::Stopped(reason) if first || stopped.is_none() => {
+            Outcome::Won(line) => return Outcome::Won(line),
+            Outcome::Stopped(reason) | Outcome::NoWin(reason) if first || stopped.is_none() => {
                 stopped = Some(reason);
             }
-            BlockOutcome::Stopped(_) | BlockOutcome::Exhausted => {}
+            Outcome::Stopped(_) | Outcome::NoWin(_) | Outcome::Exhausted => {}
         }
     }
-    stopped.map_or(BlockOutcome::Exhausted, BlockOutcome::Stopped)
+    stopped.map_or(Outcome::Exhausted, Outcome::Stopped)
 }

@@ -23,15 +23,17 @@
 //!   grows: growing would move entries under the other threads.
 //!   [`SharedBoxTable::clear`] zeroes it again after a search used it.
 
-use super::parallel::MAX_THREADS;
 use super::table::{improves, volume, BoxStore};
-use crate::search::table::{advise_huge_pages, buckets_for, prefetch_line, Lines};
+use crate::search::memory::{buckets_for, prefetch_line, Lines};
 use crate::zobrist::{index_hash, Key};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 const SLOTS: usize = 2;
 const WORDS: usize = 4;
 const MAX_PROBE: usize = 4;
+/// Most threads of one parallel block search.
+pub const MAX_THREADS: usize = 64;
+
 /// Depths whose blocks publish their serials; deeper blocks store owner 0, never busy.
 const TRACKED_DEPTHS: usize = 1024;
 const SERIAL_BITS: u32 = 40;
@@ -61,11 +63,9 @@ enum Stored {
 impl SharedBoxTable {
     /// A table of at most `bytes` bytes ([`SharedBoxTable::size_for`]).
     pub fn with_budget(bytes: usize) -> Self {
-        let capacity = Self::size_for(bytes) / std::mem::size_of::<Bucket>();
         // Zeroed by the allocator and mapped as it is first touched, as the single-thread
         // table (building it bucket by bucket took 0.9 s per GiB).
-        let buckets = Lines::new(capacity);
-        advise_huge_pages(&buckets[..]);
+        let buckets = Lines::with_budget(bytes);
         SharedBoxTable {
             buckets,
             searching: (0..MAX_THREADS * TRACKED_DEPTHS)

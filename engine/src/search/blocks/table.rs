@@ -20,7 +20,7 @@
 //!   than a random entry of the home bucket cut 6x13 deal 0 with 128 MiB from 1,568M
 //!   to 313M positions (docs/performance.md).
 
-use crate::search::table::{advise_huge_pages, buckets_for, prefetch_line, Lines};
+use crate::search::memory::{buckets_for, prefetch_line, Lines};
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 2;
@@ -109,9 +109,8 @@ pub struct BoxTable {
 impl BoxTable {
     /// A table using at most `bytes` bytes (a power of two of buckets, at least one).
     pub fn with_budget(bytes: usize) -> Self {
-        let capacity = buckets_for(bytes, std::mem::size_of::<Bucket>(), usize::MAX);
-        let buckets = Lines::new(capacity);
-        advise_huge_pages(&buckets[..]);
+        let buckets = Lines::with_budget(bytes);
+        let capacity = buckets.len();
         BoxTable {
             buckets,
             limit: capacity,

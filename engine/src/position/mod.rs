@@ -504,9 +504,3 @@ impl std::hash::Hash for Position {
         self.cells.hash(state);
     }
 }
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::notation::format_position(self))
-    }
-}

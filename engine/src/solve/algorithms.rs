@@ -1,0 +1,195 @@
+//! Each algorithm run on the solver's own tables and buffers, with the limits of one
+//! solve: the parts [`Solver::solve`](super::Solver::solve) dispatches to.
+//!
+//! Invariants: a depth-first search clears the table (limited to the solve's share)
+//! before it starts; suit assignments each clear it too and search with the `basic`
+//! rules under the renamed suits, and a win is renamed back before it is returned;
+//! nothing here reports a verdict: the caller replays every won line first.
+
+use super::{default_table_limit, Algorithm, AssignmentCaps, SolveOptions, Solver};
+use crate::deal::SplitMix64;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::assign::assignments;
+use crate::search::blocks::BlockOptions;
+use crate::search::budget::{Budget, StopReason};
+use crate::search::dfs::{DepthFirst, DfsOptions};
+use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
+use crate::search::outcome::Outcome;
+use crate::search::stats::SearchStats;
+use crate::search::table::TranspositionTable;
+use crate::variant::Variant;
+
+/// The table budget of a depth-first search under `variant`'s rules: the request's, or
+/// the variant's default.
+fn table_limit(options: &SolveOptions, variant: Variant) -> usize {
+    options
+        .table_limit
+        .unwrap_or_else(|| default_table_limit(variant))
+}
+
+/// The depth-first options of the `basic` searches of suit assignments: a verdict
+/// search (a complete count would answer another question).
+fn assignment_dfs(options: DfsOptions) -> DfsOptions {
+    DfsOptions {
+        complete: false,
+        ..options
+    }
+}
+
+/// The depth-first options a search of `variant` really uses.
+fn effective_dfs(options: DfsOptions, variant: Variant) -> DfsOptions {
+    match variant {
+        Variant::Basic => options.effective::<BasicGame>(),
+        Variant::Common => options.effective::<CommonGame>(),
+    }
+}
+
+/// The depth-first options that the algorithm which gave the verdict really used
+/// (incremental transpositions are off on cyclic variants; suit assignments search
+/// `basic` games to a verdict).
+pub(super) fn dfs_used(algorithm: Algorithm, options: &SolveOptions) -> DfsOptions {
+    match algorithm {
+        Algorithm::Assign => effective_dfs(assignment_dfs(options.dfs), Variant::Basic),
+        _ => effective_dfs(options.dfs, options.variant),
+    }
+}
+
+/// Runs `search` from `start` under the rules `R`.
+fn run_dfs<R: Rules>(
+    search: &mut DepthFirst<GapsGame<R>>,
+    start: &Position,
+    table: &mut TranspositionTable,
+    options: DfsOptions,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Outcome<Move> {
+    let mut game = GapsGame::<R>::new(*start);
+    search.search(&mut game, Some(table), options, budget, stats)
+}
+
+impl Solver {
+    /// Exact depth-first search with the table, limited to the solve's share.
+    pub(super) fn depth_first(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        self.table
+            .clear_with_limit(table_limit(options, options.variant));
+        let table = &mut self.table;
+        match options.variant {
+            Variant::Basic => run_dfs(&mut self.basic, start, table, options.dfs, budget, stats),
+            Variant::Common => run_dfs(&mut self.common, start, table, options.dfs, budget, stats),
+        }
+    }
+
+    /// Iterative sampling: at most `probes` random probes.
+    pub(super) fn sample(
+        &mut self,
+        start: &Position,
+        variant: Variant,
+        probes: u64,
+        rng: &mut SplitMix64,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        self.sampler.run(start, variant, probes, rng, budget, stats)
+    }
+
+    /// Breadth-first search with a probe per node, storing as many positions as the
+    /// table budget of this solve pays for.
+    pub(super) fn hybrid_search(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        rng: &mut SplitMix64,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        let bytes = options
+            .table_limit
+            .unwrap_or(self.table.capacity_bytes())
+            .min(self.table.capacity_bytes());
+        self.hybrid
+            .run(start, options.variant, bytes, rng, budget, stats)
+    }
+
+    /// Block search (`basic`) on the block solver's own box tables.
+    pub(super) fn block_search(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        let block_options = BlockOptions {
+            complete: options.dfs.complete,
+            table: options.dfs.table,
+            first_face: 0,
+            transpositions: options.dfs.incremental,
+        };
+        self.blocks.search(
+            start,
+            block_options,
+            options.threads,
+            options.table_limit,
+            budget,
+            stats,
+        )
+    }
+
+    /// The `basic` search of `start` under each suit assignment in turn
+    /// (`search::assign`), within `caps` if given; the first win, renamed back, is the
+    /// answer. Ends [`Outcome::NoWin`] when every assignment is lost
+    /// (`assignments_lost`) or a cap cut one short (`node_limit`).
+    pub(super) fn assignment_search(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        caps: Option<AssignmentCaps>,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        let phase_end = caps.map(|c| stats.nodes.saturating_add(c.total));
+        let dfs = assignment_dfs(options.dfs);
+        let mut capped = false;
+        for assignment in assignments(start) {
+            if phase_end.is_some_and(|end| stats.nodes >= end) {
+                capped = true;
+                break;
+            }
+            let renamed = assignment.rename(start);
+            self.table
+                .clear_with_limit(table_limit(options, Variant::Basic));
+            let cap = caps.zip(phase_end).map(|(c, end)| {
+                budget.capped(stats.nodes.saturating_add(c.per_assignment).min(end))
+            });
+            let outcome = run_dfs(
+                &mut self.basic,
+                &renamed,
+                &mut self.table,
+                dfs,
+                cap.as_ref().unwrap_or(budget),
+                stats,
+            );
+            match outcome {
+                Outcome::Won(line) => return Outcome::Won(assignment.line_back(start, &line)),
+                Outcome::Exhausted | Outcome::NoWin(_) => {}
+                Outcome::Stopped(reason) => {
+                    if budget.exhausted(stats.nodes).is_some() {
+                        return Outcome::Stopped(reason);
+                    }
+                    capped = true;
+                }
+            }
+        }
+        Outcome::NoWin(if capped {
+            StopReason::NodeLimit
+        } else {
+            StopReason::AssignmentsLost
+        })
+    }
+}
