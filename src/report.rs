@@ -1,14 +1,15 @@
 //! Public JSON shapes (moves, stats, solve results, win rates), shared by
-//! the CLI and, later, the HTTP service.
+//! the CLI and the HTTP service.
 //!
 //! Invariant: field names here are public (docs/notation.md moves, README command-line JSON);
 //! additions are fine, renames are not.
 
 use gaps_engine::{format_position, Move, Position, SearchStats, SolveReport, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// A move as in docs/notation.md: `{"card": "5H", "from": [row, col], "to": [row, col]}`.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
 pub struct MoveJson {
     /// The card moved.
     pub card: String,
@@ -30,8 +31,10 @@ impl From<Move> for MoveJson {
     }
 }
 
-/// Search statistics as JSON.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+/// Search statistics as JSON. Fields missing from a stored value read as 0, so rows
+/// written before a field existed still load.
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, ToSchema)]
+#[serde(default)]
 pub struct StatsJson {
     /// Positions entered.
     pub nodes: u64,
@@ -85,6 +88,34 @@ impl From<&SearchStats> for StatsJson {
             blocks: s.blocks,
         }
     }
+}
+
+/// Statistics of a job answered from the known-verdict store: no search ran.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, ToSchema)]
+pub struct CachedStats {
+    /// Always 0: nothing was searched.
+    pub nodes: u64,
+    /// Always 0.
+    pub elapsed_ms: f64,
+    /// Always true.
+    pub cached: bool,
+    /// The job whose search found the verdict.
+    pub answered_by_job: String,
+    /// That search's nodes.
+    pub original_nodes: i64,
+    /// That search's milliseconds.
+    pub original_elapsed_ms: f64,
+}
+
+/// The statistics of a job: its own search's, or those of the answer it was given.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, ToSchema)]
+#[serde(untagged)]
+pub enum JobStats {
+    /// Answered from the store (tried first: it needs `answered_by_job`, which searched
+    /// statistics never have).
+    Cached(CachedStats),
+    /// Searched.
+    Searched(StatsJson),
 }
 
 /// One solve as JSON (`gaps solve --json`, one line of `--jsonl`).

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod config;
 pub mod error;
+pub mod job;
 pub mod metrics;
 pub mod model;
 pub mod runner;

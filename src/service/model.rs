@@ -1,18 +1,19 @@
 //! The JSON shapes of the HTTP API (docs/http.md) and the validation of requests.
 //!
 //! Invariants: a request becomes a [`NewJob`] only through [`JobRequest::validate`],
-//! which parses the position with the engine, stores it in canonical form, checks the
+//! which parses the position with the engine (the only parse of it: from here on it is
+//! a `Position`, text again only in the database and in JSON), checks the
 //! algorithm against the variant and caps every limit from configuration; anything
 //! wrong is an [`ApiError`] naming the field, and nothing is stored.
 
 use super::config::LimitsConfig;
 use super::error::ApiError;
+use super::job::{JobState, Stored};
 use super::store::{BatchCounts, BatchRow, JobRow, NewBatch, NewJob};
-use crate::report::wilson_95;
-use gaps_engine::{deal, format_position, parse_position, resolve_algorithm, Algorithm, Layout};
+use crate::report::{wilson_95, JobStats, MoveJson};
+use gaps_engine::{deal, parse_position, resolve_algorithm, Algorithm, Layout};
 use gaps_engine::{Position, Variant};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 /// A numbered deal.
@@ -126,7 +127,8 @@ pub struct ListQuery {
 pub struct JobView {
     pub id: String,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    pub state: String,
+    #[schema(value_type = String)]
+    pub state: JobState,
     /// Canonical position.
     pub position: String,
     pub variant: String,
@@ -144,10 +146,10 @@ pub struct JobView {
     /// Moves from the position to a won one (empty when done without a win; absent
     /// until done).
     #[schema(value_type = Option<Vec<Object>>)]
-    pub solution: Option<Value>,
+    pub solution: Option<Vec<MoveJson>>,
     /// Search statistics (`nodes`, `elapsed_ms`, ...).
     #[schema(value_type = Option<Object>)]
-    pub stats: Option<Value>,
+    pub stats: Option<JobStats>,
     /// Why an `unknown` search stopped.
     pub stopped: Option<String>,
     /// The algorithm that produced the verdict.
@@ -173,9 +175,9 @@ pub struct Progress {
     pub nodes: u64,
 }
 
+/// The HTTP boundary of a job: engine values become their public names here.
 impl From<JobRow> for JobView {
     fn from(r: JobRow) -> Self {
-        let parse = |s: Option<String>| s.and_then(|s| serde_json::from_str(&s).ok());
         JobView {
             limits: Limits {
                 nodes: r.spec.limit_nodes.map(|n| n as u64),
@@ -184,14 +186,16 @@ impl From<JobRow> for JobView {
                 probes: r.spec.limit_probes.map(|n| n as u64),
             },
             // A finished search without a win has an empty solution, as in the CLI.
-            solution: parse(r.solution)
-                .or_else(|| (r.state == "done").then(|| Value::Array(Vec::new()))),
-            stats: parse(r.stats),
+            solution: r
+                .solution
+                .map(|s| s.0)
+                .or_else(|| (r.state == JobState::Done).then(Vec::new)),
+            stats: r.stats.map(|s| s.0),
             id: r.spec.id,
             state: r.state,
-            position: r.spec.position,
-            variant: r.spec.variant,
-            algorithm: r.spec.algorithm,
+            position: r.spec.position.0.to_string(),
+            variant: r.spec.variant.0.name().into(),
+            algorithm: r.spec.algorithm.0.name().into(),
             suits: r.spec.suits,
             ranks: r.spec.ranks,
             deal: r.spec.deal_seed.map(|seed| DealSpec {
@@ -201,9 +205,9 @@ impl From<JobRow> for JobView {
             }),
             seed: r.spec.search_seed,
             batch_id: r.spec.batch_id,
-            verdict: r.verdict,
-            stopped: r.stopped,
-            used_algorithm: r.used_algorithm,
+            verdict: r.verdict.map(|v| v.0.name().into()),
+            stopped: r.stopped.map(|s| s.0.name().into()),
+            used_algorithm: r.used_algorithm.map(|a| a.0.name().into()),
             cached: r.cached,
             error: r.error,
             attempts: r.attempts,
@@ -307,8 +311,8 @@ impl BatchView {
             finished: b.materialized == b.spec.count && ended == b.spec.count,
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
             id: b.spec.id,
-            variant: b.spec.variant,
-            algorithm: b.spec.algorithm,
+            variant: b.spec.variant.0.name().into(),
+            algorithm: b.spec.algorithm.0.name().into(),
             suits: b.spec.suits,
             ranks: b.spec.ranks,
             seed: b.spec.seed,
@@ -483,9 +487,9 @@ impl JobRequest {
         let l = position.layout();
         Ok(NewJob {
             id,
-            variant: common.variant.name().into(),
-            algorithm: common.algorithm.name().into(),
-            position: format_position(&position),
+            variant: Stored(common.variant),
+            algorithm: Stored(common.algorithm),
+            position: Stored(position),
             suits: l.suits() as i64,
             ranks: l.ranks() as i64,
             deal_seed: deal_number,
@@ -537,8 +541,8 @@ impl BatchRequest {
         }
         Ok(NewBatch {
             id,
-            variant: common.variant.name().into(),
-            algorithm: common.algorithm.name().into(),
+            variant: Stored(common.variant),
+            algorithm: Stored(common.algorithm),
             suits: self.suits as i64,
             ranks: self.ranks as i64,
             seed: self.seed as i64,

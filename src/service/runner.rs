@@ -12,11 +12,12 @@
 //! - On shutdown, lanes stop claiming, running solves are stopped through their flags
 //!   and their jobs are put back in the queue (unless a user cancelled them).
 
+use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverThread};
 use super::store::{BatchRow, Finish, JobRow, NewJob, Store};
-use crate::report::{MoveJson, StatsJson};
-use gaps_engine::{deal, parse_position, Algorithm, Layout, SolveOptions, StopReason, Verdict};
+use crate::report::{JobStats, MoveJson, StatsJson};
+use gaps_engine::{deal, Layout, SolveOptions, StopReason, Verdict};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -152,9 +153,9 @@ impl Runner {
                     let seed = batch.spec.seed + k;
                     NewJob {
                         id: uuid::Uuid::now_v7().to_string(),
-                        variant: batch.spec.variant.clone(),
-                        algorithm: batch.spec.algorithm.clone(),
-                        position: gaps_engine::format_position(&deal(seed as u64, layout)),
+                        variant: batch.spec.variant,
+                        algorithm: batch.spec.algorithm,
+                        position: Stored(deal(seed as u64, layout)),
                         suits: batch.spec.suits,
                         ranks: batch.spec.ranks,
                         deal_seed: Some(seed),
@@ -225,7 +226,7 @@ impl Runner {
         }
         if let Some(known) = self
             .store
-            .known_verdict(&job.spec.variant, &job.spec.position)
+            .known_verdict(job.spec.variant.0, &job.spec.position.0)
             .await?
         {
             if known.answers(&job.spec) {
@@ -233,57 +234,51 @@ impl Runner {
                 return self.finish(job, finish).await;
             }
         }
-        let finish = match solve_options(job) {
+        let work = SolveWork {
+            position: job.spec.position.0,
+            options: solve_options(job),
+            cancel: flag.clone(),
+            progress,
+        };
+        self.metrics.solvers_busy.inc();
+        let result = solver.solve(work).await;
+        self.metrics.solvers_busy.dec();
+        let finish = match result {
             Err(error) => Finish::Failed { error },
-            Ok((position, options)) => {
-                let work = SolveWork {
-                    position,
-                    options,
-                    cancel: flag.clone(),
-                    progress,
-                };
-                self.metrics.solvers_busy.inc();
-                let result = solver.solve(work).await;
-                self.metrics.solvers_busy.dec();
-                match result {
-                    Err(error) => Finish::Failed { error },
-                    Ok(report) => {
-                        let stats = StatsJson::from(&report.stats);
-                        self.metrics.solver_nodes.inc_by(report.stats.nodes);
-                        let secs = report.stats.elapsed.as_secs_f64();
-                        self.metrics.solver_seconds.inc_by(secs);
-                        self.metrics.solve_seconds.observe(secs);
-                        let stats_text = serde_json::to_string(&stats).unwrap_or_default();
-                        if report.stopped == Some(StopReason::Cancelled) {
-                            if !self.store.cancel_requested(&job.spec.id).await?
-                                && self.is_shutting_down()
-                            {
-                                self.store.requeue(&job.spec.id).await?;
-                                tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
-                                return Ok(());
-                            }
-                            Finish::Cancelled {
-                                stats: Some(stats_text),
-                            }
-                        } else {
-                            let solution: Vec<MoveJson> = report
-                                .solution
-                                .iter()
-                                .copied()
-                                .map(MoveJson::from)
-                                .collect();
-                            Finish::Verdict {
-                                verdict: report.verdict.name().to_string(),
-                                solution: (report.verdict == Verdict::Solvable)
-                                    .then(|| serde_json::to_string(&solution).unwrap_or_default()),
-                                stats: stats_text,
-                                stopped: report.stopped.map(|s| s.name().to_string()),
-                                used_algorithm: report.algorithm.name().to_string(),
-                                nodes: report.stats.nodes as i64,
-                                elapsed_ms: stats.elapsed_ms,
-                                cached: false,
-                            }
-                        }
+            Ok(report) => {
+                let stats = StatsJson::from(&report.stats);
+                self.metrics.solver_nodes.inc_by(report.stats.nodes);
+                let secs = report.stats.elapsed.as_secs_f64();
+                self.metrics.solver_seconds.inc_by(secs);
+                self.metrics.solve_seconds.observe(secs);
+                if report.stopped == Some(StopReason::Cancelled) {
+                    if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
+                    {
+                        self.store.requeue(&job.spec.id).await?;
+                        tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
+                        return Ok(());
+                    }
+                    Finish::Cancelled {
+                        stats: Some(JobStats::Searched(stats)),
+                    }
+                } else {
+                    let solution = (report.verdict == Verdict::Solvable).then(|| {
+                        report
+                            .solution
+                            .iter()
+                            .copied()
+                            .map(MoveJson::from)
+                            .collect()
+                    });
+                    Finish::Verdict {
+                        verdict: report.verdict,
+                        solution,
+                        nodes: report.stats.nodes as i64,
+                        elapsed_ms: stats.elapsed_ms,
+                        stats: JobStats::Searched(stats),
+                        stopped: report.stopped,
+                        used_algorithm: report.algorithm,
+                        cached: false,
                     }
                 }
             }
@@ -293,7 +288,7 @@ impl Runner {
 
     async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<()> {
         let (state, verdict) = match &finish {
-            Finish::Verdict { verdict, .. } => ("done", verdict.as_str()),
+            Finish::Verdict { verdict, .. } => ("done", verdict.name()),
             Finish::Cancelled { .. } => ("cancelled", ""),
             Finish::Failed { error } => {
                 tracing::error!(job = %job.spec.id, %error, "job failed");
@@ -326,32 +321,19 @@ impl Runner {
     }
 }
 
-/// The engine's view of a stored job. Stored positions were validated on the way in, so
-/// an error here means the database was edited by hand.
-fn solve_options(job: &JobRow) -> Result<(gaps_engine::Position, SolveOptions), String> {
-    let position =
-        parse_position(&job.spec.position).map_err(|e| format!("stored position: {e}"))?;
-    let variant = job
-        .spec
-        .variant
-        .parse()
-        .map_err(|e| format!("stored variant: {e}"))?;
-    let algorithm: Algorithm = job
-        .spec
-        .algorithm
-        .parse()
-        .map_err(|e| format!("stored algorithm: {e}"))?;
-    let options = SolveOptions {
-        variant,
-        algorithm,
+/// The engine's options for a stored job: its values are typed already (the position,
+/// variant and algorithm were parsed once, when the request came in).
+fn solve_options(job: &JobRow) -> SolveOptions {
+    SolveOptions {
+        variant: job.spec.variant.0,
+        algorithm: job.spec.algorithm.0,
         max_nodes: job.spec.limit_nodes.map(|n| n as u64),
         time_limit: Some(Duration::from_millis(job.spec.limit_time_ms as u64)),
         seed: job.spec.search_seed as u64,
         table_limit: job.spec.table_mb.map(|mb| (mb as usize) << 20),
         probes: job.spec.limit_probes.map(|p| p as u64),
         ..SolveOptions::default()
-    };
-    Ok((position, options))
+    }
 }
 
 /// One lane: claim, run, repeat; sleep until woken (or 1 s) when the queue is empty.

@@ -6,6 +6,7 @@
 
 use super::{ApiJson, ApiQuery};
 use crate::service::error::{ApiError, ApiResult, Problem};
+use crate::service::job::JobState;
 use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery};
 use crate::service::store::{JobFilter, JobRow};
 use crate::service::AppState;
@@ -17,7 +18,7 @@ use std::time::Duration;
 
 /// The view of `row`, with the live node count when a lane of this process runs it.
 fn view(state: &AppState, row: JobRow) -> JobView {
-    let running = row.state == "running";
+    let running = row.state == JobState::Running;
     let id = row.spec.id.clone();
     let mut view = JobView::from(row);
     if running {
@@ -53,7 +54,7 @@ pub async fn create(
     let job = request.validate(id, &state.config.limits, state.config.solver.table_mb)?;
     let known = state
         .store
-        .known_verdict(&job.variant, &job.position)
+        .known_verdict(job.variant.0, &job.position.0)
         .await?
         .filter(|k| k.answers(&job));
     let mut row = match known {
@@ -62,7 +63,10 @@ pub async fn create(
             state
                 .metrics
                 .jobs_finished
-                .get_or_create(&vec![("state", "done".into()), ("verdict", known.verdict)])
+                .get_or_create(&vec![
+                    ("state", "done".into()),
+                    ("verdict", known.verdict.0.name().into()),
+                ])
                 .inc();
             row
         }
@@ -196,10 +200,20 @@ pub async fn list(
                 .ok_or_else(|| ApiError::BadRequest(format!("cursor {c:?} is not valid")))?,
         ),
     };
+    // Checked against the names above; parsing turns them into the store's types.
+    fn typed<T: std::str::FromStr>(field: &str, value: &Option<String>) -> ApiResult<Option<T>> {
+        value
+            .as_deref()
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| ApiError::BadRequest(format!("{field} {v:?} is not valid")))
+            })
+            .transpose()
+    }
     let filter = JobFilter {
-        state: query.state,
-        variant: query.variant,
-        verdict: query.verdict,
+        state: typed("state", &query.state)?,
+        variant: typed("variant", &query.variant)?,
+        verdict: typed("verdict", &query.verdict)?,
         batch_id: query.batch,
         before,
         limit,

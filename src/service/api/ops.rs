@@ -4,6 +4,7 @@
 //! handlers use, so it cannot drift from them.
 
 use crate::service::error::{ApiError, ApiResult, Problem};
+use crate::service::job::JobState;
 use crate::service::model::{
     BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
     Rates, WinRateRow,
@@ -139,14 +140,14 @@ pub async fn healthz(State(state): State<AppState>) -> ApiResult<Json<serde_json
 #[utoipa::path(get, path = "/metrics", responses((status = 200, description = "Metrics", content_type = "application/openmetrics-text")))]
 pub async fn metrics(State(state): State<AppState>) -> ApiResult<Response> {
     let counts = state.store.state_counts().await?;
-    for s in ["queued", "running", "done", "failed", "cancelled"] {
-        let n = counts.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
+    for s in JobState::ALL {
+        let n = counts.iter().find(|(k, _)| *k == s).map_or(0, |(_, n)| *n);
         state
             .metrics
             .jobs
-            .get_or_create(&vec![("state", s.to_string())])
+            .get_or_create(&vec![("state", s.name().to_string())])
             .set(n);
-        if s == "queued" {
+        if s == JobState::Queued {
             state.metrics.queue_depth.set(n);
         }
     }

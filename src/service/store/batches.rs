@@ -7,6 +7,8 @@
 
 use super::jobs::{insert_queued, NewJob};
 use super::Store;
+use crate::service::job::{JobState, Stored};
+use gaps_engine::{Algorithm, Variant, Verdict};
 
 /// Every column of a batch: what was asked (`spec`) and how far its jobs were created.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -22,8 +24,8 @@ pub struct BatchRow {
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct NewBatch {
     pub id: String,
-    pub variant: String,
-    pub algorithm: String,
+    pub variant: Stored<Variant>,
+    pub algorithm: Stored<Algorithm>,
     pub suits: i64,
     pub ranks: i64,
     pub seed: i64,
@@ -55,8 +57,8 @@ impl Store {
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
         )
         .bind(&batch.id)
-        .bind(&batch.variant)
-        .bind(&batch.algorithm)
+        .bind(batch.variant)
+        .bind(batch.algorithm)
         .bind(batch.suits)
         .bind(batch.ranks)
         .bind(batch.seed)
@@ -117,7 +119,7 @@ impl Store {
 
     /// Job counts by state and verdict of one batch.
     pub async fn batch_counts(&self, batch_id: &str) -> sqlx::Result<BatchCounts> {
-        let rows = sqlx::query_as::<_, (String, Option<String>, i64)>(
+        let rows = sqlx::query_as::<_, (JobState, Option<Stored<Verdict>>, i64)>(
             "SELECT state, verdict, COUNT(*) FROM jobs WHERE batch_id = ? GROUP BY state, verdict",
         )
         .bind(batch_id)
@@ -125,18 +127,18 @@ impl Store {
         .await?;
         let mut c = BatchCounts::default();
         for (state, verdict, n) in rows {
-            match state.as_str() {
-                "queued" => c.queued += n,
-                "running" => c.running += n,
-                "done" => c.done += n,
-                "failed" => c.failed += n,
-                _ => c.cancelled += n,
+            match state {
+                JobState::Queued => c.queued += n,
+                JobState::Running => c.running += n,
+                JobState::Done => c.done += n,
+                JobState::Failed => c.failed += n,
+                JobState::Cancelled => c.cancelled += n,
             }
-            match verdict.as_deref() {
-                Some("solvable") => c.solvable += n,
-                Some("unsolvable") => c.unsolvable += n,
-                Some("unknown") => c.unknown += n,
-                _ => {}
+            match verdict.map(|v| v.0) {
+                Some(Verdict::Solvable) => c.solvable += n,
+                Some(Verdict::Unsolvable) => c.unsolvable += n,
+                Some(Verdict::Unknown) => c.unknown += n,
+                None => {}
             }
         }
         Ok(c)
@@ -145,25 +147,16 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::temp_store;
+    use super::super::test_support::{new_job, temp_store};
     use super::super::NewJob;
     use super::NewBatch;
+    use crate::service::job::Stored;
+    use gaps_engine::{Algorithm, Variant};
 
     fn job(id: &str, batch: &str, seed: i64) -> NewJob {
         NewJob {
-            id: id.into(),
-            variant: "basic".into(),
-            algorithm: "auto".into(),
-            position: format!("P{seed}"),
-            suits: 2,
-            ranks: 3,
-            deal_seed: Some(seed),
-            limit_nodes: None,
-            limit_time_ms: 1000,
-            table_mb: None,
-            search_seed: 0,
             batch_id: Some(batch.into()),
-            limit_probes: None,
+            ..new_job(id, seed as u64)
         }
     }
 
@@ -172,8 +165,8 @@ mod tests {
         let (store, _dir) = temp_store().await;
         let batch = NewBatch {
             id: "b".into(),
-            variant: "basic".into(),
-            algorithm: "auto".into(),
+            variant: Stored(Variant::Basic),
+            algorithm: Stored(Algorithm::Auto),
             suits: 2,
             ranks: 3,
             seed: 10,

@@ -4,6 +4,10 @@
 //! so a late or repeated call can never move a job backwards or finish it twice.
 
 use super::{Store, NOW};
+use crate::report::{JobStats, MoveJson};
+use crate::service::job::{JobState, Stored};
+use gaps_engine::{Algorithm, Position, StopReason, Variant, Verdict};
+use sqlx::types::Json;
 use sqlx::{QueryBuilder, Sqlite};
 
 /// The columns a [`NewJob`] fills, in the order [`bind_new_job`] binds them.
@@ -26,12 +30,12 @@ pub struct JobRow {
     pub seq: i64,
     #[sqlx(flatten)]
     pub spec: NewJob,
-    pub state: String,
-    pub verdict: Option<String>,
-    pub solution: Option<String>,
-    pub stats: Option<String>,
-    pub stopped: Option<String>,
-    pub used_algorithm: Option<String>,
+    pub state: JobState,
+    pub verdict: Option<Stored<Verdict>>,
+    pub solution: Option<Json<Vec<MoveJson>>>,
+    pub stats: Option<Json<JobStats>>,
+    pub stopped: Option<Stored<StopReason>>,
+    pub used_algorithm: Option<Stored<Algorithm>>,
     pub nodes: Option<i64>,
     pub elapsed_ms: Option<f64>,
     pub cached: bool,
@@ -46,7 +50,7 @@ pub struct JobRow {
 impl JobRow {
     /// True once the job can no longer change.
     pub fn is_final(&self) -> bool {
-        matches!(self.state.as_str(), "done" | "failed" | "cancelled")
+        self.state.is_final()
     }
 }
 
@@ -54,9 +58,10 @@ impl JobRow {
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct NewJob {
     pub id: String,
-    pub variant: String,
-    pub algorithm: String,
-    pub position: String,
+    pub variant: Stored<Variant>,
+    pub algorithm: Stored<Algorithm>,
+    /// Canonical notation in the database, a parsed position here.
+    pub position: Stored<Position>,
     pub suits: i64,
     pub ranks: i64,
     pub deal_seed: Option<i64>,
@@ -71,23 +76,23 @@ pub struct NewJob {
 /// The stored best verdict of a position.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct KnownVerdict {
-    pub verdict: String,
-    pub solution: Option<String>,
-    pub algorithm: String,
+    pub verdict: Stored<Verdict>,
+    pub solution: Option<Json<Vec<MoveJson>>>,
+    pub algorithm: Stored<Algorithm>,
     pub nodes: i64,
     pub elapsed_ms: f64,
     pub limit_nodes: Option<i64>,
     pub limit_time_ms: i64,
     pub job_id: String,
     pub limit_probes: Option<i64>,
-    pub requested_algorithm: String,
+    pub requested_algorithm: Stored<Algorithm>,
 }
 
 impl KnownVerdict {
     /// True if this answer serves `job`: an exact verdict always; an `unknown` only if
     /// the job asks for the same algorithm with no larger limits than those tried.
     pub fn answers(&self, job: &NewJob) -> bool {
-        if self.verdict != "unknown" {
+        if self.verdict.0 != Verdict::Unknown {
             return true;
         }
         let not_larger = |new: Option<i64>, old: Option<i64>| match (new, old) {
@@ -107,17 +112,17 @@ impl KnownVerdict {
 pub enum Finish {
     /// A verdict (state `done`), also stored as the position's known verdict.
     Verdict {
-        verdict: String,
-        solution: Option<String>,
-        stats: String,
-        stopped: Option<String>,
-        used_algorithm: String,
+        verdict: Verdict,
+        solution: Option<Vec<MoveJson>>,
+        stats: JobStats,
+        stopped: Option<StopReason>,
+        used_algorithm: Algorithm,
         nodes: i64,
         elapsed_ms: f64,
         cached: bool,
     },
     /// Stopped because a user cancelled it (state `cancelled`), with its statistics.
-    Cancelled { stats: Option<String> },
+    Cancelled { stats: Option<JobStats> },
     /// The engine failed (state `failed`).
     Failed { error: String },
 }
@@ -125,9 +130,9 @@ pub enum Finish {
 /// Filters and page of a job list (newest first).
 #[derive(Clone, Debug, Default)]
 pub struct JobFilter {
-    pub state: Option<String>,
-    pub variant: Option<String>,
-    pub verdict: Option<String>,
+    pub state: Option<JobState>,
+    pub variant: Option<Variant>,
+    pub verdict: Option<Verdict>,
     pub batch_id: Option<String>,
     /// Only jobs with `seq` below this (the cursor).
     pub before: Option<i64>,
@@ -146,7 +151,7 @@ impl Store {
         job: &NewJob,
         known: &KnownVerdict,
     ) -> sqlx::Result<JobRow> {
-        let stats = cached_stats(known);
+        let stats = Json(cached_stats(known));
         let sql = format!(
             concat!(
                 "INSERT INTO jobs (",
@@ -160,10 +165,10 @@ impl Store {
             now = NOW
         );
         bind_new_job(sqlx::query_as::<_, JobRow>(&sql), job)
-            .bind(&known.verdict)
+            .bind(known.verdict)
             .bind(&known.solution)
             .bind(stats)
-            .bind(&known.algorithm)
+            .bind(known.algorithm)
             .fetch_one(self.writer())
             .await
     }
@@ -180,13 +185,13 @@ impl Store {
     pub async fn list_jobs(&self, filter: &JobFilter) -> sqlx::Result<Vec<JobRow>> {
         let mut q = QueryBuilder::<Sqlite>::new("SELECT * FROM jobs WHERE 1 = 1");
         if let Some(state) = &filter.state {
-            q.push(" AND state = ").push_bind(state.clone());
+            q.push(" AND state = ").push_bind(*state);
         }
         if let Some(variant) = &filter.variant {
-            q.push(" AND variant = ").push_bind(variant.clone());
+            q.push(" AND variant = ").push_bind(Stored(*variant));
         }
         if let Some(verdict) = &filter.verdict {
-            q.push(" AND verdict = ").push_bind(verdict.clone());
+            q.push(" AND verdict = ").push_bind(Stored(*verdict));
         }
         if let Some(batch) = &filter.batch_id {
             q.push(" AND batch_id = ").push_bind(batch.clone());
@@ -240,11 +245,11 @@ impl Store {
                          finished_at = {NOW}
                      WHERE id = ? AND state = 'running'"
                 ))
-                .bind(verdict)
-                .bind(solution)
-                .bind(stats)
-                .bind(stopped)
-                .bind(used_algorithm)
+                .bind(Stored(*verdict))
+                .bind(solution.as_ref().map(Json))
+                .bind(Json(stats))
+                .bind(stopped.map(Stored))
+                .bind(Stored(*used_algorithm))
                 .bind(nodes)
                 .bind(elapsed_ms)
                 .bind(cached)
@@ -269,20 +274,20 @@ impl Store {
                              updated_at = {NOW}
                          WHERE verdicts.verdict = 'unknown'"
                     ))
-                    .bind(&job.spec.variant)
-                    .bind(&job.spec.position)
+                    .bind(job.spec.variant)
+                    .bind(job.spec.position)
                     .bind(job.spec.suits)
                     .bind(job.spec.ranks)
-                    .bind(verdict)
-                    .bind(solution)
-                    .bind(used_algorithm)
+                    .bind(Stored(*verdict))
+                    .bind(solution.as_ref().map(Json))
+                    .bind(Stored(*used_algorithm))
                     .bind(nodes)
                     .bind(elapsed_ms)
                     .bind(job.spec.limit_nodes)
                     .bind(job.spec.limit_time_ms)
                     .bind(&job.spec.id)
                     .bind(job.spec.limit_probes)
-                    .bind(&job.spec.algorithm)
+                    .bind(job.spec.algorithm)
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -293,7 +298,7 @@ impl Store {
                     "UPDATE jobs SET state = 'cancelled', stats = ?, finished_at = {NOW}
                      WHERE id = ? AND state = 'running'"
                 ))
-                .bind(stats)
+                .bind(stats.as_ref().map(Json))
                 .bind(&job.spec.id)
                 .execute(&mut *tx)
                 .await?
@@ -376,23 +381,23 @@ impl Store {
     /// The best verdict stored for `position` under `variant`.
     pub async fn known_verdict(
         &self,
-        variant: &str,
-        position: &str,
+        variant: Variant,
+        position: &Position,
     ) -> sqlx::Result<Option<KnownVerdict>> {
         sqlx::query_as::<_, KnownVerdict>(
             "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms,
                  job_id, limit_probes, requested_algorithm
              FROM verdicts WHERE variant = ? AND position = ?",
         )
-        .bind(variant)
-        .bind(position)
+        .bind(Stored(variant))
+        .bind(Stored(*position))
         .fetch_optional(self.reader())
         .await
     }
 
     /// Number of jobs in each state.
-    pub async fn state_counts(&self) -> sqlx::Result<Vec<(String, i64)>> {
-        sqlx::query_as::<_, (String, i64)>("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+    pub async fn state_counts(&self) -> sqlx::Result<Vec<(JobState, i64)>> {
+        sqlx::query_as::<_, (JobState, i64)>("SELECT state, COUNT(*) FROM jobs GROUP BY state")
             .fetch_all(self.reader())
             .await
     }
@@ -406,9 +411,9 @@ fn bind_new_job<'q>(
 ) -> sqlx::query::QueryAs<'q, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'q>> {
     query
         .bind(&job.id)
-        .bind(&job.variant)
-        .bind(&job.algorithm)
-        .bind(&job.position)
+        .bind(job.variant)
+        .bind(job.algorithm)
+        .bind(job.position)
         .bind(job.suits)
         .bind(job.ranks)
         .bind(job.deal_seed)
@@ -440,11 +445,11 @@ impl KnownVerdict {
     /// How a claimed job ends when this answer serves it: `done`, `cached`, no search.
     pub fn as_cached_finish(&self) -> Finish {
         Finish::Verdict {
-            verdict: self.verdict.clone(),
-            solution: self.solution.clone(),
+            verdict: self.verdict.0,
+            solution: self.solution.clone().map(|s| s.0),
             stats: cached_stats(self),
             stopped: None,
-            used_algorithm: self.algorithm.clone(),
+            used_algorithm: self.algorithm.0,
             nodes: 0,
             elapsed_ms: 0.0,
             cached: true,
@@ -454,14 +459,98 @@ impl KnownVerdict {
 
 /// Statistics of a job answered from the store: no search ran (the same for jobs answered
 /// at submission and jobs answered when a lane claims them).
-fn cached_stats(known: &KnownVerdict) -> String {
-    serde_json::json!({
-        "nodes": 0,
-        "elapsed_ms": 0.0,
-        "cached": true,
-        "answered_by_job": known.job_id,
-        "original_nodes": known.nodes,
-        "original_elapsed_ms": known.elapsed_ms,
+fn cached_stats(known: &KnownVerdict) -> JobStats {
+    JobStats::Cached(crate::report::CachedStats {
+        nodes: 0,
+        elapsed_ms: 0.0,
+        cached: true,
+        answered_by_job: known.job_id.clone(),
+        original_nodes: known.nodes,
+        original_elapsed_ms: known.elapsed_ms,
     })
-    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{new_job, temp_store, verdict};
+    use crate::service::job::JobState;
+    use gaps_engine::Verdict;
+
+    #[tokio::test]
+    async fn jobs_flow_through_states_and_win_rates_count_distinct_positions() {
+        let (store, _dir) = temp_store().await;
+        store.insert_job(&new_job("a", 1)).await.unwrap();
+        store.insert_job(&new_job("b", 1)).await.unwrap();
+        store.insert_job(&new_job("c", 2)).await.unwrap();
+        // Oldest first.
+        let a = store.claim_next().await.unwrap().unwrap();
+        assert_eq!(
+            (a.spec.id.as_str(), a.state, a.attempts),
+            ("a", JobState::Running, 1)
+        );
+        assert!(store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap());
+        // Finishing twice changes nothing.
+        assert!(!store.finish(&a, &verdict(Verdict::Solvable)).await.unwrap());
+        let b = store.claim_next().await.unwrap().unwrap();
+        assert!(store.finish(&b, &verdict(Verdict::Solvable)).await.unwrap());
+        let c = store.claim_next().await.unwrap().unwrap();
+        assert!(store
+            .finish(&c, &verdict(Verdict::Unsolvable))
+            .await
+            .unwrap());
+        assert!(store.claim_next().await.unwrap().is_none());
+        // The exact verdict replaced the unknown; P1 counts once.
+        let rows = store.win_rate_counts().await.unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (
+                rows[0].deals,
+                rows[0].solvable,
+                rows[0].unsolvable,
+                rows[0].unknown
+            ),
+            (2, 1, 1, 0)
+        );
+        // An exact verdict is never replaced.
+        store.insert_job(&new_job("d", 2)).await.unwrap();
+        let d = store.claim_next().await.unwrap().unwrap();
+        store.finish(&d, &verdict(Verdict::Unknown)).await.unwrap();
+        assert_eq!(
+            store
+                .known_verdict(d.spec.variant.0, &d.spec.position.0)
+                .await
+                .unwrap()
+                .unwrap()
+                .verdict
+                .0,
+            Verdict::Unsolvable
+        );
+        assert_eq!(store.effort_samples().await.unwrap().len(), 4);
+    }
+
+    #[tokio::test]
+    async fn cancel_and_recover() {
+        let (store, _dir) = temp_store().await;
+        store.insert_job(&new_job("q", 1)).await.unwrap();
+        store.insert_job(&new_job("r", 2)).await.unwrap();
+        store.insert_job(&new_job("s", 3)).await.unwrap();
+        let r = store.cancel("q").await.unwrap().unwrap();
+        assert_eq!(r.state, JobState::Cancelled);
+        let running = store.claim_next().await.unwrap().unwrap();
+        assert_eq!(running.spec.id, "r");
+        let flagged = store.cancel("r").await.unwrap().unwrap();
+        assert_eq!(flagged.state, JobState::Running);
+        assert!(flagged.cancel_requested);
+        let s = store.claim_next().await.unwrap().unwrap();
+        assert_eq!(s.spec.id, "s");
+        assert!(store.cancel("nope").await.unwrap().is_none());
+        // A crash: `r` was cancelled by its user, `s` goes back to the queue.
+        assert_eq!(store.recover().await.unwrap(), 1);
+        assert_eq!(
+            store.job("r").await.unwrap().unwrap().state,
+            JobState::Cancelled
+        );
+        let again = store.claim_next().await.unwrap().unwrap();
+        assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
+    }
 }

@@ -104,7 +104,43 @@ impl Store {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use super::Store;
+    use super::{Finish, NewJob, Store};
+    use crate::report::{JobStats, StatsJson};
+    use crate::service::job::Stored;
+    use gaps_engine::{deal, Algorithm, Layout, Variant, Verdict};
+
+    /// A queued `basic` job for deal `seed` of 4 x 5 (distinct seeds: distinct positions).
+    pub fn new_job(id: &str, seed: u64) -> NewJob {
+        NewJob {
+            id: id.into(),
+            variant: Stored(Variant::Basic),
+            algorithm: Stored(Algorithm::Auto),
+            position: Stored(deal(seed, Layout::new(4, 5).unwrap())),
+            suits: 4,
+            ranks: 5,
+            deal_seed: Some(seed as i64),
+            limit_nodes: None,
+            limit_time_ms: 1000,
+            table_mb: None,
+            search_seed: 0,
+            batch_id: None,
+            limit_probes: None,
+        }
+    }
+
+    /// A searched finish with `verdict`.
+    pub fn verdict(verdict: Verdict) -> Finish {
+        Finish::Verdict {
+            verdict,
+            solution: None,
+            stats: JobStats::Searched(StatsJson::default()),
+            stopped: None,
+            used_algorithm: Algorithm::Dfs,
+            nodes: 10,
+            elapsed_ms: 1.0,
+            cached: false,
+        }
+    }
 
     /// A store on a fresh file in a temporary directory (kept alive by the guard).
     pub async fn temp_store() -> (Store, tempfile::TempDir) {
