@@ -183,6 +183,33 @@ async fn assignment_jobs_find_wins_and_never_claim_a_loss() {
 }
 
 #[tokio::test]
+async fn exact_jobs_decide_what_fits_and_say_memory_limit_otherwise() {
+    let t = start().await;
+    // 4x6 common deals are small: the exhaustive search decides them in 64 MiB.
+    for seed in 0..4 {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 4, "ranks": 6}, "variant": "common", "algorithm": "exact"}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_ne!(job["verdict"], "unknown", "{job}");
+        assert_eq!(job["used_algorithm"], "exact", "{job}");
+    }
+    // A 1 MiB set cannot hold 4x13 deal 8's space: unknown, never unsolvable.
+    let job = t
+        .post_job(
+            json!({"deal": {"seed": 8}, "variant": "common", "algorithm": "exact", "limits": {"table_mb": 1}}),
+            "?wait_ms=20000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["verdict"], "unknown", "{job}");
+    assert_eq!(job["stopped"], "memory_limit", "{job}");
+}
+
+#[tokio::test]
 async fn sampling_jobs_find_wins_and_record_their_probes() {
     let t = start().await;
     let job = t

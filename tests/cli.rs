@@ -87,6 +87,16 @@ fn bad_input_exits_2_and_names_the_problem() {
         ),
         (&["solve", "2S --/2H --"], "size out of range"),
         (
+            &["count", "--unsettled", "2S 3S -- 4S/2H 3H 4H --"],
+            "common variant only",
+        ),
+        (
+            &["count", "--memory-mb", "0", "2S 3S -- 4S/2H 3H 4H --"],
+            "--memory-mb must be between",
+        ),
+        (&["count", "--time-ms", "0", "--deal", "1"], "at least 1"),
+        (&["count", "2S 3S XX 4S/2H 3H 4H --"], "unknown token"),
+        (
             &["solve", "--variant", "fancy", "2S 3S -- 4S/2H 3H 4H --"],
             "unknown variant",
         ),
@@ -263,6 +273,42 @@ fn winrate_reports_counts_and_interval() {
     assert!((rate - count("solvable") as f64 / 200.0).abs() < 1e-12);
     assert!(v["ci95_low"].as_f64().unwrap() < rate && rate < v["ci95_high"].as_f64().unwrap());
     assert!(v["elapsed_ms"].is_number());
+}
+
+/// `gaps count` gives the exact size of a space (pinned in the engine's reachable.csv
+/// style: common 3x5 deal 2 has 6,235 positions, 4,369 of them settled), and with
+/// `--unsettled` the same unsettled part plus its settled frontier.
+#[test]
+fn count_measures_the_whole_space_and_its_unsettled_part() {
+    let count = |extra: &[&str]| {
+        let mut args = vec![
+            "count",
+            "--deal",
+            "2",
+            "--suits",
+            "3",
+            "--ranks",
+            "5",
+            "--variant",
+            "common",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = gaps().args(&args).output().unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let all = count(&[]);
+    assert_eq!(all["positions"], 6235);
+    assert_eq!(all["settled"], 4369);
+    assert_eq!(all["unsettled"], 1866);
+    assert_eq!(all["complete"], true);
+    let part = count(&["--unsettled"]);
+    assert_eq!(part["unsettled"], 1866);
+    assert!(part["settled"].as_u64().unwrap() < 4369);
+    let cut = count(&["--nodes", "100"]);
+    assert_eq!(cut["complete"], false);
+    assert_eq!(cut["stopped"], "node_limit");
 }
 
 /// The node count of a small fixed bench, pinned: a change that keeps every verdict but

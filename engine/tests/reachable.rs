@@ -3,9 +3,10 @@
 //! boards, in both variants, and whether a win is among them.
 //!
 //! The numbers live in `tests/data/reachable.csv`. The plain reference search must
-//! reproduce every row, and the depth-first search in complete mode (no stubborn-set
-//! reduction applies there; table and incremental transpositions on) must enter exactly
-//! that many distinct positions. A change to the rules, the move generator, the deal numbering
+//! reproduce every row; the depth-first search in complete mode (no stubborn-set
+//! reduction applies there; table and incremental transpositions on) and the exact
+//! search (`gaps count`, `--algorithm exact --complete`) must enter exactly that many
+//! distinct positions. A change to the rules, the move generator, the deal numbering
 //! or the complete search shows up as a changed number, not only as a changed verdict.
 //!
 //! After a deliberate change of the rules only, regenerate the file with
@@ -78,7 +79,7 @@ fn reachable_counts_match_the_pinned_table() {
 }
 
 #[test]
-fn complete_depth_first_search_enters_exactly_the_pinned_count() {
+fn complete_searches_enter_exactly_the_pinned_count() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA);
     let text = std::fs::read_to_string(path).unwrap();
     let mut solver = Solver::with_table_bytes(64 << 20);
@@ -99,6 +100,26 @@ fn complete_depth_first_search_enters_exactly_the_pinned_count() {
             },
             ..SolveOptions::default()
         };
+        let counted = count_reachable(
+            &start,
+            &CountOptions {
+                variant,
+                memory_bytes: 64 << 20,
+                unsettled_only: false,
+                max_nodes: None,
+                time_limit: None,
+            },
+            None,
+        );
+        assert!(counted.complete, "{line}");
+        assert_eq!(counted.positions, positions, "{line}");
+        assert_eq!(counted.wins > 0, winnable, "{line}");
+        let exact = SolveOptions {
+            algorithm: Algorithm::Exact,
+            ..options
+        };
+        let exact = solver.solve(&start, &exact, None).unwrap();
+        assert_eq!(exact.stats.nodes, positions, "{line}");
         let report = solver.solve(&start, &options, None).unwrap();
         // Distinct positions: every entered position is expanded or won; `nodes` also
         // counts re-entries cut on the current path (cycles of `common`).

@@ -37,7 +37,7 @@ pub struct SearchArgs {
     /// Rules: basic or common.
     #[arg(long, default_value = "basic")]
     pub variant: String,
-    /// auto, dfs, sampling, hybrid, blocks or assign.
+    /// auto, dfs, sampling, hybrid, blocks, assign or exact.
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
     /// Node limit per position (reaching it gives `unknown`).

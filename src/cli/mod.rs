@@ -18,6 +18,7 @@ macro_rules! outln {
 mod args;
 mod bench;
 mod blocks_table;
+mod count;
 mod deal;
 mod serve;
 mod solve;
@@ -65,6 +66,8 @@ enum Command {
     Solve(solve::SolveCmd),
     /// Print a numbered deal.
     Deal(deal::DealCmd),
+    /// Count the positions reachable from a position, exactly (what a proof must visit).
+    Count(count::CountCmd),
     /// Solve a range of numbered deals on all cores and report the win rate.
     Winrate(winrate::WinrateCmd),
     /// Search a fixed deal set and print a deterministic node count and speed.
@@ -85,6 +88,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Solve(cmd)) => solve::run(cmd),
         Some(Command::Deal(cmd)) => deal::run(cmd),
+        Some(Command::Count(cmd)) => count::run(cmd),
         Some(Command::Winrate(cmd)) => winrate::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Serve(cmd)) => serve::run(cmd),

@@ -21,7 +21,14 @@ pub struct SolveCmd {
     /// Read JSON lines `{"position": ..., "variant": ...}` on stdin, write one result per line.
     #[arg(long)]
     jsonl: bool,
-    /// Solve numbered deal N instead of a given position.
+    #[command(flatten)]
+    input: PositionInput,
+}
+
+/// Where a single position comes from: a numbered deal, the arguments, or standard input.
+#[derive(Args, Debug)]
+pub struct PositionInput {
+    /// Numbered deal N instead of a given position.
     #[arg(long = "deal", conflicts_with = "position")]
     deal: Option<u64>,
     /// Suits of the numbered deal.
@@ -35,13 +42,34 @@ pub struct SolveCmd {
     position: Vec<String>,
 }
 
+impl PositionInput {
+    /// The position, parsed, or what is wrong with it.
+    pub fn read(&self) -> anyhow::Result<Position> {
+        if let Some(seed) = self.deal {
+            let layout =
+                Layout::new(self.suits, self.ranks).map_err(|e| input_error(e.to_string()))?;
+            return Ok(deal(seed, layout));
+        }
+        let text = if self.position.is_empty() || self.position == ["-"] {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("reading the position from standard input")?;
+            text
+        } else {
+            self.position.join(" ")
+        };
+        parse_position(&text).map_err(|e| input_error(format!("invalid position: {e}")))
+    }
+}
+
 pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     if cmd.jsonl {
         return run_jsonl(&cmd.search);
     }
     let variant = cmd.search.variant()?;
     let options = cmd.search.options(variant)?;
-    let start = read_position(&cmd)?;
+    let start = cmd.input.read()?;
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
     let report = solver.solve(&start, &options, None).map_err(engine_error)?;
     let json = SolveJson::new(&start, variant, &report);
@@ -61,23 +89,6 @@ pub fn engine_error(e: SolveError) -> anyhow::Error {
         SolveError::InvalidSolution(_) => anyhow::Error::new(e),
         other => input_error(other.to_string()),
     }
-}
-
-fn read_position(cmd: &SolveCmd) -> anyhow::Result<Position> {
-    if let Some(seed) = cmd.deal {
-        let layout = Layout::new(cmd.suits, cmd.ranks).map_err(|e| input_error(e.to_string()))?;
-        return Ok(deal(seed, layout));
-    }
-    let text = if cmd.position.is_empty() || cmd.position == ["-"] {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading the position from standard input")?;
-        text
-    } else {
-        cmd.position.join(" ")
-    };
-    parse_position(&text).map_err(|e| input_error(format!("invalid position: {e}")))
 }
 
 fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {

@@ -63,7 +63,7 @@ pub struct JobRequest {
     pub deal: Option<DealSpec>,
     /// `basic` (default) or `common`.
     pub variant: Option<String>,
-    /// `auto` (default), `dfs`, `sampling`, `hybrid`, `blocks` or `assign`.
+    /// `auto` (default), `dfs`, `sampling`, `hybrid`, `blocks`, `assign` or `exact`.
     pub algorithm: Option<String>,
     /// Search limits.
     #[serde(default)]

@@ -47,6 +47,11 @@ impl KeySet {
         self.len = 0;
     }
 
+    /// Bytes the slots take now.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Key>()
+    }
+
     /// Keys stored.
     #[cfg(test)]
     pub fn len(&self) -> usize {

@@ -7,6 +7,7 @@ pub mod assign;
 pub mod blocks;
 pub mod budget;
 pub mod dfs;
+pub mod exact;
 pub mod game;
 pub mod gaps_game;
 pub mod hybrid;

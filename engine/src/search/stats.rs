@@ -35,6 +35,8 @@ pub struct SearchStats {
     pub table_bytes: u64,
     /// Blocks entered (block search; its `nodes` are the positions of those blocks).
     pub blocks: u64,
+    /// Positions entered whose column 0 holds only Twos (`common`, exact search).
+    pub settled: u64,
     /// Random probes made (sampling algorithms).
     pub probes: u64,
     /// Wall-clock time.
@@ -60,6 +62,7 @@ impl SearchStats {
         self.table_bytes = self.table_bytes.max(other.table_bytes);
         self.blocks += other.blocks;
         self.probes += other.probes;
+        self.settled += other.settled;
     }
 
     /// Nodes per second over the elapsed time.

@@ -14,6 +14,7 @@ use crate::search::assign::assignments;
 use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
+use crate::search::exact::ExactOptions;
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -115,6 +116,24 @@ impl Solver {
             .min(self.table.capacity_bytes());
         self.hybrid
             .run(start, options.variant, bytes, rng, budget, stats)
+    }
+
+    /// Exhaustive search with an exact visited set of at most the solve's table budget
+    /// (the request's `table_limit`, else the solver's table size): memory for a
+    /// verdict on any space that fits, `memory_limit` otherwise.
+    pub(super) fn exact_search(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        let exact = ExactOptions {
+            complete: options.dfs.complete,
+            stop_at_settled: false,
+            memory_bytes: options.table_limit.unwrap_or(self.table.capacity_bytes()),
+        };
+        self.exact.run(start, options.variant, exact, budget, stats)
     }
 
     /// Block search (`basic`) on the block solver's own box tables.

@@ -17,9 +17,11 @@
 
 mod algorithms;
 mod auto;
+mod count;
 mod names;
 
 pub use auto::{AssignmentCaps, AUTO_ASSIGNMENT_CAPS, AUTO_PROBES};
+pub use count::{count_reachable, CountOptions, CountReport};
 pub use names::{Algorithm, UnknownAlgorithm, UnknownName, Verdict};
 
 use crate::deal::SplitMix64;
@@ -29,6 +31,7 @@ use crate::replay::{verify_solution, ReplayError};
 use crate::search::blocks::{BlockSolver, MAX_THREADS};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
+use crate::search::exact::ExactSearch;
 use crate::search::gaps_game::{BasicGame, CommonGame};
 use crate::search::hybrid::HybridSearch;
 use crate::search::outcome::Outcome;
@@ -161,6 +164,7 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
             variant: Variant::Common,
         }),
         (Algorithm::Assign, Variant::Common) => Ok(Algorithm::Assign),
+        (Algorithm::Exact, _) => Ok(Algorithm::Exact),
         // In `basic` each row's suit is fixed: the only assignment is the game itself.
         (Algorithm::Assign, Variant::Basic) => Err(SolveError::UnsupportedVariant {
             algorithm: Algorithm::Assign,
@@ -178,6 +182,7 @@ pub struct Solver {
     sampler: Sampler,
     hybrid: HybridSearch,
     blocks: BlockSolver,
+    exact: ExactSearch,
 }
 
 impl Default for Solver {
@@ -199,6 +204,7 @@ impl Solver {
             sampler: Sampler::default(),
             hybrid: HybridSearch::default(),
             blocks,
+            exact: ExactSearch::default(),
         }
     }
 
@@ -278,6 +284,10 @@ impl Solver {
             Algorithm::Dfs => (
                 self.depth_first(start, options, &budget, &mut stats),
                 Algorithm::Dfs,
+            ),
+            Algorithm::Exact => (
+                self.exact_search(start, options, &budget, &mut stats),
+                Algorithm::Exact,
             ),
         };
         stats.elapsed = began.elapsed();

@@ -18,6 +18,9 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict.
+    pub const ALL: [Verdict; 3] = [Verdict::Solvable, Verdict::Unsolvable, Verdict::Unknown];
+
     /// The public name.
     pub fn name(self) -> &'static str {
         match self {
@@ -47,7 +50,7 @@ pub struct UnknownName {
 impl FromStr for Verdict {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [Verdict::Solvable, Verdict::Unsolvable, Verdict::Unknown]
+        Verdict::ALL
             .into_iter()
             .find(|v| v.name() == s)
             .ok_or_else(|| UnknownName {
@@ -74,6 +77,9 @@ pub enum Algorithm {
     /// Suit assignments (`common` only): the `basic` search under each choice of a
     /// suit per row; finds wins, never proves a loss (`search::assign`).
     Assign,
+    /// Exhaustive depth-first search with an exact visited set that grows to the memory
+    /// budget and never forgets a position (`search::exact`).
+    Exact,
 }
 
 impl Algorithm {
@@ -86,16 +92,18 @@ impl Algorithm {
             Algorithm::Hybrid => "hybrid",
             Algorithm::Blocks => "blocks",
             Algorithm::Assign => "assign",
+            Algorithm::Exact => "exact",
         }
     }
     /// Every algorithm name.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
         Algorithm::Auto,
         Algorithm::Dfs,
         Algorithm::Sampling,
         Algorithm::Hybrid,
         Algorithm::Blocks,
         Algorithm::Assign,
+        Algorithm::Exact,
     ];
 }
 
@@ -107,7 +115,9 @@ impl fmt::Display for Algorithm {
 
 /// An algorithm name that is not defined.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("unknown algorithm {0:?} (expected one of auto, dfs, sampling, hybrid, blocks, assign)")]
+#[error(
+    "unknown algorithm {0:?} (expected one of auto, dfs, sampling, hybrid, blocks, assign, exact)"
+)]
 pub struct UnknownAlgorithm(pub String);
 
 impl FromStr for Algorithm {
@@ -127,7 +137,7 @@ mod name_tests {
 
     #[test]
     fn names_and_parsing_are_inverse() {
-        for v in [Verdict::Solvable, Verdict::Unsolvable, Verdict::Unknown] {
+        for v in Verdict::ALL {
             assert_eq!(v.name().parse::<Verdict>(), Ok(v));
         }
         for r in StopReason::ALL {

@@ -14,6 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use gaps_engine::{Variant, Verdict};
 use std::time::Duration;
 
 /// The view of `row`, with the live node count when a lane of this process runs it.
@@ -165,24 +166,9 @@ pub async fn list(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<JobPage>> {
-    let one_of = |field: &str, value: &Option<String>, allowed: &[&str]| match value {
-        Some(v) if !allowed.contains(&v.as_str()) => Err(ApiError::BadRequest(format!(
-            "{field} must be one of {}",
-            allowed.join(", ")
-        ))),
-        _ => Ok(()),
-    };
-    one_of(
-        "state",
-        &query.state,
-        &["queued", "running", "done", "failed", "cancelled"],
-    )?;
-    one_of("variant", &query.variant, &["basic", "common"])?;
-    one_of(
-        "verdict",
-        &query.verdict,
-        &["solvable", "unsolvable", "unknown"],
-    )?;
+    let job_state = filter("state", &query.state, &JobState::ALL, JobState::name)?;
+    let variant = filter("variant", &query.variant, &Variant::ALL, Variant::name)?;
+    let verdict = filter("verdict", &query.verdict, &Verdict::ALL, Verdict::name)?;
     let caps = &state.config.limits;
     let limit = query.limit.unwrap_or(caps.default_page_size);
     if limit == 0 || limit > caps.max_page_size {
@@ -200,20 +186,10 @@ pub async fn list(
                 .ok_or_else(|| ApiError::BadRequest(format!("cursor {c:?} is not valid")))?,
         ),
     };
-    // Checked against the names above; parsing turns them into the store's types.
-    fn typed<T: std::str::FromStr>(field: &str, value: &Option<String>) -> ApiResult<Option<T>> {
-        value
-            .as_deref()
-            .map(|v| {
-                v.parse()
-                    .map_err(|_| ApiError::BadRequest(format!("{field} {v:?} is not valid")))
-            })
-            .transpose()
-    }
     let filter = JobFilter {
-        state: typed("state", &query.state)?,
-        variant: typed("variant", &query.variant)?,
-        verdict: typed("verdict", &query.verdict)?,
+        state: job_state,
+        variant,
+        verdict,
         batch_id: query.batch,
         before,
         limit,
@@ -230,4 +206,25 @@ pub async fn list(
         jobs: rows.into_iter().map(|r| view(&state, r)).collect(),
         next_cursor,
     }))
+}
+
+/// A list filter: the value whose public name is exactly `text`, or a 400 naming the
+/// field and every accepted name.
+fn filter<T: Copy>(
+    field: &str,
+    text: &Option<String>,
+    all: &[T],
+    name: fn(T) -> &'static str,
+) -> ApiResult<Option<T>> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    all.iter()
+        .copied()
+        .find(|&v| name(v) == text)
+        .map(Some)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+            ApiError::BadRequest(format!("{field} must be one of {}", names.join(", ")))
+        })
 }

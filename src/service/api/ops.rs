@@ -4,7 +4,7 @@
 //! handlers use, so it cannot drift from them.
 
 use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::job::JobState;
+use crate::service::job::{JobState, Stored};
 use crate::service::model::{
     BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
     Rates, WinRateRow,
@@ -15,6 +15,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use gaps_engine::Variant;
 use utoipa::OpenApi;
 
 /// The OpenAPI document of the service.
@@ -63,10 +64,10 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
     let rows = counts
         .into_iter()
         .map(|c| {
-            let effort = effort_of(&samples, &c.variant, c.suits, c.ranks);
+            let effort = effort_of(&samples, c.variant, c.suits, c.ranks);
             WinRateRow {
                 rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
-                variant: c.variant,
+                variant: c.variant.0.name().into(),
                 suits: c.suits,
                 ranks: c.ranks,
                 effort,
@@ -78,7 +79,12 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
 
 /// Mean and median effort per (algorithm, verdict) of one variant and size; `samples`
 /// are sorted by (variant, suits, ranks, algorithm, verdict).
-fn effort_of(samples: &[EffortSample], variant: &str, suits: i64, ranks: i64) -> Vec<Effort> {
+fn effort_of(
+    samples: &[EffortSample],
+    variant: Stored<Variant>,
+    suits: i64,
+    ranks: i64,
+) -> Vec<Effort> {
     let mine: Vec<&EffortSample> = samples
         .iter()
         .filter(|s| s.variant == variant && s.suits == suits && s.ranks == ranks)
@@ -88,8 +94,8 @@ fn effort_of(samples: &[EffortSample], variant: &str, suits: i64, ranks: i64) ->
         let mut nodes: Vec<f64> = group.iter().map(|s| s.nodes as f64).collect();
         let mut ms: Vec<f64> = group.iter().map(|s| s.elapsed_ms).collect();
         out.push(Effort {
-            algorithm: group[0].algorithm.clone(),
-            verdict: group[0].verdict.clone(),
+            algorithm: group[0].algorithm.0.name().into(),
+            verdict: group[0].verdict.0.name().into(),
             jobs: group.len(),
             mean_nodes: mean(&nodes),
             median_nodes: median(&mut nodes),

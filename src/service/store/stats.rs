@@ -4,11 +4,13 @@
 //! whether the position came as text, by deal number or in a batch.
 
 use super::Store;
+use crate::service::job::Stored;
+use gaps_engine::{Algorithm, Variant, Verdict};
 
 /// Verdict counts of one (variant, suits, ranks).
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq, Eq)]
 pub struct WinRateCounts {
-    pub variant: String,
+    pub variant: Stored<Variant>,
     pub suits: i64,
     pub ranks: i64,
     pub deals: i64,
@@ -20,11 +22,11 @@ pub struct WinRateCounts {
 /// Effort of one searched (not cached) finished job.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct EffortSample {
-    pub variant: String,
+    pub variant: Stored<Variant>,
     pub suits: i64,
     pub ranks: i64,
-    pub algorithm: String,
-    pub verdict: String,
+    pub algorithm: Stored<Algorithm>,
+    pub verdict: Stored<Verdict>,
     pub nodes: i64,
     pub elapsed_ms: f64,
 }

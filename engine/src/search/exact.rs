@@ -1,0 +1,285 @@
+//! Exhaustive depth-first search with an exact visited set: every position reachable from
+//! the root is entered once and its key kept until the search ends. It decides a deal
+//! whenever its whole space fits in the memory budget, and counts spaces exactly.
+//!
+//! Invariants, and why [`Outcome::Exhausted`] is a proof of loss:
+//! - The visited set ([`KeySet`]) holds full 128-bit Zobrist keys and never evicts. A
+//!   child is skipped only if its key is stored, that is (up to a coincidence of two
+//!   128-bit keys, probability below `n^2 / 2^129` for `n` positions stored) only if it
+//!   was entered before. Every entered position has all its legal moves tried before
+//!   the search ends, so an exhausted search has entered every reachable position and
+//!   none was won. Cycles (`common`) need no path set: a position on the current line is
+//!   in the set.
+//! - When the set would outgrow its budget the search stops with `memory_limit`; it never
+//!   forgets a position, so it never searches one twice.
+//! - Nothing is reduced (no stubborn sets, no transpositions skipped by commutation): a
+//!   count must see every position, and a verdict search only differs by stopping at
+//!   the first win.
+//! - Memory: the set (16 bytes a slot, at most 7/8 full, grown by doubling; its largest
+//!   size is the power of two of slots that fits two thirds of the budget, so the old
+//!   and new arrays of the last doubling fit in the budget together) and the stack of the
+//!   current line. Limits are checked every [`CHECK_INTERVAL`] positions.
+
+use crate::moves::{Move, MoveList};
+use crate::position::{Position, MAX_MOVES};
+use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::key_set::{Insert, KeySet};
+use crate::search::outcome::Outcome;
+use crate::search::stats::SearchStats;
+use crate::variant::Variant;
+
+/// What to search for and with how much memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactOptions {
+    /// Enter every reachable position instead of stopping at the first win.
+    pub complete: bool,
+    /// Do not expand settled `common` positions (column 0 all Twos): they are counted,
+    /// as the frontier of the part of the space before column 0 settles.
+    pub stop_at_settled: bool,
+    /// Most bytes the visited set may use (peak, during its last doubling).
+    pub memory_bytes: usize,
+}
+
+/// One position on the current line: the position, its moves and the next one to try.
+struct Frame {
+    position: Position,
+    moves: MoveList<MAX_MOVES>,
+    next: usize,
+    /// The move that led here from the frame below (unused at the root).
+    via: Move,
+}
+
+/// A reusable exact searcher (keeps its set and stack between searches).
+#[derive(Default)]
+pub struct ExactSearch {
+    visited: KeySet,
+    stack: Vec<Frame>,
+    /// The limit that ended the last run, if one did (also when a win was found before
+    /// it in complete mode, where the outcome is that win).
+    stopped: Option<StopReason>,
+}
+
+/// Slots of the largest visited set a budget of `bytes` allows (see the module doc).
+pub fn max_slots(bytes: usize) -> usize {
+    let slots = (bytes / 3 * 2 / std::mem::size_of::<u128>()).max(8);
+    1 << (usize::BITS - 1 - slots.leading_zeros())
+}
+
+impl ExactSearch {
+    /// The limit that ended the last run early, if any.
+    pub fn stopped(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
+    /// Searches from `start`. `stats.nodes` counts distinct positions entered (the root
+    /// included), `stats.settled` those whose column 0 holds only Twos (`common`),
+    /// `stats.tt_hits` the moves that led to a position already entered.
+    pub fn run(
+        &mut self,
+        start: &Position,
+        variant: Variant,
+        options: ExactOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        self.visited.reset(max_slots(options.memory_bytes));
+        self.stack.clear();
+        self.stopped = None;
+        let outcome = self.search(start, variant, options, budget, stats);
+        stats.table_bytes = stats.table_bytes.max(self.visited.bytes() as u64);
+        outcome
+    }
+
+    fn search(
+        &mut self,
+        start: &Position,
+        variant: Variant,
+        options: ExactOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Outcome {
+        let mut first_win: Option<Vec<Move>> = None;
+        let _ = self.visited.insert(start.key());
+        if let Some(end) = self.enter(start, Move::default(), variant, options, stats) {
+            match end {
+                Entered::Won if !options.complete => return Outcome::Won(Vec::new()),
+                Entered::Won => first_win = Some(Vec::new()),
+                Entered::Leaf => {}
+            }
+        }
+        let mut next_check = stats.nodes + CHECK_INTERVAL;
+        while let Some(top) = self.stack.last_mut() {
+            if top.next == top.moves.len() {
+                self.stack.pop();
+                continue;
+            }
+            let m = top.moves[top.next];
+            top.next += 1;
+            let mut child = top.position;
+            child.play(m);
+            match self.visited.insert(child.key()) {
+                Insert::Present => {
+                    stats.tt_hits += 1;
+                    continue;
+                }
+                Insert::Full => {
+                    self.stopped = Some(StopReason::MemoryLimit);
+                    return first_win
+                        .map_or(Outcome::Stopped(StopReason::MemoryLimit), Outcome::Won);
+                }
+                Insert::New => {}
+            }
+            stats.stored += 1;
+            if let Some(Entered::Won) = self.enter(&child, m, variant, options, stats) {
+                let line = self.line(m);
+                if !options.complete {
+                    return Outcome::Won(line);
+                }
+                first_win.get_or_insert(line);
+            }
+            if stats.nodes >= next_check {
+                if let Some(reason) = budget.exhausted(stats.nodes) {
+                    self.stopped = Some(reason);
+                    return first_win.map_or(Outcome::Stopped(reason), Outcome::Won);
+                }
+                next_check = stats.nodes + CHECK_INTERVAL;
+            }
+        }
+        first_win.map_or(Outcome::Exhausted, Outcome::Won)
+    }
+
+    /// Counts a newly entered position and pushes its frame if it is to be expanded;
+    /// says if it was won or left unexpanded.
+    fn enter(
+        &mut self,
+        position: &Position,
+        via: Move,
+        variant: Variant,
+        options: ExactOptions,
+        stats: &mut SearchStats,
+    ) -> Option<Entered> {
+        stats.nodes += 1;
+        let settled = variant == Variant::Common && position.column0_all_twos();
+        stats.settled += u64::from(settled);
+        stats.max_depth = stats.max_depth.max(self.stack.len() as u64);
+        if position.is_won(variant) {
+            stats.wins += 1;
+            return Some(Entered::Won);
+        }
+        if settled && options.stop_at_settled {
+            return Some(Entered::Leaf);
+        }
+        let mut moves = MoveList::default();
+        position.legal_moves(variant, &mut moves);
+        stats.expanded += 1;
+        self.stack.push(Frame {
+            position: *position,
+            moves,
+            next: 0,
+            via,
+        });
+        None
+    }
+
+    /// The moves from the root to the top frame's position, then `last`.
+    fn line(&self, last: Move) -> Vec<Move> {
+        let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
+        line.push(last);
+        line
+    }
+}
+
+/// How an entered position ended without being expanded.
+enum Entered {
+    Won,
+    Leaf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Layout;
+    use crate::deal::deal;
+    use crate::exhaustive::reachable;
+    use crate::replay::verify_solution;
+
+    fn run(start: &Position, variant: Variant, options: ExactOptions) -> (Outcome, SearchStats) {
+        let mut stats = SearchStats::default();
+        let outcome =
+            ExactSearch::default().run(start, variant, options, &Budget::unlimited(), &mut stats);
+        (outcome, stats)
+    }
+
+    #[test]
+    fn counts_and_verdicts_equal_the_reference_search() {
+        for variant in [Variant::Basic, Variant::Common] {
+            for (suits, ranks) in [(2, 5), (3, 4), (4, 4), (3, 5)] {
+                for seed in 0..40 {
+                    let start = deal(seed, Layout::new(suits, ranks).unwrap());
+                    let reference = reachable(&start, variant, usize::MAX);
+                    let complete = ExactOptions {
+                        complete: true,
+                        stop_at_settled: false,
+                        memory_bytes: 64 << 20,
+                    };
+                    let (outcome, stats) = run(&start, variant, complete);
+                    assert_eq!(stats.nodes, reference.positions as u64);
+                    let verdict = ExactOptions {
+                        complete: false,
+                        ..complete
+                    };
+                    match run(&start, variant, verdict).0 {
+                        Outcome::Won(line) => {
+                            assert_eq!(reference.winnable, Some(true));
+                            verify_solution(&start, variant, &line).unwrap();
+                            assert!(outcome.is_won());
+                        }
+                        Outcome::Exhausted => {
+                            assert_eq!(reference.winnable, Some(false));
+                            assert_eq!(outcome, Outcome::Exhausted);
+                        }
+                        other => panic!("{variant} {suits}x{ranks} {seed}: {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_memory_budget_stops_and_never_claims_a_loss() {
+        // 187,197 positions (tests/data/reachable.csv) do not fit in 4 KiB.
+        let start = deal(3, Layout::new(4, 4).unwrap());
+        let options = ExactOptions {
+            complete: true,
+            stop_at_settled: false,
+            memory_bytes: 4096,
+        };
+        let (outcome, stats) = run(&start, Variant::Common, options);
+        assert!(matches!(
+            outcome,
+            Outcome::Stopped(StopReason::MemoryLimit) | Outcome::Won(_)
+        ));
+        assert!(stats.nodes < 187_197);
+        assert!(stats.table_bytes <= 4096);
+    }
+
+    #[test]
+    fn stopping_at_settled_positions_counts_the_unsettled_part_and_its_frontier() {
+        let start = deal(2, Layout::new(3, 5).unwrap());
+        let whole = ExactOptions {
+            complete: true,
+            stop_at_settled: false,
+            memory_bytes: 64 << 20,
+        };
+        let (_, all) = run(&start, Variant::Common, whole);
+        let split = ExactOptions {
+            stop_at_settled: true,
+            ..whole
+        };
+        let (_, part) = run(&start, Variant::Common, split);
+        // Unsettled positions are the same in both; the frontier is part of the settled.
+        assert_eq!(all.nodes - all.settled, part.nodes - part.settled);
+        assert!(part.settled <= all.settled);
+        assert!(all.settled > 0);
+    }
+}
