@@ -171,6 +171,11 @@ impl ExactSearch {
         }
         let mut moves = MoveList::default();
         position.legal_moves(variant, &mut moves);
+        // Start loading every child's slot now, so that the children's lookups overlap
+        // their cache misses instead of paying them one after another.
+        for &m in moves.as_slice() {
+            self.visited.prefetch(position.key_after(m));
+        }
         stats.expanded += 1;
         self.stack.push(Frame {
             position: *position,
