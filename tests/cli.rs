@@ -95,6 +95,10 @@ fn bad_input_exits_2_and_names_the_problem() {
             "--memory-mb must be between",
         ),
         (&["count", "--time-ms", "0", "--deal", "1"], "at least 1"),
+        (
+            &["count", "--threads", "0", "--deal", "1"],
+            "--threads must be between",
+        ),
         (&["count", "2S 3S XX 4S/2H 3H 4H --"], "unknown token"),
         (
             &["solve", "--variant", "fancy", "2S 3S -- 4S/2H 3H 4H --"],
@@ -192,7 +196,7 @@ fn bad_input_exits_2_and_names_the_problem() {
         ),
         (
             &["solve", "--deal", "1", "--search-threads", "2"],
-            "--search-threads above 1 applies to --algorithm blocks only",
+            "--search-threads above 1 applies to --algorithm blocks and exact only",
         ),
     ];
     for (args, message) in cases {
@@ -306,6 +310,9 @@ fn count_measures_the_whole_space_and_its_unsettled_part() {
     let part = count(&["--unsettled"]);
     assert_eq!(part["unsettled"], 1866);
     assert!(part["settled"].as_u64().unwrap() < 4369);
+    let shared = count(&["--threads", "2", "--memory-mb", "64"]);
+    assert_eq!(shared["positions"], 6235);
+    assert_eq!(shared["settled"], 4369);
     let cut = count(&["--nodes", "100"]);
     assert_eq!(cut["complete"], false);
     assert_eq!(cut["stopped"], "node_limit");

@@ -108,18 +108,52 @@ fn complete_searches_enter_exactly_the_pinned_count() {
                 unsettled_only: false,
                 max_nodes: None,
                 time_limit: None,
+                threads: 1,
             },
             None,
         );
         assert!(counted.complete, "{line}");
         assert_eq!(counted.positions, positions, "{line}");
         assert_eq!(counted.wins > 0, winnable, "{line}");
+        for threads in [2, 3] {
+            let shared = count_reachable(
+                &start,
+                &CountOptions {
+                    variant,
+                    memory_bytes: 16 << 20,
+                    unsettled_only: false,
+                    max_nodes: None,
+                    time_limit: None,
+                    threads,
+                },
+                None,
+            );
+            assert!(shared.complete, "{line} threads {threads}");
+            assert_eq!(shared.positions, positions, "{line} threads {threads}");
+            assert_eq!(shared.wins, counted.wins, "{line} threads {threads}");
+            assert_eq!(shared.settled, counted.settled, "{line} threads {threads}");
+        }
         let exact = SolveOptions {
             algorithm: Algorithm::Exact,
             ..options
         };
         let exact = solver.solve(&start, &exact, None).unwrap();
         assert_eq!(exact.stats.nodes, positions, "{line}");
+        // Two threads sharing one set reach the same verdict (a won line is replayed by
+        // the solver before it is returned).
+        let parallel = SolveOptions {
+            algorithm: Algorithm::Exact,
+            threads: 2,
+            dfs: DfsOptions::default(),
+            ..options
+        };
+        let shared = solver.solve(&start, &parallel, None).unwrap();
+        let expected = if winnable {
+            Verdict::Solvable
+        } else {
+            Verdict::Unsolvable
+        };
+        assert_eq!(shared.verdict, expected, "{line} (2 threads)");
         let report = solver.solve(&start, &options, None).unwrap();
         // Distinct positions: every entered position is expanded or won; `nodes` also
         // counts re-entries cut on the current path (cycles of `common`).

@@ -136,10 +136,13 @@ impl SearchArgs {
             )));
         }
         if self.search_threads > 1
-            && gaps_engine::resolve_algorithm(algorithm, variant) != Ok(Algorithm::Blocks)
+            && !matches!(
+                gaps_engine::resolve_algorithm(algorithm, variant),
+                Ok(Algorithm::Blocks | Algorithm::Exact)
+            )
         {
             return Err(input_error(format!(
-                "--search-threads above 1 applies to --algorithm blocks only, not to {algorithm} on {variant}"
+                "--search-threads above 1 applies to --algorithm blocks and exact only, not to {algorithm} on {variant}"
             )));
         }
         Ok(SolveOptions {

@@ -8,7 +8,7 @@ use super::args::MAX_TABLE_MB;
 use super::input_error;
 use super::solve::PositionInput;
 use clap::Args;
-use gaps_engine::{count_reachable, CountOptions, Variant};
+use gaps_engine::{count_reachable, CountOptions, Variant, MAX_SEARCH_THREADS};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -30,6 +30,9 @@ pub struct CountCmd {
     /// Time limit in milliseconds.
     #[arg(long = "time-ms")]
     time_ms: Option<u64>,
+    /// Threads sharing one visited set (then allocated at its full size at once).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -69,6 +72,11 @@ pub fn run(cmd: CountCmd) -> anyhow::Result<()> {
             "--unsettled applies to the common variant only",
         ));
     }
+    if !(1..=MAX_SEARCH_THREADS).contains(&cmd.threads) {
+        return Err(input_error(format!(
+            "--threads must be between 1 and {MAX_SEARCH_THREADS}"
+        )));
+    }
     if cmd.nodes == Some(0) || cmd.time_ms == Some(0) {
         return Err(input_error("--nodes and --time-ms must be at least 1"));
     }
@@ -79,6 +87,7 @@ pub fn run(cmd: CountCmd) -> anyhow::Result<()> {
         unsettled_only: cmd.unsettled,
         max_nodes: cmd.nodes,
         time_limit: cmd.time_ms.map(Duration::from_millis),
+        threads: cmd.threads,
     };
     let report = count_reachable(&start, &options, None);
     let seconds = report.stats.elapsed.as_secs_f64();

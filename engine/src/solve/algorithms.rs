@@ -15,6 +15,7 @@ use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact::ExactOptions;
+use crate::search::exact_parallel;
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -120,7 +121,8 @@ impl Solver {
 
     /// Exhaustive search with an exact visited set of at most the solve's table budget
     /// (the request's `table_limit`, else the solver's table size): memory for a
-    /// verdict on any space that fits, `memory_limit` otherwise.
+    /// verdict on any space that fits, `memory_limit` otherwise. On several threads they
+    /// share one set of that budget.
     pub(super) fn exact_search(
         &mut self,
         start: &Position,
@@ -133,6 +135,10 @@ impl Solver {
             stop_at_settled: false,
             memory_bytes: options.table_limit.unwrap_or(self.table.capacity_bytes()),
         };
+        if options.threads > 1 {
+            let threads = options.threads;
+            return exact_parallel::search(start, options.variant, exact, threads, budget, stats).0;
+        }
         self.exact.run(start, options.variant, exact, budget, stats)
     }
 

@@ -7,6 +7,7 @@
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::exact::{ExactOptions, ExactSearch};
+use crate::search::exact_parallel;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
@@ -27,6 +28,8 @@ pub struct CountOptions {
     pub max_nodes: Option<u64>,
     /// Most time.
     pub time_limit: Option<Duration>,
+    /// Threads sharing one visited set (1: the growing set of one thread).
+    pub threads: usize,
 }
 
 /// The size of a space.
@@ -62,15 +65,19 @@ pub fn count_reachable(
         stop_at_settled: options.unsettled_only,
         memory_bytes: options.memory_bytes,
     };
-    let mut search = ExactSearch::default();
-    let outcome = search.run(start, options.variant, exact, &budget, &mut stats);
-    stats.elapsed = began.elapsed();
     // In complete mode a win does not end the search: only a limit leaves it short, and
     // the search says which even when the outcome is the win it found first.
-    let stopped = match outcome {
-        Outcome::Stopped(reason) | Outcome::NoWin(reason) => Some(reason),
-        Outcome::Won(_) | Outcome::Exhausted => search.stopped(),
+    let stopped = if options.threads > 1 {
+        let threads = options.threads;
+        exact_parallel::search(start, options.variant, exact, threads, &budget, &mut stats).1
+    } else {
+        let mut search = ExactSearch::default();
+        match search.run(start, options.variant, exact, &budget, &mut stats) {
+            Outcome::Stopped(reason) | Outcome::NoWin(reason) => Some(reason),
+            Outcome::Won(_) | Outcome::Exhausted => search.stopped(),
+        }
     };
+    stats.elapsed = began.elapsed();
     CountReport {
         positions: stats.nodes,
         settled: stats.settled,

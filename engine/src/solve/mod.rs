@@ -64,7 +64,7 @@ pub struct SolveOptions {
     /// `common`, the probes of the sampling phase (`None`: [`AUTO_PROBES`]).
     pub probes: Option<u64>,
     /// Threads of this one solve (1..=[`MAX_THREADS`]); more than one only for `blocks`
-    /// (parallel block search, `search::blocks::parallel`).
+    /// (parallel block search) and `exact` (threads sharing one visited set).
     pub threads: usize,
 }
 
@@ -117,7 +117,7 @@ pub enum SolveError {
     },
     /// The thread count is out of range, or more than one for an algorithm that runs on
     /// one thread.
-    #[error("threads must be between 1 and {MAX_THREADS}, and 1 unless the algorithm is blocks (got {threads} for {algorithm})")]
+    #[error("threads must be between 1 and {MAX_THREADS}, and 1 unless the algorithm is blocks or exact (got {threads} for {algorithm})")]
     Threads {
         /// The requested thread count.
         threads: usize,
@@ -240,7 +240,7 @@ impl Solver {
         let budget =
             Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
         let resolved = resolve_algorithm(options.algorithm, options.variant)?;
-        let parallel = resolved == Algorithm::Blocks;
+        let parallel = matches!(resolved, Algorithm::Blocks | Algorithm::Exact);
         if options.threads == 0 || options.threads > MAX_THREADS || !parallel && options.threads > 1
         {
             return Err(SolveError::Threads {
