@@ -6,17 +6,24 @@
 //! starts at move `t * moves / N`), so they split the space between them as they go,
 //! with no work queue.
 //!
+//! The set grows as the single-thread one does, by doubling, between phases: when an
+//! insert finds it full, that thread gives the move back (it will be tried again) and
+//! raises a flag; every thread stops at its next move with its stack intact; the set is
+//! copied into one twice as large; and the threads go on where they were. The largest
+//! set is the power of two of slots that fits two thirds of the budget, so the old and
+//! new sets of the last doubling fit in the budget together.
+//!
 //! Why an exhausted parallel search proves the deal lost: a thread ends without being
 //! stopped only when every move of every position it inserted has been tried, each
-//! leading to a position it inserted (and expands) or one already in the set. When all
-//! threads end so, every position in the set has had all its moves tried and all their
-//! results are in the set: the set is closed under moves and holds the root, so it is
-//! the whole reachable space, and no position in it was won. Any stop (a limit, a full
-//! set, a win in verdict mode) halts every thread and the outcome is then never
-//! `Exhausted`. Collisions: as in `search::exact`, plus the merging of keys with a zero
-//! word described in `shared_key_set`.
+//! leading to a position it inserted (and expands) or one already in the set; a growth
+//! phase loses no key and no move. When all threads end so, every position in the set
+//! has had all its moves tried and their results are in the set: the set is closed
+//! under moves and holds the root, so it is the whole reachable space, and no position
+//! in it was won. Any stop (a limit, a full budget, a win in verdict mode) halts every
+//! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
+//! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::ExactOptions;
+use super::exact::{max_slots, ExactOptions};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -26,7 +33,10 @@ use crate::search::shared_key_set::SharedKeySet;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+
+/// Slots of the first shared set (16 bytes each: 64 MiB; zeroing it costs milliseconds,
+/// and each doubling stops the threads).
+const FIRST_SLOTS: usize = 1 << 22;
 
 struct Frame {
     position: Position,
@@ -36,26 +46,20 @@ struct Frame {
     via: Move,
 }
 
-/// How one thread ended: the first win it found, and the limit that stopped it.
-struct ThreadEnd {
-    win: Option<Vec<Move>>,
-    stop: Option<StopReason>,
-    stats: SearchStats,
+/// How a phase of one thread ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PhaseEnd {
+    /// Its stack is empty: everything it inserted is expanded.
+    Finished,
+    /// The set must grow first; the thread resumes where it stopped.
+    Grow,
+    /// A win in verdict mode, or a limit: the whole search stops.
+    Halt,
 }
 
-/// Smallest shared set tried first (bytes).
-const FIRST_SET_BYTES: usize = 64 << 20;
-
-/// Searches `start` on `threads` threads sharing one visited set of at most
-/// `options.memory_bytes`. The set cannot grow while threads use it, and a set much
-/// larger than the space costs time (its pages are zeroed as they are touched, and
-/// lookups miss the TLB: 4x13 `common` deal 0, 8.6M positions, took 11.5-13.8 s with
-/// a 4 GiB set and 2.4-2.7 s with 256 MiB), so the search starts with 64 MiB and, when
-/// that fills, starts again with four times as much, up to the budget: every attempt is
-/// a complete search of its own, and the attempts before the last cost about a third
-/// of it. Returns the outcome and, when a limit ended the search (also after a win
-/// found first in complete mode), which; `stats` gain the counts of the last attempt
-/// (each attempt may enter the budget's nodes).
+/// Searches `start` on `threads` threads sharing one visited set that grows to at most
+/// `options.memory_bytes` (see the module doc). Returns the outcome and, when a limit
+/// ended the search (also after a win found first in complete mode), which.
 pub fn search(
     start: &Position,
     variant: Variant,
@@ -64,78 +68,74 @@ pub fn search(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
-    let mut bytes = FIRST_SET_BYTES.min(options.memory_bytes);
-    loop {
-        let set = SharedKeySet::with_budget(bytes);
-        let mut attempt = SearchStats::default();
-        let (outcome, stopped) =
-            search_with_set(start, variant, options, threads, &set, budget, &mut attempt);
-        let larger = bytes.saturating_mul(4).min(options.memory_bytes);
-        if stopped == Some(StopReason::MemoryLimit) && larger > bytes && !outcome.is_won() {
-            bytes = larger;
-            continue;
-        }
-        stats.absorb(&attempt);
-        return (outcome, stopped);
-    }
+    search_from(start, variant, options, threads, FIRST_SLOTS, budget, stats)
 }
 
-/// One attempt of [`search`] on `set` (which must be empty).
-fn search_with_set(
+/// [`search`] with a first set of `first_slots` slots (tests make it tiny, so that the
+/// set grows many times).
+fn search_from(
     start: &Position,
     variant: Variant,
     options: ExactOptions,
     threads: usize,
-    set: &SharedKeySet,
+    first_slots: usize,
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
-    let halt = AtomicBool::new(false);
-    let first_stop: Mutex<Option<StopReason>> = Mutex::new(None);
-    let spent = stats.nodes;
+    let largest = max_slots(options.memory_bytes);
+    let mut set = SharedKeySet::with_slots(first_slots.min(largest));
     let _ = set.insert(start.key());
-    let ends: Vec<ThreadEnd> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let (halt, first_stop) = (&halt, &first_stop);
-                scope.spawn(move || {
-                    let budget = budget.shared_by(threads, spent, halt);
-                    let mut run = Run {
-                        variant,
-                        options,
-                        thread: t,
-                        threads,
-                        set,
-                        stack: Vec::new(),
-                        stats: SearchStats::default(),
-                    };
-                    let (win, stop) = run.search(start, &budget);
-                    let stops_all = stop.is_some() || win.is_some() && !options.complete;
-                    if stops_all && !halt.swap(true, Ordering::Relaxed) {
-                        *first_stop.lock().expect("stop reason") = stop;
-                    }
-                    ThreadEnd {
-                        win,
-                        stop,
-                        stats: run.stats,
-                    }
+    let spent = stats.nodes;
+    let mut runs: Vec<Run> = (0..threads)
+        .map(|t| Run::new(start, variant, options, t, threads))
+        .collect();
+    let halt = AtomicBool::new(false);
+    loop {
+        let grow = AtomicBool::new(false);
+        let ends: Vec<PhaseEnd> = std::thread::scope(|scope| {
+            let workers: Vec<_> = runs
+                .iter_mut()
+                .map(|run| {
+                    let (set, grow, halt) = (&set, &grow, &halt);
+                    scope.spawn(move || {
+                        let budget = budget.shared_by(threads, spent, halt);
+                        let end = run.phase(set, &budget, grow);
+                        if end == PhaseEnd::Halt {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                        end
+                    })
                 })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("an exact search thread panicked"))
-            .collect()
-    });
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().expect("an exact search thread panicked"))
+                .collect()
+        });
+        if ends.contains(&PhaseEnd::Halt) || !ends.contains(&PhaseEnd::Grow) {
+            break;
+        }
+        if set.slots() >= largest {
+            for run in &mut runs {
+                run.stop.get_or_insert(StopReason::MemoryLimit);
+            }
+            break;
+        }
+        let doubled = 2 * set.slots();
+        set = set.grown(doubled, threads);
+    }
     let mut won = None;
-    let mut stopped = first_stop.into_inner().expect("stop reason");
-    for end in ends {
-        stats.absorb(&end.stats);
-        if let Some(line) = end.win {
+    let mut stopped = None;
+    for run in runs {
+        stats.absorb(&run.stats);
+        if let Some(line) = run.win {
             won.get_or_insert(line);
         }
-        if let Some(reason) = end.stop {
-            stopped.get_or_insert(reason);
+        if let Some(reason) = run.stop {
+            // A sibling's halt reads as `Cancelled` in the others: prefer a real reason.
+            if stopped.is_none() || stopped == Some(StopReason::Cancelled) {
+                stopped = Some(reason);
+            }
         }
     }
     // Every thread starts from the root; it is one position.
@@ -143,6 +143,10 @@ fn search_with_set(
     stats.settled += u64::from(variant == Variant::Common && start.column0_all_twos());
     stats.expanded = stats.expanded.saturating_sub(threads as u64 - 1);
     stats.table_bytes = stats.table_bytes.max(set.bytes() as u64);
+    // Halted by a sibling's win in verdict mode: not a limit.
+    if won.is_some() && !options.complete {
+        stopped = None;
+    }
     let outcome = match (won, stopped) {
         (Some(line), _) => Outcome::Won(line),
         (None, Some(reason)) => Outcome::Stopped(reason),
@@ -151,35 +155,57 @@ fn search_with_set(
     (outcome, stopped)
 }
 
-struct Run<'a> {
+/// One thread's search, kept between phases.
+struct Run {
     variant: Variant,
     options: ExactOptions,
     thread: usize,
     threads: usize,
-    set: &'a SharedKeySet,
     stack: Vec<Frame>,
     stats: SearchStats,
+    win: Option<Vec<Move>>,
+    stop: Option<StopReason>,
+    next_check: u64,
 }
 
-impl Run<'_> {
-    /// This thread's search: its first win, and the limit that stopped it, if any.
-    fn search(
-        &mut self,
+impl Run {
+    fn new(
         start: &Position,
-        budget: &Budget,
-    ) -> (Option<Vec<Move>>, Option<StopReason>) {
-        let mut first_win: Option<Vec<Move>> = None;
-        if start.is_won(self.variant) {
-            self.stats.wins += u64::from(self.thread == 0);
-            return (Some(Vec::new()), None);
+        variant: Variant,
+        options: ExactOptions,
+        thread: usize,
+        threads: usize,
+    ) -> Run {
+        let mut run = Run {
+            variant,
+            options,
+            thread,
+            threads,
+            stack: Vec::new(),
+            stats: SearchStats::default(),
+            win: None,
+            stop: None,
+            next_check: CHECK_INTERVAL,
+        };
+        let settled = variant == Variant::Common && start.column0_all_twos();
+        if start.is_won(variant) {
+            run.stats.wins += u64::from(thread == 0);
+            run.win = Some(Vec::new());
+        } else if !(settled && options.stop_at_settled) {
+            run.push(start, Move::default(), None);
         }
-        let settled = self.variant == Variant::Common && start.column0_all_twos();
-        if settled && self.options.stop_at_settled {
-            return (None, None);
+        run
+    }
+
+    /// Searches until the stack is empty, the set must grow, or the search must stop.
+    fn phase(&mut self, set: &SharedKeySet, budget: &Budget, grow: &AtomicBool) -> PhaseEnd {
+        if self.win.is_some() && !self.options.complete {
+            return PhaseEnd::Halt;
         }
-        self.push(start, Move::default());
-        let mut next_check = CHECK_INTERVAL;
         while let Some(top) = self.stack.last_mut() {
+            if grow.load(Ordering::Relaxed) {
+                return PhaseEnd::Grow;
+            }
             if top.tried == top.moves.len() {
                 self.stack.pop();
                 continue;
@@ -188,12 +214,16 @@ impl Run<'_> {
             top.tried += 1;
             let mut child = top.position;
             child.play(m);
-            match self.set.insert(child.key()) {
+            match set.insert(child.key()) {
                 Insert::Present => {
                     self.stats.tt_hits += 1;
                     continue;
                 }
-                Insert::Full => return (first_win, Some(StopReason::MemoryLimit)),
+                Insert::Full => {
+                    top.tried -= 1; // tried again once the set has grown
+                    grow.store(true, Ordering::Relaxed);
+                    return PhaseEnd::Grow;
+                }
                 Insert::New => {}
             }
             self.stats.nodes += 1;
@@ -205,28 +235,31 @@ impl Run<'_> {
                 self.stats.wins += 1;
                 let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
                 line.push(m);
+                self.win.get_or_insert(line);
                 if !self.options.complete {
-                    return (Some(line), None);
+                    return PhaseEnd::Halt;
                 }
-                first_win.get_or_insert(line);
             } else if !(settled && self.options.stop_at_settled) {
-                self.push(&child, m);
+                self.push(&child, m, Some(set));
             }
-            if self.stats.nodes >= next_check {
+            if self.stats.nodes >= self.next_check {
                 if let Some(reason) = budget.exhausted(self.stats.nodes) {
-                    return (first_win, Some(reason));
+                    self.stop = Some(reason);
+                    return PhaseEnd::Halt;
                 }
-                next_check = self.stats.nodes + CHECK_INTERVAL;
+                self.next_check = self.stats.nodes + CHECK_INTERVAL;
             }
         }
-        (first_win, None)
+        PhaseEnd::Finished
     }
 
-    fn push(&mut self, position: &Position, via: Move) {
+    fn push(&mut self, position: &Position, via: Move, set: Option<&SharedKeySet>) {
         let mut moves = MoveList::default();
         position.legal_moves(self.variant, &mut moves);
-        for &m in moves.as_slice() {
-            self.set.prefetch(position.key_after(m));
+        if let Some(set) = set {
+            for &m in moves.as_slice() {
+                set.prefetch(position.key_after(m));
+            }
         }
         self.stats.expanded += 1;
         let first = self.thread * moves.len() / self.threads;
@@ -237,5 +270,77 @@ impl Run<'_> {
             first,
             via,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Layout;
+    use crate::deal::deal;
+    use crate::exhaustive::reachable;
+    use crate::replay::verify_solution;
+
+    #[test]
+    fn a_set_grown_many_times_loses_nothing() {
+        for variant in [Variant::Basic, Variant::Common] {
+            for seed in 0..25 {
+                let start = deal(seed, Layout::new(3, 5).unwrap());
+                let reference = reachable(&start, variant, usize::MAX);
+                for (threads, complete) in [(2, true), (3, true), (2, false)] {
+                    let options = ExactOptions {
+                        complete,
+                        stop_at_settled: false,
+                        memory_bytes: 64 << 20,
+                    };
+                    let mut stats = SearchStats::default();
+                    let (outcome, stopped) = search_from(
+                        &start,
+                        variant,
+                        options,
+                        threads,
+                        8,
+                        &Budget::unlimited(),
+                        &mut stats,
+                    );
+                    assert_eq!(stopped, None, "{variant} {seed}");
+                    if complete {
+                        assert_eq!(stats.nodes, reference.positions as u64, "{variant} {seed}");
+                    }
+                    match outcome {
+                        Outcome::Won(line) => {
+                            assert_eq!(reference.winnable, Some(true));
+                            verify_solution(&start, variant, &line).unwrap();
+                        }
+                        Outcome::Exhausted => assert_eq!(reference.winnable, Some(false)),
+                        other => panic!("{variant} {seed}: {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_budget_too_small_ends_memory_limit() {
+        // 187,197 positions (tests/data/reachable.csv) do not fit in 64 KiB.
+        let start = deal(3, Layout::new(4, 4).unwrap());
+        let options = ExactOptions {
+            complete: true,
+            stop_at_settled: false,
+            memory_bytes: 64 << 10,
+        };
+        let mut stats = SearchStats::default();
+        let (outcome, stopped) = search_from(
+            &start,
+            Variant::Common,
+            options,
+            2,
+            8,
+            &Budget::unlimited(),
+            &mut stats,
+        );
+        assert_eq!(stopped, Some(StopReason::MemoryLimit));
+        assert!(matches!(outcome, Outcome::Stopped(_) | Outcome::Won(_)));
+        assert!(stats.table_bytes <= 64 << 10);
     }
 }

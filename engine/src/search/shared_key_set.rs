@@ -10,9 +10,10 @@
 //!   differ only by such a word, an extra 128-bit coincidence of probability below
 //!   `n * 2^-63` that only adds to the collision bound of the keys themselves, stated
 //!   with it in `search::exact`.
-//! - The slot count is fixed when the set is made (a power of two, from its byte budget)
-//!   and at most 7/8 of it is used: past that, inserts say [`Insert::Full`]. The memory
-//!   comes zeroed from the allocator and pages are mapped as they are first touched.
+//! - The slot count is fixed when the set is made (a power of two) and at most 7/8 of it
+//!   is used: past that, inserts say [`Insert::Full`]; [`SharedKeySet::grown`] copies
+//!   every key into a larger set while no thread uses it. The memory comes zeroed from
+//!   the allocator and pages are mapped as they are first touched.
 
 use crate::search::key_set::Insert;
 use crate::search::memory::prefetch_line;
@@ -30,13 +31,45 @@ pub struct SharedKeySet {
 
 impl SharedKeySet {
     /// A set of the largest power of two of 16-byte slots that `bytes` pays for.
+    #[cfg(test)]
     pub fn with_budget(bytes: usize) -> Self {
-        let wanted = (bytes / std::mem::size_of::<Slot>()).max(8);
-        let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        Self::with_slots(bytes / std::mem::size_of::<Slot>())
+    }
+
+    /// A set of `slots` slots rounded down to a power of two (at least 8).
+    pub fn with_slots(slots: usize) -> Self {
+        let slots = 1usize << (usize::BITS - 1 - slots.max(8).leading_zeros());
         SharedKeySet {
             slots: bytemuck::zeroed_vec(slots),
             len: AtomicUsize::new(0),
         }
+    }
+
+    /// A set of `slots` slots holding every key of this one, copied by `threads`
+    /// threads (no search may use this one meanwhile: the caller holds it by value).
+    pub fn grown(self, slots: usize, threads: usize) -> Self {
+        let bigger = Self::with_slots(slots);
+        let chunk = self.slots.len().div_ceil(threads.max(1));
+        std::thread::scope(|scope| {
+            for part in self.slots.chunks(chunk) {
+                let bigger = &bigger;
+                scope.spawn(move || {
+                    for slot in part {
+                        let lo = slot[0].load(Ordering::Relaxed);
+                        if lo != 0 {
+                            let hi = slot[1].load(Ordering::Relaxed);
+                            let _ = bigger.insert(Key::from(hi) << 64 | Key::from(lo));
+                        }
+                    }
+                });
+            }
+        });
+        bigger
+    }
+
+    /// Slots.
+    pub fn slots(&self) -> usize {
+        self.slots.len()
     }
 
     /// Bytes of the slots.
