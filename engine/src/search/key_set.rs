@@ -11,7 +11,7 @@
 //! - Buckets come from a nonlinear mix of the key (raw Zobrist keys of related positions
 //!   share low bits), mapped onto any slot count by multiply-shift.
 
-use crate::search::memory::prefetch_line;
+use crate::search::memory::{advise_huge_pages, prefetch_line};
 use crate::zobrist::{index_hash, Key};
 
 /// What an insertion did.
@@ -136,7 +136,9 @@ impl KeySet {
 
     fn grow(&mut self) {
         let bigger = (self.slots.len() * 2).min(self.max_slots);
-        let old = std::mem::replace(&mut self.slots, vec![0; bigger]);
+        let fresh = vec![0; bigger];
+        advise_huge_pages(&fresh);
+        let old = std::mem::replace(&mut self.slots, fresh);
         for key in old.into_iter().filter(|&k| k != 0) {
             self.place(key);
         }

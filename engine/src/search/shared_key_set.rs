@@ -16,7 +16,7 @@
 //!   the allocator and pages are mapped as they are first touched.
 
 use crate::search::key_set::Insert;
-use crate::search::memory::prefetch_line;
+use crate::search::memory::{advise_huge_pages, prefetch_line};
 use crate::zobrist::{index_hash, Key};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -39,8 +39,10 @@ impl SharedKeySet {
     /// A set of `slots` slots rounded down to a power of two (at least 8).
     pub fn with_slots(slots: usize) -> Self {
         let slots = 1usize << (usize::BITS - 1 - slots.max(8).leading_zeros());
+        let slots: Vec<Slot> = bytemuck::zeroed_vec(slots);
+        advise_huge_pages(&slots);
         SharedKeySet {
-            slots: bytemuck::zeroed_vec(slots),
+            slots,
             len: AtomicUsize::new(0),
         }
     }
