@@ -1,6 +1,6 @@
-//! Memory for the engine's three tables (the depth-first transposition table, the box
-//! table of block search and its shared, parallel version): cache-line buckets
-//! allocated once from a byte budget, prefetch hints, and huge-page advice.
+//! Memory for the engine's tables (the depth-first transposition table, the box
+//! table of block search, its shared version, and the visited sets of the exact search):
+//! cache-line buckets allocated once from a byte budget, prefetch hints, huge-page advice.
 //!
 //! Every `unsafe` block of the engine is in this file, each with its `SAFETY:` note and
 //! the measured gain that pays for it:
