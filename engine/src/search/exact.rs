@@ -24,9 +24,11 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::key_set::{Insert, KeySet};
+use crate::search::memory::buckets_for;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
+use crate::zobrist::Key;
 
 /// What to search for and with how much memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,26 +56,25 @@ struct Frame {
 pub struct ExactSearch {
     visited: KeySet,
     stack: Vec<Frame>,
-    /// The limit that ended the last run, if one did (also when a win was found before
-    /// it in complete mode, where the outcome is that win).
-    stopped: Option<StopReason>,
 }
 
 /// Slots of the largest visited set a budget of `bytes` allows (see the module doc).
 pub fn max_slots(bytes: usize) -> usize {
-    let slots = (bytes / 3 * 2 / std::mem::size_of::<u128>()).max(8);
-    1 << (usize::BITS - 1 - slots.leading_zeros())
+    buckets_for(bytes / 3 * 2, std::mem::size_of::<Key>(), usize::MAX).max(8)
+}
+
+/// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
+/// Twos (counted apart, and not expanded when the search stops at settled positions).
+pub fn settled(position: &Position, variant: Variant) -> bool {
+    variant == Variant::Common && position.column0_all_twos()
 }
 
 impl ExactSearch {
-    /// The limit that ended the last run early, if any.
-    pub fn stopped(&self) -> Option<StopReason> {
-        self.stopped
-    }
-
     /// Searches from `start`. `stats.nodes` counts distinct positions entered (the root
     /// included), `stats.settled` those whose column 0 holds only Twos (`common`),
-    /// `stats.tt_hits` the moves that led to a position already entered.
+    /// `stats.tt_hits` the moves that led to a position already entered. Returns the
+    /// outcome and, when a limit ended the search (also after a win found first in
+    /// complete mode, where the outcome is that win), which: as the parallel search.
     pub fn run(
         &mut self,
         start: &Position,
@@ -81,13 +82,12 @@ impl ExactSearch {
         options: ExactOptions,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> Outcome {
+    ) -> (Outcome, Option<StopReason>) {
         self.visited.reset(max_slots(options.memory_bytes));
         self.stack.clear();
-        self.stopped = None;
-        let outcome = self.search(start, variant, options, budget, stats);
+        let ended = self.search(start, variant, options, budget, stats);
         stats.table_bytes = stats.table_bytes.max(self.visited.bytes() as u64);
-        outcome
+        ended
     }
 
     fn search(
@@ -97,12 +97,12 @@ impl ExactSearch {
         options: ExactOptions,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> Outcome {
+    ) -> (Outcome, Option<StopReason>) {
         let mut first_win: Option<Vec<Move>> = None;
         let _ = self.visited.insert(start.key());
         if let Some(end) = self.enter(start, Move::default(), variant, options, stats) {
             match end {
-                Entered::Won if !options.complete => return Outcome::Won(Vec::new()),
+                Entered::Won if !options.complete => return (Outcome::Won(Vec::new()), None),
                 Entered::Won => first_win = Some(Vec::new()),
                 Entered::Leaf => {}
             }
@@ -122,30 +122,25 @@ impl ExactSearch {
                     stats.tt_hits += 1;
                     continue;
                 }
-                Insert::Full => {
-                    self.stopped = Some(StopReason::MemoryLimit);
-                    return first_win
-                        .map_or(Outcome::Stopped(StopReason::MemoryLimit), Outcome::Won);
-                }
+                Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
                 Insert::New => {}
             }
             stats.stored += 1;
             if let Some(Entered::Won) = self.enter(&child, m, variant, options, stats) {
                 let line = self.line(m);
                 if !options.complete {
-                    return Outcome::Won(line);
+                    return (Outcome::Won(line), None);
                 }
                 first_win.get_or_insert(line);
             }
             if stats.nodes >= next_check {
                 if let Some(reason) = budget.exhausted(stats.nodes) {
-                    self.stopped = Some(reason);
-                    return first_win.map_or(Outcome::Stopped(reason), Outcome::Won);
+                    return stopped(first_win, reason);
                 }
                 next_check = stats.nodes + CHECK_INTERVAL;
             }
         }
-        first_win.map_or(Outcome::Exhausted, Outcome::Won)
+        (first_win.map_or(Outcome::Exhausted, Outcome::Won), None)
     }
 
     /// Counts a newly entered position and pushes its frame if it is to be expanded;
@@ -159,14 +154,14 @@ impl ExactSearch {
         stats: &mut SearchStats,
     ) -> Option<Entered> {
         stats.nodes += 1;
-        let settled = variant == Variant::Common && position.column0_all_twos();
-        stats.settled += u64::from(settled);
+        let is_settled = settled(position, variant);
+        stats.settled += u64::from(is_settled);
         stats.max_depth = stats.max_depth.max(self.stack.len() as u64);
         if position.is_won(variant) {
             stats.wins += 1;
             return Some(Entered::Won);
         }
-        if settled && options.stop_at_settled {
+        if is_settled && options.stop_at_settled {
             return Some(Entered::Leaf);
         }
         let mut moves = MoveList::default();
@@ -194,6 +189,14 @@ impl ExactSearch {
     }
 }
 
+/// The end of a search stopped by `reason`: the win found first, if any, else the stop.
+fn stopped(first_win: Option<Vec<Move>>, reason: StopReason) -> (Outcome, Option<StopReason>) {
+    (
+        first_win.map_or(Outcome::Stopped(reason), Outcome::Won),
+        Some(reason),
+    )
+}
+
 /// How an entered position ended without being expanded.
 enum Entered {
     Won,
@@ -210,7 +213,7 @@ mod tests {
 
     fn run(start: &Position, variant: Variant, options: ExactOptions) -> (Outcome, SearchStats) {
         let mut stats = SearchStats::default();
-        let outcome =
+        let (outcome, _) =
             ExactSearch::default().run(start, variant, options, &Budget::unlimited(), &mut stats);
         (outcome, stats)
     }

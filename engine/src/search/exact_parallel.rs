@@ -23,7 +23,7 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{max_slots, ExactOptions};
+use super::exact::{max_slots, settled, ExactOptions};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -140,7 +140,7 @@ fn search_from(
     }
     // Every thread starts from the root; it is one position.
     stats.nodes += 1;
-    stats.settled += u64::from(variant == Variant::Common && start.column0_all_twos());
+    stats.settled += u64::from(settled(start, variant));
     stats.expanded = stats.expanded.saturating_sub(threads as u64 - 1);
     stats.table_bytes = stats.table_bytes.max(set.bytes() as u64);
     // Halted by a sibling's win in verdict mode: not a limit.
@@ -187,11 +187,11 @@ impl Run {
             stop: None,
             next_check: CHECK_INTERVAL,
         };
-        let settled = variant == Variant::Common && start.column0_all_twos();
+        let is_settled = settled(start, variant);
         if start.is_won(variant) {
             run.stats.wins += u64::from(thread == 0);
             run.win = Some(Vec::new());
-        } else if !(settled && options.stop_at_settled) {
+        } else if !(is_settled && options.stop_at_settled) {
             run.push(start, Move::default(), None);
         }
         run
@@ -228,8 +228,8 @@ impl Run {
             }
             self.stats.nodes += 1;
             self.stats.stored += 1;
-            let settled = self.variant == Variant::Common && child.column0_all_twos();
-            self.stats.settled += u64::from(settled);
+            let is_settled = settled(&child, self.variant);
+            self.stats.settled += u64::from(is_settled);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
             if child.is_won(self.variant) {
                 self.stats.wins += 1;
@@ -239,7 +239,7 @@ impl Run {
                 if !self.options.complete {
                     return PhaseEnd::Halt;
                 }
-            } else if !(settled && self.options.stop_at_settled) {
+            } else if !(is_settled && self.options.stop_at_settled) {
                 self.push(&child, m, Some(set));
             }
             if self.stats.nodes >= self.next_check {

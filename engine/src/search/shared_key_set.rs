@@ -33,12 +33,14 @@ impl SharedKeySet {
     /// A set of the largest power of two of 16-byte slots that `bytes` pays for.
     #[cfg(test)]
     pub fn with_budget(bytes: usize) -> Self {
-        Self::with_slots(bytes / std::mem::size_of::<Slot>())
+        use crate::search::memory::buckets_for;
+        let size = std::mem::size_of::<Slot>();
+        Self::with_slots(buckets_for(bytes, size, usize::MAX).max(8))
     }
 
-    /// A set of `slots` slots rounded down to a power of two (at least 8).
+    /// A set of `slots` slots, a power of two (at least 8).
     pub fn with_slots(slots: usize) -> Self {
-        let slots = 1usize << (usize::BITS - 1 - slots.max(8).leading_zeros());
+        assert!(slots.is_power_of_two() && slots >= 8, "slots: {slots}");
         let slots: Vec<Slot> = bytemuck::zeroed_vec(slots);
         advise_huge_pages(&slots);
         SharedKeySet {

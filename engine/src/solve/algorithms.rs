@@ -6,6 +6,7 @@
 //! rules under the renamed suits, and a win is renamed back before it is returned;
 //! nothing here reports a verdict: the caller replays every won line first.
 
+use super::count::exact_search;
 use super::{default_table_limit, Algorithm, AssignmentCaps, SolveOptions, Solver};
 use crate::deal::SplitMix64;
 use crate::moves::Move;
@@ -15,7 +16,6 @@ use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact::ExactOptions;
-use crate::search::exact_parallel;
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -135,11 +135,18 @@ impl Solver {
             stop_at_settled: false,
             memory_bytes: options.table_limit.unwrap_or(self.table.capacity_bytes()),
         };
-        if options.threads > 1 {
-            let threads = options.threads;
-            return exact_parallel::search(start, options.variant, exact, threads, budget, stats).0;
-        }
-        self.exact.run(start, options.variant, exact, budget, stats)
+        let threads = options.threads;
+        let variant = options.variant;
+        exact_search(
+            &mut self.exact,
+            start,
+            variant,
+            exact,
+            threads,
+            budget,
+            stats,
+        )
+        .0
     }
 
     /// Block search (`basic`) on the block solver's own box tables.

@@ -51,6 +51,24 @@ pub struct CountReport {
     pub stats: SearchStats,
 }
 
+/// The exact search on `threads` threads: the growing set of `single` on one thread,
+/// a shared set on several. Returns the outcome and the limit that ended it, if any.
+pub(super) fn exact_search(
+    single: &mut ExactSearch,
+    start: &Position,
+    variant: Variant,
+    options: ExactOptions,
+    threads: usize,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> (Outcome, Option<StopReason>) {
+    if threads > 1 {
+        exact_parallel::search(start, variant, options, threads, budget, stats)
+    } else {
+        single.run(start, variant, options, budget, stats)
+    }
+}
+
 /// Counts the positions reachable from `start` (see [`CountOptions`]).
 pub fn count_reachable(
     start: &Position,
@@ -67,16 +85,15 @@ pub fn count_reachable(
     };
     // In complete mode a win does not end the search: only a limit leaves it short, and
     // the search says which even when the outcome is the win it found first.
-    let stopped = if options.threads > 1 {
-        let threads = options.threads;
-        exact_parallel::search(start, options.variant, exact, threads, &budget, &mut stats).1
-    } else {
-        let mut search = ExactSearch::default();
-        match search.run(start, options.variant, exact, &budget, &mut stats) {
-            Outcome::Stopped(reason) | Outcome::NoWin(reason) => Some(reason),
-            Outcome::Won(_) | Outcome::Exhausted => search.stopped(),
-        }
-    };
+    let (_, stopped) = exact_search(
+        &mut ExactSearch::default(),
+        start,
+        options.variant,
+        exact,
+        options.threads,
+        &budget,
+        &mut stats,
+    );
     stats.elapsed = began.elapsed();
     CountReport {
         positions: stats.nodes,
