@@ -66,6 +66,8 @@ pub struct StatsJson {
     pub probes: u64,
     /// Blocks entered (block search; its `nodes` count the positions in them).
     pub blocks: u64,
+    /// Threads the search ran on (0 in rows stored before it was recorded).
+    pub threads: u64,
 }
 
 impl From<&SearchStats> for StatsJson {
@@ -86,6 +88,7 @@ impl From<&SearchStats> for StatsJson {
             nodes_per_second: s.nodes_per_second().round(),
             probes: s.probes,
             blocks: s.blocks,
+            threads: 1,
         }
     }
 }
@@ -156,7 +159,10 @@ impl SolveJson {
             algorithm: report.algorithm.name(),
             stopped: report.stopped.map(|s| s.name()),
             seed: report.seed,
-            stats: StatsJson::from(&report.stats),
+            stats: StatsJson {
+                threads: report.threads as u64,
+                ..StatsJson::from(&report.stats)
+            },
         }
     }
 }

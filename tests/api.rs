@@ -210,6 +210,64 @@ async fn exact_jobs_decide_what_fits_and_say_memory_limit_otherwise() {
 }
 
 #[tokio::test]
+async fn exact_jobs_on_two_threads_agree_with_one_thread_and_say_how_many_they_had() {
+    use gaps_engine::{deal, Algorithm, Layout, SolveOptions, Solver, Variant};
+    // The table budget of an exact job may exceed the solvers' table (8 MiB here), up to
+    // the exact searches' shared memory.
+    let t = start_with(|c| c.solver.exact_memory_mb = 64).await;
+    let mut solver = Solver::with_table_bytes(48 << 20);
+    for seed in 0..3 {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 4, "ranks": 6}, "variant": "common",
+                       "algorithm": "exact", "limits": {"threads": 2, "table_mb": 48}}),
+                "?wait_ms=30000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["limits"]["threads"], 2, "{job}");
+        // The pool is idle, so the job gets both threads.
+        assert_eq!(job["stats"]["threads"], 2, "{job}");
+        let one_thread = SolveOptions {
+            variant: Variant::Common,
+            algorithm: Algorithm::Exact,
+            ..SolveOptions::default()
+        };
+        let start = deal(seed, Layout::new(4, 6).unwrap());
+        let expected = solver.solve(&start, &one_thread, None).unwrap().verdict;
+        assert_ne!(job["verdict"], "unknown", "{job}");
+        assert_eq!(job["verdict"], expected.name(), "deal {seed}");
+    }
+}
+
+#[tokio::test]
+async fn a_job_gets_only_the_threads_the_pool_has_free() {
+    let t = start_with(|c| c.solver.exact_memory_mb = 64).await;
+    // One lane busy with a long depth-first search (common 4x13 deal 8 is far larger
+    // than the test), the other takes a job asking for both threads: it gets one.
+    let busy = t
+        .post_job(
+            json!({"deal": {"seed": 8}, "variant": "common", "algorithm": "dfs", "limits": {"time_ms": 60000}}),
+            "?wait_ms=200",
+        )
+        .await;
+    assert_eq!(busy["state"], "running", "{busy}");
+    let job = t
+        .post_job(
+            json!({"deal": {"seed": 3, "suits": 4, "ranks": 6}, "variant": "common",
+                   "algorithm": "exact", "limits": {"threads": 2, "table_mb": 48}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["limits"]["threads"], 2, "{job}");
+    assert_eq!(job["stats"]["threads"], 1, "{job}");
+    let id = busy["id"].as_str().unwrap();
+    let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
 async fn sampling_jobs_find_wins_and_record_their_probes() {
     let t = start().await;
     let job = t

@@ -64,6 +64,8 @@ pub struct SolverConfig {
     pub threads: usize,
     /// Table budget per thread in MiB.
     pub table_mb: usize,
+    /// MiB shared by the visited sets of running exact searches.
+    pub exact_memory_mb: usize,
 }
 
 /// Request caps and defaults.
@@ -78,6 +80,8 @@ pub struct LimitsConfig {
     pub max_nodes: u64,
     /// Largest probe limit.
     pub max_probes: u64,
+    /// Most threads one job may ask for (0 = the solver threads).
+    pub max_threads: usize,
     /// Longest wait a request may ask for.
     pub max_wait_ms: u64,
     /// Most deals in one batch.
@@ -146,6 +150,18 @@ impl Config {
         }
     }
 
+    /// Most threads one job may ask for: `limits.max_threads`, 0 resolved to the solver
+    /// threads, never above the pool nor the engine's maximum.
+    pub fn max_job_threads(&self) -> usize {
+        let pool = self.solver_threads();
+        let cap = if self.limits.max_threads == 0 {
+            pool
+        } else {
+            self.limits.max_threads.min(pool)
+        };
+        cap.clamp(1, gaps_engine::MAX_SEARCH_THREADS)
+    }
+
     /// The listen address.
     pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
         self.server.listen.parse().map_err(|e| {
@@ -170,6 +186,15 @@ impl Config {
         }
         if self.solver.table_mb == 0 || self.solver.table_mb > 1 << 20 {
             return bad("solver.table_mb must be between 1 and 1048576");
+        }
+        if self.solver.exact_memory_mb == 0 || self.solver.exact_memory_mb > 1 << 24 {
+            return bad("solver.exact_memory_mb must be between 1 and 16777216");
+        }
+        if self.limits.max_threads > gaps_engine::MAX_SEARCH_THREADS {
+            return bad(&format!(
+                "limits.max_threads must be at most {}",
+                gaps_engine::MAX_SEARCH_THREADS
+            ));
         }
         if self.solver.threads > 1024 {
             return bad("solver.threads must be at most 1024");
@@ -217,6 +242,10 @@ mod tests {
         std::fs::write(&path, "[limits]\ndefault_time_ms = 0\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());
         std::fs::write(&path, "[server]\nlisten = \"nowhere\"\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        std::fs::write(&path, "[limits]\nmax_threads = 65\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        std::fs::write(&path, "[solver]\nexact_memory_mb = 0\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());
         std::fs::write(&path, "[server]\ntypo = 1\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());

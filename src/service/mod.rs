@@ -17,7 +17,7 @@ pub mod store;
 
 use config::Config;
 use metrics::Metrics;
-use runner::Runner;
+use runner::{PoolSize, Runner};
 use std::sync::Arc;
 use std::time::Duration;
 use store::Store;
@@ -59,12 +59,12 @@ impl Service {
         }
         let metrics = Arc::new(Metrics::default());
         let threads = config.solver_threads();
-        let (runner, lanes) = Runner::start(
-            store.clone(),
-            metrics.clone(),
+        let pool = PoolSize {
             threads,
-            config.solver.table_mb << 20,
-        )?;
+            table_mb: config.solver.table_mb,
+            exact_memory_mb: config.solver.exact_memory_mb,
+        };
+        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool)?;
         let filler = runner.clone();
         tokio::spawn(async move {
             if let Err(e) = filler.fill_batches().await {

@@ -6,7 +6,7 @@
 //! algorithm against the variant and caps every limit from configuration; anything
 //! wrong is an [`ApiError`] naming the field, and nothing is stored.
 
-use super::config::LimitsConfig;
+use super::config::Config;
 use super::error::ApiError;
 use super::job::{JobState, Stored};
 use super::store::{BatchCounts, BatchRow, JobRow, NewBatch, NewJob};
@@ -46,11 +46,16 @@ pub struct Limits {
     /// Time limit in milliseconds (default and cap from configuration).
     pub time_ms: Option<u64>,
     /// Transposition-table budget in MiB (default: the engine's for the variant; capped
-    /// by the solver threads' table).
+    /// by the solver threads' table). For `exact`, the visited set's budget (default: the
+    /// solver threads' table; capped by the memory the exact searches share).
     pub table_mb: Option<u64>,
     /// Random probes of `sampling` (default 10^6), or of the sampling phase of `auto`
     /// on `common` (default 10^5).
     pub probes: Option<u64>,
+    /// Threads of this one search (default 1; more only for `blocks`, and for `exact`,
+    /// up to the configured maximum). The job gets the pool's idle threads up to this
+    /// number when it starts; `stats.threads` says how many it had.
+    pub threads: Option<u64>,
 }
 
 /// `POST /v1/jobs`: a position or a numbered deal, with variant, algorithm and limits.
@@ -184,6 +189,7 @@ impl From<JobRow> for JobView {
                 time_ms: Some(r.spec.limit_time_ms as u64),
                 table_mb: r.spec.table_mb.map(|n| n as u64),
                 probes: r.spec.limit_probes.map(|n| n as u64),
+                threads: Some(r.spec.threads as u64),
             },
             // A finished search without a win has an empty solution, as in the CLI.
             solution: r
@@ -307,6 +313,7 @@ impl BatchView {
                 time_ms: Some(b.spec.limit_time_ms as u64),
                 table_mb: None,
                 probes: b.spec.limit_probes.map(|n| n as u64),
+                threads: Some(b.spec.threads as u64),
             },
             finished: b.materialized == b.spec.count && ended == b.spec.count,
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
@@ -360,15 +367,16 @@ struct Common {
     limit_time_ms: i64,
     table_mb: Option<i64>,
     limit_probes: Option<i64>,
+    threads: i64,
 }
 
 fn validate_common(
     variant: Option<&str>,
     algorithm: Option<&str>,
     limits: &Limits,
-    caps: &LimitsConfig,
-    solver_table_mb: usize,
+    config: &Config,
 ) -> Result<Common, ApiError> {
+    let caps = &config.limits;
     let bad = |m: String| Err(ApiError::Unprocessable(m));
     let variant: Variant = match variant.unwrap_or("basic").parse() {
         Ok(v) => v,
@@ -414,12 +422,32 @@ fn validate_common(
             ));
         }
     }
+    let resolved = resolve_algorithm(algorithm, variant);
     if let Some(mb) = limits.table_mb {
-        if mb == 0 || mb > solver_table_mb as u64 {
+        let (cap, what) = if resolved == Ok(Algorithm::Exact) {
+            (config.solver.exact_memory_mb, "the exact searches' memory")
+        } else {
+            (config.solver.table_mb, "the solvers' table")
+        };
+        if mb == 0 || mb > cap as u64 {
             return bad(format!(
-                "limits.table_mb must be between 1 and {solver_table_mb} (the solvers' table; got {mb})"
+                "limits.table_mb must be between 1 and {cap} ({what}; got {mb})"
             ));
         }
+    }
+    let threads = limits.threads.unwrap_or(1);
+    let max_threads = config.max_job_threads();
+    if threads == 0 || threads > max_threads as u64 {
+        return bad(format!(
+            "limits.threads must be between 1 and {max_threads} (got {threads})"
+        ));
+    }
+    if threads > 1 && !matches!(resolved, Ok(Algorithm::Blocks | Algorithm::Exact)) {
+        return bad(format!(
+            "limits.threads above 1 applies to blocks and exact only, not to {} on {}",
+            algorithm.name(),
+            variant.name()
+        ));
     }
     Ok(Common {
         variant,
@@ -428,6 +456,7 @@ fn validate_common(
         limit_time_ms: time_ms as i64,
         table_mb: limits.table_mb.map(|n| n as i64),
         limit_probes: limits.probes.map(|n| n as i64),
+        threads: threads as i64,
     })
 }
 
@@ -450,18 +479,12 @@ fn deal_seed(seed: u64) -> Result<i64, ApiError> {
 
 impl JobRequest {
     /// The job this request asks for, or what is wrong with it.
-    pub fn validate(
-        &self,
-        id: String,
-        caps: &LimitsConfig,
-        solver_table_mb: usize,
-    ) -> Result<NewJob, ApiError> {
+    pub fn validate(&self, id: String, config: &Config) -> Result<NewJob, ApiError> {
         let common = validate_common(
             self.variant.as_deref(),
             self.algorithm.as_deref(),
             &self.limits,
-            caps,
-            solver_table_mb,
+            config,
         )?;
         let seed = self.seed.unwrap_or(0);
         let search_seed = i64::try_from(seed)
@@ -499,24 +522,20 @@ impl JobRequest {
             search_seed,
             batch_id: None,
             limit_probes: common.limit_probes,
+            threads: common.threads,
         })
     }
 }
 
 impl BatchRequest {
     /// The batch this request asks for, or what is wrong with it.
-    pub fn validate(
-        &self,
-        id: String,
-        caps: &LimitsConfig,
-        solver_table_mb: usize,
-    ) -> Result<NewBatch, ApiError> {
+    pub fn validate(&self, id: String, config: &Config) -> Result<NewBatch, ApiError> {
+        let caps = &config.limits;
         let common = validate_common(
             self.variant.as_deref(),
             self.algorithm.as_deref(),
             &self.limits,
-            caps,
-            solver_table_mb,
+            config,
         )?;
         if self.limits.table_mb.is_some() {
             return Err(ApiError::Unprocessable(
@@ -550,6 +569,7 @@ impl BatchRequest {
             limit_nodes: common.limit_nodes,
             limit_time_ms: common.limit_time_ms,
             limit_probes: common.limit_probes,
+            threads: common.threads,
         })
     }
 }

@@ -11,18 +11,23 @@
 //!   missed whatever the interleaving.
 //! - On shutdown, lanes stop claiming, running solves are stopped through their flags
 //!   and their jobs are put back in the queue (unless a user cancelled them).
+//! - Threads are bounded by the pool: a solve holds one of the pool's `cores` permits
+//!   (a lane that claimed a job while a multi-threaded search holds them waits for
+//!   one), and a job that asks for more threads takes only permits that are free when
+//!   it starts, so searches never run on more threads than the pool has. Exact searches hold their set's budget from `exact_memory` for the
+//!   whole solve (waiting for it if needed), so together they never exceed it.
 
 use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverThread};
 use super::store::{BatchRow, Finish, JobRow, NewJob, Store};
 use crate::report::{JobStats, MoveJson, StatsJson};
-use gaps_engine::{deal, Layout, SolveOptions, StopReason, Verdict};
+use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason, Verdict};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{oneshot, Notify};
+use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
 
 /// Jobs of a batch inserted per transaction.
@@ -43,16 +48,39 @@ pub struct Runner {
     running: Mutex<HashMap<String, Running>>,
     waiters: Mutex<HashMap<String, Vec<oneshot::Sender<()>>>>,
     filling: tokio::sync::Mutex<()>,
+    /// One permit per solver thread (see the module doc).
+    cores: Semaphore,
+    /// MiB of the exact searches' visited sets, `exact_memory_mb` in all.
+    exact_memory: Semaphore,
+    exact_memory_mb: usize,
+    /// The solver threads' table, in MiB: the set budget of an exact job that names none.
+    table_mb: usize,
+}
+
+/// The pool a [`Runner`] runs on.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolSize {
+    /// Solver threads.
+    pub threads: usize,
+    /// Table of each solver thread, in MiB.
+    pub table_mb: usize,
+    /// MiB shared by the exact searches' visited sets.
+    pub exact_memory_mb: usize,
 }
 
 impl Runner {
-    /// Starts one lane per solver thread (`threads` threads with `table_bytes` tables).
+    /// Starts one lane per solver thread.
     pub fn start(
         store: Store,
         metrics: Arc<Metrics>,
-        threads: usize,
-        table_bytes: usize,
+        pool: PoolSize,
     ) -> std::io::Result<(Arc<Runner>, Vec<JoinHandle<()>>)> {
+        let PoolSize {
+            threads,
+            table_mb,
+            exact_memory_mb,
+        } = pool;
+        let table_bytes = table_mb << 20;
         let runner = Arc::new(Runner {
             store,
             metrics,
@@ -61,6 +89,10 @@ impl Runner {
             running: Mutex::new(HashMap::new()),
             waiters: Mutex::new(HashMap::new()),
             filling: tokio::sync::Mutex::new(()),
+            cores: Semaphore::new(threads),
+            exact_memory: Semaphore::new(exact_memory_mb),
+            exact_memory_mb,
+            table_mb,
         });
         runner.metrics.solvers.set(threads as i64);
         let mut lanes = Vec::with_capacity(threads);
@@ -165,6 +197,7 @@ impl Runner {
                         search_seed: 0,
                         batch_id: Some(batch.spec.id.clone()),
                         limit_probes: batch.spec.limit_probes,
+                        threads: batch.spec.threads,
                     }
                 })
                 .collect();
@@ -184,6 +217,9 @@ impl Runner {
 
     /// Claims and runs one job; false when the queue was empty.
     async fn run_next(&self, solver: &SolverThread) -> sqlx::Result<bool> {
+        if self.is_shutting_down() {
+            return Ok(false);
+        }
         let Some(job) = self.store.claim_next().await? else {
             return Ok(false);
         };
@@ -234,19 +270,35 @@ impl Runner {
                 return self.finish(job, finish).await;
             }
         }
+        let exact_mb = self.exact_budget_mb(job);
+        let memory = match exact_mb {
+            Some(mb) => wait_for(&self.exact_memory, mb, flag).await,
+            None => None,
+        };
+        let own_core = wait_for(&self.cores, 1, flag).await;
+        let extra_cores = self.idle_cores((job.spec.threads.max(1) - 1) as usize);
+        let threads = 1 + extra_cores.len();
+        let mut options = solve_options(job, threads);
+        if let Some(mb) = exact_mb {
+            options.table_limit = Some(mb << 20);
+        }
         let work = SolveWork {
             position: job.spec.position.0,
-            options: solve_options(job),
+            options,
             cancel: flag.clone(),
             progress,
         };
-        self.metrics.solvers_busy.inc();
+        self.metrics.solvers_busy.inc_by(threads as i64);
         let result = solver.solve(work).await;
-        self.metrics.solvers_busy.dec();
+        self.metrics.solvers_busy.dec_by(threads as i64);
+        drop((memory, own_core, extra_cores));
         let finish = match result {
             Err(error) => Finish::Failed { error },
             Ok(report) => {
-                let stats = StatsJson::from(&report.stats);
+                let stats = StatsJson {
+                    threads: report.threads as u64,
+                    ..StatsJson::from(&report.stats)
+                };
                 self.metrics.solver_nodes.inc_by(report.stats.nodes);
                 let secs = report.stats.elapsed.as_secs_f64();
                 self.metrics.solver_seconds.inc_by(secs);
@@ -286,6 +338,26 @@ impl Runner {
         self.finish(job, finish).await
     }
 
+    /// Up to `wanted` of the pool's idle threads, for a job that asked for more than its
+    /// lane's own.
+    fn idle_cores(&self, wanted: usize) -> Vec<SemaphorePermit<'_>> {
+        (0..wanted)
+            .map_while(|_| self.cores.try_acquire().ok())
+            .collect()
+    }
+
+    /// The set budget of an exact job in MiB (its `table_mb`, else the solver threads'
+    /// table), within the shared exact memory; `None` for other algorithms.
+    fn exact_budget_mb(&self, job: &JobRow) -> Option<usize> {
+        if resolve_algorithm(job.spec.algorithm.0, job.spec.variant.0) != Ok(Algorithm::Exact) {
+            return None;
+        }
+        let mb = job.spec.table_mb.map_or(self.table_mb, |mb| mb as usize);
+        // Validation caps a request at the whole budget; a row stored under a larger
+        // configuration gets the whole budget rather than waiting forever.
+        Some(mb.clamp(1, self.exact_memory_mb))
+    }
+
     async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<()> {
         let (state, verdict) = match &finish {
             Finish::Verdict { verdict, .. } => ("done", verdict.name()),
@@ -321,9 +393,31 @@ impl Runner {
     }
 }
 
+/// `n` permits of `pool`, waited for; `None` when `flag` is raised (the job was
+/// cancelled, or the service is stopping) while it waits: the solve then stops at its
+/// first check, holding nothing.
+async fn wait_for<'a>(
+    pool: &'a Semaphore,
+    n: usize,
+    flag: &AtomicBool,
+) -> Option<SemaphorePermit<'a>> {
+    let acquire = pool.acquire_many(u32::try_from(n).unwrap_or(u32::MAX));
+    tokio::pin!(acquire);
+    loop {
+        tokio::select! {
+            permit = &mut acquire => return permit.ok(),
+            () = tokio::time::sleep(Duration::from_millis(200)) => {
+                if flag.load(Ordering::SeqCst) {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 /// The engine's options for a stored job: its values are typed already (the position,
 /// variant and algorithm were parsed once, when the request came in).
-fn solve_options(job: &JobRow) -> SolveOptions {
+fn solve_options(job: &JobRow, threads: usize) -> SolveOptions {
     SolveOptions {
         variant: job.spec.variant.0,
         algorithm: job.spec.algorithm.0,
@@ -332,6 +426,7 @@ fn solve_options(job: &JobRow) -> SolveOptions {
         seed: job.spec.search_seed as u64,
         table_limit: job.spec.table_mb.map(|mb| (mb as usize) << 20),
         probes: job.spec.limit_probes.map(|p| p as u64),
+        threads,
         ..SolveOptions::default()
     }
 }

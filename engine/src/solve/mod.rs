@@ -102,6 +102,8 @@ pub struct SolveReport {
     /// The depth-first options really used (incremental transpositions are off on cyclic
     /// variants, see `search::dfs`).
     pub dfs: DfsOptions,
+    /// Threads the search ran on (the request's `threads`).
+    pub threads: usize,
 }
 
 /// A request the engine cannot carry out, or an engine bug caught by the replay check.
@@ -310,6 +312,7 @@ impl Solver {
             stopped,
             seed: options.seed,
             dfs: algorithms::dfs_used(algorithm, options),
+            threads: options.threads,
         })
     }
 }

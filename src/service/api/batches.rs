@@ -27,7 +27,7 @@ pub async fn create(
         return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
-    let batch = request.validate(id, &state.config.limits, state.config.solver.table_mb)?;
+    let batch = request.validate(id, &state.config)?;
     let row = state.store.insert_batch(&batch).await?;
     let runner = state.runner.clone();
     tokio::spawn(async move {

@@ -52,7 +52,7 @@ pub async fn create(
         return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
-    let job = request.validate(id, &state.config.limits, state.config.solver.table_mb)?;
+    let job = request.validate(id, &state.config)?;
     let known = state
         .store
         .known_verdict(job.variant.0, &job.position.0)

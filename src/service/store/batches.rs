@@ -33,6 +33,8 @@ pub struct NewBatch {
     pub limit_nodes: Option<i64>,
     pub limit_time_ms: i64,
     pub limit_probes: Option<i64>,
+    /// Threads of each job's search.
+    pub threads: i64,
 }
 
 /// Job counts of one batch.
@@ -53,8 +55,8 @@ impl Store {
     pub async fn insert_batch(&self, batch: &NewBatch) -> sqlx::Result<BatchRow> {
         sqlx::query_as::<_, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms, limit_probes)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                 limit_time_ms, limit_probes, threads)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
         )
         .bind(&batch.id)
         .bind(batch.variant)
@@ -66,6 +68,7 @@ impl Store {
         .bind(batch.limit_nodes)
         .bind(batch.limit_time_ms)
         .bind(batch.limit_probes)
+        .bind(batch.threads)
         .fetch_one(self.writer())
         .await
     }
@@ -174,6 +177,7 @@ mod tests {
             limit_nodes: None,
             limit_time_ms: 1000,
             limit_probes: None,
+            threads: 1,
         };
         store.insert_batch(&batch).await.unwrap();
         let first = [job("j0", "b", 10), job("j1", "b", 11)];

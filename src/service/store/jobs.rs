@@ -14,13 +14,13 @@ use sqlx::{QueryBuilder, Sqlite};
 macro_rules! new_job_columns {
     () => {
         "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
-         table_mb, search_seed, batch_id, limit_probes"
+         table_mb, search_seed, batch_id, limit_probes, threads"
     };
 }
 /// One placeholder per column of `new_job_columns!`.
 macro_rules! new_job_values {
     () => {
-        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
     };
 }
 
@@ -71,6 +71,9 @@ pub struct NewJob {
     pub search_seed: i64,
     pub batch_id: Option<String>,
     pub limit_probes: Option<i64>,
+    /// Threads of the search (`limits.threads`; a solve gets fewer when the pool's
+    /// threads are busy).
+    pub threads: i64,
 }
 
 /// The stored best verdict of a position.
@@ -86,6 +89,8 @@ pub struct KnownVerdict {
     pub job_id: String,
     pub limit_probes: Option<i64>,
     pub requested_algorithm: Stored<Algorithm>,
+    pub table_mb: Option<i64>,
+    pub threads: i64,
 }
 
 impl KnownVerdict {
@@ -103,6 +108,8 @@ impl KnownVerdict {
         job.algorithm == self.requested_algorithm
             && not_larger(job.limit_nodes, self.limit_nodes)
             && not_larger(job.limit_probes, self.limit_probes)
+            && not_larger(job.table_mb, self.table_mb)
+            && job.threads <= self.threads
             && job.limit_time_ms <= self.limit_time_ms
     }
 }
@@ -262,8 +269,8 @@ impl Store {
                     sqlx::query(&format!(
                         "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
                              algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id,
-                             limit_probes, requested_algorithm)
-                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             limit_probes, requested_algorithm, table_mb, threads)
+                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                          ON CONFLICT (variant, position) DO UPDATE SET
                              verdict = excluded.verdict, solution = excluded.solution,
                              algorithm = excluded.algorithm, nodes = excluded.nodes,
@@ -271,6 +278,7 @@ impl Store {
                              limit_time_ms = excluded.limit_time_ms, job_id = excluded.job_id,
                              limit_probes = excluded.limit_probes,
                              requested_algorithm = excluded.requested_algorithm,
+                             table_mb = excluded.table_mb, threads = excluded.threads,
                              updated_at = {NOW}
                          WHERE verdicts.verdict = 'unknown'"
                     ))
@@ -288,6 +296,8 @@ impl Store {
                     .bind(&job.spec.id)
                     .bind(job.spec.limit_probes)
                     .bind(job.spec.algorithm)
+                    .bind(job.spec.table_mb)
+                    .bind(job.spec.threads)
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -386,7 +396,7 @@ impl Store {
     ) -> sqlx::Result<Option<KnownVerdict>> {
         sqlx::query_as::<_, KnownVerdict>(
             "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms,
-                 job_id, limit_probes, requested_algorithm
+                 job_id, limit_probes, requested_algorithm, table_mb, threads
              FROM verdicts WHERE variant = ? AND position = ?",
         )
         .bind(Stored(variant))
@@ -423,6 +433,7 @@ fn bind_new_job<'q>(
         .bind(job.search_seed)
         .bind(&job.batch_id)
         .bind(job.limit_probes)
+        .bind(job.threads)
 }
 
 /// The insert of a queued job, returning it: single jobs and batch jobs share it.
@@ -552,5 +563,43 @@ mod tests {
         );
         let again = store.claim_next().await.unwrap().unwrap();
         assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
+    }
+}
+
+#[cfg(test)]
+mod known_tests {
+    use super::super::test_support::{new_job, temp_store, verdict};
+    use gaps_engine::Verdict;
+
+    #[tokio::test]
+    async fn a_stored_unknown_answers_only_requests_that_would_not_search_further() {
+        let (store, _dir) = temp_store().await;
+        let mut tried = new_job("tried", 7);
+        tried.table_mb = Some(16);
+        tried.threads = 1;
+        store.insert_job(&tried).await.unwrap();
+        let running = store.claim_next().await.unwrap().unwrap();
+        store
+            .finish(&running, &verdict(Verdict::Unknown))
+            .await
+            .unwrap();
+        let known = store
+            .known_verdict(tried.variant.0, &tried.position.0)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(known.answers(&tried));
+        let mut more_threads = tried.clone();
+        more_threads.threads = 2;
+        assert!(!known.answers(&more_threads));
+        let mut larger_table = tried.clone();
+        larger_table.table_mb = Some(32);
+        assert!(!known.answers(&larger_table));
+        let mut smaller_table = tried.clone();
+        smaller_table.table_mb = Some(8);
+        assert!(known.answers(&smaller_table));
+        let mut longer = tried.clone();
+        longer.limit_time_ms += 1;
+        assert!(!known.answers(&longer));
     }
 }

@@ -125,6 +125,7 @@ pub(crate) mod test_support {
             search_seed: 0,
             batch_id: None,
             limit_probes: None,
+            threads: 1,
         }
     }
 
