@@ -26,8 +26,20 @@ pub struct Config {
     pub solver: SolverConfig,
     /// Caps and defaults of requests.
     pub limits: LimitsConfig,
+    /// Re-searching stored `unknown` verdicts on idle threads.
+    pub deepen: DeepenConfig,
     /// Logging.
     pub log: LogConfig,
+}
+
+/// Deepening settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeepenConfig {
+    /// Re-search stored `unknown` verdicts while solver threads are idle.
+    pub enabled: bool,
+    /// Largest time limit of a deepening search (each round doubles the last one's).
+    pub max_time_ms: u64,
 }
 
 /// HTTP listener settings.
@@ -214,6 +226,9 @@ impl Config {
         }
         if l.default_page_size == 0 || l.default_page_size > l.max_page_size {
             return bad("limits: need 0 < default_page_size <= max_page_size");
+        }
+        if self.deepen.max_time_ms == 0 || self.deepen.max_time_ms > i64::MAX as u64 {
+            return bad("deepen.max_time_ms must be between 1 and 2^63-1");
         }
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return bad("log.format must be \"pretty\" or \"json\"");

@@ -37,6 +37,12 @@ pub struct Metrics {
     pub jobs: Family<Labels, Gauge>,
     /// Request latency by method, route and status.
     pub http_seconds: Family<Labels, Histogram>,
+    /// Deepening searches of stored unknowns, by `outcome`: `improved` (now exact),
+    /// `unknown` (stored with the larger limits), `preempted` (a user job came),
+    /// `failed`.
+    pub deepen_searches: Family<Labels, Counter>,
+    /// Seconds spent deepening.
+    pub deepen_seconds: Counter<f64, AtomicU64>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -58,6 +64,8 @@ impl Default for Metrics {
             queue_depth: Gauge::default(),
             jobs: Family::default(),
             http_seconds: Family::new_with_constructor(latency_histogram),
+            deepen_searches: Family::default(),
+            deepen_seconds: Counter::default(),
         };
         registry.register("jobs_submitted", "Jobs accepted", m.jobs_submitted.clone());
         registry.register(
@@ -96,6 +104,16 @@ impl Default for Metrics {
             "http_request_duration_seconds",
             "HTTP request latency",
             m.http_seconds.clone(),
+        );
+        registry.register(
+            "deepen_searches",
+            "Searches of stored unknown verdicts on idle threads, by outcome",
+            m.deepen_searches.clone(),
+        );
+        registry.register(
+            "deepen_seconds",
+            "Seconds spent deepening stored unknown verdicts",
+            m.deepen_seconds.clone(),
         );
         Metrics { registry, ..m }
     }

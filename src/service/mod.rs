@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod config;
+pub mod deepen;
 pub mod error;
 pub mod job;
 pub mod metrics;
@@ -74,11 +75,21 @@ impl Service {
         tracing::info!(
             threads,
             table_mb = config.solver.table_mb,
+            deepen = config.deepen.enabled,
             "solver pool started"
         );
+        let config = Arc::new(config);
+        if config.deepen.enabled {
+            tokio::spawn(deepen::run(
+                runner.clone(),
+                store.clone(),
+                metrics.clone(),
+                config.clone(),
+            ));
+        }
         Ok(Service {
             state: AppState {
-                config: Arc::new(config),
+                config,
                 store,
                 runner,
                 metrics,

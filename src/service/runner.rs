@@ -55,6 +55,8 @@ pub struct Runner {
     exact_memory_mb: usize,
     /// The solver threads' table, in MiB: the set budget of an exact job that names none.
     table_mb: usize,
+    /// Raised to stop the running deepening search (see `service::deepen`).
+    deepen_stop: Arc<AtomicBool>,
 }
 
 /// The pool a [`Runner`] runs on.
@@ -93,11 +95,12 @@ impl Runner {
             exact_memory: Semaphore::new(exact_memory_mb),
             exact_memory_mb,
             table_mb,
+            deepen_stop: Arc::new(AtomicBool::new(false)),
         });
         runner.metrics.solvers.set(threads as i64);
         let mut lanes = Vec::with_capacity(threads);
         for index in 0..threads {
-            let solver = SolverThread::spawn(index, table_bytes)?;
+            let solver = SolverThread::spawn(format!("solver-{index}"), table_bytes)?;
             lanes.push(tokio::spawn(lane(runner.clone(), solver)));
         }
         Ok((runner, lanes))
@@ -105,7 +108,33 @@ impl Runner {
 
     /// Tells idle lanes that jobs were queued.
     pub fn notify_new_work(&self) {
+        self.preempt_deepening();
         self.wake.notify_waiters();
+    }
+
+    /// Stops the running deepening search, if any: user jobs come first.
+    pub(crate) fn preempt_deepening(&self) {
+        self.deepen_stop.store(true, Ordering::SeqCst);
+    }
+
+    /// For a deepening search: one of the pool's threads if one is idle, and the flag
+    /// that stops the search, lowered.
+    pub(crate) fn idle_core_for_deepening(&self) -> Option<(SemaphorePermit<'_>, Arc<AtomicBool>)> {
+        let core = self.cores.try_acquire().ok()?;
+        self.deepen_stop.store(false, Ordering::SeqCst);
+        Some((core, self.deepen_stop.clone()))
+    }
+
+    /// `mb` MiB of the exact searches' memory if that much is free now.
+    pub(crate) fn free_exact_memory(&self, mb: usize) -> Option<SemaphorePermit<'_>> {
+        self.exact_memory
+            .try_acquire_many(u32::try_from(mb).ok()?)
+            .ok()
+    }
+
+    /// The budget of the exact searches' sets, and the solver threads' table, in MiB.
+    pub(crate) fn memory_caps_mb(&self) -> (usize, usize) {
+        (self.exact_memory_mb, self.table_mb)
     }
 
     /// True once shutdown began.
@@ -132,6 +161,7 @@ impl Runner {
     /// Begins a graceful shutdown: no more claims; running solves stop and re-queue.
     pub fn begin_shutdown(&self) {
         self.shutting_down.store(true, Ordering::SeqCst);
+        self.preempt_deepening();
         for job in self.running.lock().expect("running map").values() {
             job.cancel.store(true, Ordering::SeqCst);
         }
@@ -223,6 +253,7 @@ impl Runner {
         let Some(job) = self.store.claim_next().await? else {
             return Ok(false);
         };
+        self.preempt_deepening();
         let flag = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(AtomicU64::new(0));
         self.running.lock().expect("running map").insert(
@@ -272,10 +303,10 @@ impl Runner {
         }
         let exact_mb = self.exact_budget_mb(job);
         let memory = match exact_mb {
-            Some(mb) => wait_for(&self.exact_memory, mb, flag).await,
+            Some(mb) => wait_for(&self.exact_memory, mb, flag, &|| self.preempt_deepening()).await,
             None => None,
         };
-        let own_core = wait_for(&self.cores, 1, flag).await;
+        let own_core = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
         let extra_cores = self.idle_cores((job.spec.threads.max(1) - 1) as usize);
         let threads = 1 + extra_cores.len();
         let mut options = solve_options(job, threads);
@@ -393,13 +424,15 @@ impl Runner {
     }
 }
 
-/// `n` permits of `pool`, waited for; `None` when `flag` is raised (the job was
-/// cancelled, or the service is stopping) while it waits: the solve then stops at its
-/// first check, holding nothing.
+/// `n` permits of `pool`, waited for, calling `nudge` every 200 ms meanwhile (it stops a
+/// deepening search that may hold them, even one started after the job was claimed);
+/// `None` when `flag` is raised (the job was cancelled, or the service is stopping)
+/// while it waits: the solve then stops at its first check, holding nothing.
 async fn wait_for<'a>(
     pool: &'a Semaphore,
     n: usize,
     flag: &AtomicBool,
+    nudge: &(dyn Fn() + Sync),
 ) -> Option<SemaphorePermit<'a>> {
     let acquire = pool.acquire_many(u32::try_from(n).unwrap_or(u32::MAX));
     tokio::pin!(acquire);
@@ -410,6 +443,7 @@ async fn wait_for<'a>(
                 if flag.load(Ordering::SeqCst) {
                     return None;
                 }
+                nudge();
             }
         }
     }

@@ -35,34 +35,32 @@ pub struct SolverThread {
 }
 
 impl SolverThread {
-    /// Starts a thread whose solver has a `table_bytes` table.
-    pub fn spawn(index: usize, table_bytes: usize) -> std::io::Result<SolverThread> {
+    /// Starts a thread named `name` whose solver has a `table_bytes` table.
+    pub fn spawn(name: String, table_bytes: usize) -> std::io::Result<SolverThread> {
         let (requests, inbox) = mpsc::channel::<Request>();
-        std::thread::Builder::new()
-            .name(format!("solver-{index}"))
-            .spawn(move || {
-                let mut solver = Solver::with_table_bytes(table_bytes);
-                while let Ok((work, reply)) = inbox.recv() {
-                    let outcome = catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve_watched(
-                            &work.position,
-                            &work.options,
-                            Some(&work.cancel),
-                            Some(&work.progress),
-                        )
-                    }));
-                    let result = match outcome {
-                        Ok(Ok(report)) => Ok(report),
-                        Ok(Err(e)) => Err(e.to_string()),
-                        Err(_) => {
-                            solver = Solver::with_table_bytes(table_bytes);
-                            Err("the solver panicked".to_string())
-                        }
-                    };
-                    // The receiver may be gone (its task was dropped): nothing to do.
-                    let _ = reply.send(result);
-                }
-            })?;
+        std::thread::Builder::new().name(name).spawn(move || {
+            let mut solver = Solver::with_table_bytes(table_bytes);
+            while let Ok((work, reply)) = inbox.recv() {
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    solver.solve_watched(
+                        &work.position,
+                        &work.options,
+                        Some(&work.cancel),
+                        Some(&work.progress),
+                    )
+                }));
+                let result = match outcome {
+                    Ok(Ok(report)) => Ok(report),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(_) => {
+                        solver = Solver::with_table_bytes(table_bytes);
+                        Err("the solver panicked".to_string())
+                    }
+                };
+                // The receiver may be gone (its task was dropped): nothing to do.
+                let _ = reply.send(result);
+            }
+        })?;
         Ok(SolverThread { requests })
     }
 

@@ -27,6 +27,8 @@ pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
     config.solver.table_mb = 8;
     config.server.body_limit_bytes = 4096;
     config.limits.max_batch_deals = 50;
+    // Deepening changes stored unknowns in the background; its own tests turn it on.
+    config.deepen.enabled = false;
     adjust(&mut config);
     let service = Service::start(config).await.unwrap();
     TestService { service, _dir: dir }
@@ -56,6 +58,14 @@ impl TestService {
         let bytes = res.into_body().collect().await.unwrap().to_bytes();
         let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         (status, content_type, value)
+    }
+
+    /// The body of `GET uri` as text (for `/metrics`).
+    pub async fn text(&self, uri: &str) -> String {
+        let req = Request::get(uri).body(Body::empty()).unwrap();
+        let res = self.service.router().oneshot(req).await.unwrap();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        String::from_utf8(bytes.to_vec()).unwrap()
     }
 
     pub async fn post_job(&self, body: Value, query: &str) -> Value {

@@ -12,10 +12,12 @@
 //!   later verdict for the same (variant, position).
 
 mod batches;
+mod deepen;
 mod jobs;
 mod stats;
 
 pub use batches::{BatchCounts, BatchRow, NewBatch};
+pub use deepen::{Deepened, UnknownVerdict};
 pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
 pub use stats::{EffortSample, WinRateCounts};
 
