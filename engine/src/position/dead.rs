@@ -84,6 +84,15 @@ impl Position {
         (0..self.layout.suits()).fold(0, |m, s| m | ranks << (16 * s))
     }
 
+    /// Whether the position is dead under `variant`'s rules (see the module invariant).
+    #[inline]
+    pub fn is_dead_under(&self, variant: crate::variant::Variant) -> bool {
+        match variant {
+            crate::variant::Variant::Basic => self.is_dead_basic(),
+            crate::variant::Variant::Common => self.is_dead_common(),
+        }
+    }
+
     /// Whether the position is dead under the `basic` rules (see the module invariant).
     #[inline]
     pub fn is_dead_basic(&self) -> bool {

@@ -14,7 +14,8 @@
 //!   forgets a position, so it never searches one twice.
 //! - Nothing is reduced (no stubborn sets, no transpositions skipped by commutation): a
 //!   count must see every position, and a verdict search only differs by stopping at
-//!   the first win.
+//!   the first win. The one opt-in cut is `prune_dead`: a dead position is entered but
+//!   not expanded, which loses no win (`position::dead`), so `Exhausted` stays a proof.
 //! - Memory: the set (16 bytes a slot, at most 7/8 full, grown by doubling; its largest
 //!   size is the power of two of slots that fits two thirds of the budget, so the old
 //!   and new arrays of the last doubling fit in the budget together) and the stack of the
@@ -40,6 +41,9 @@ pub struct ExactOptions {
     pub stop_at_settled: bool,
     /// Most bytes the visited set may use (peak, during its last doubling).
     pub memory_bytes: usize,
+    /// Do not expand dead positions (`position::dead`: a frozen card off its place, so
+    /// no win is reachable). A verdict stays exact; a count is then of the live space.
+    pub prune_dead: bool,
 }
 
 /// One position on the current line: the position, its moves and the next one to try.
@@ -67,6 +71,24 @@ pub fn max_slots(bytes: usize) -> usize {
 /// Twos (counted apart, and not expanded when the search stops at settled positions).
 pub fn settled(position: &Position, variant: Variant) -> bool {
     variant == Variant::Common && position.column0_all_twos()
+}
+
+/// Whether an entered, not won position is left unexpanded: a settled one when the
+/// search stops at settled positions, a dead one (counted in `dead_cuts`) when it prunes
+/// them. Both searches, on one thread or several, decide through this.
+pub fn left_unexpanded(
+    position: &Position,
+    is_settled: bool,
+    variant: Variant,
+    options: ExactOptions,
+    stats: &mut SearchStats,
+) -> bool {
+    if is_settled && options.stop_at_settled {
+        return true;
+    }
+    let dead = options.prune_dead && position.is_dead_under(variant);
+    stats.dead_cuts += u64::from(dead);
+    dead
 }
 
 impl ExactSearch {
@@ -161,7 +183,7 @@ impl ExactSearch {
             stats.wins += 1;
             return Some(Entered::Won);
         }
-        if is_settled && options.stop_at_settled {
+        if left_unexpanded(position, is_settled, variant, options, stats) {
             return Some(Entered::Leaf);
         }
         let mut moves = MoveList::default();
@@ -228,25 +250,29 @@ mod tests {
                     let complete = ExactOptions {
                         complete: true,
                         stop_at_settled: false,
+                        prune_dead: false,
                         memory_bytes: 64 << 20,
                     };
                     let (outcome, stats) = run(&start, variant, complete);
                     assert_eq!(stats.nodes, reference.positions as u64);
-                    let verdict = ExactOptions {
-                        complete: false,
-                        ..complete
-                    };
-                    match run(&start, variant, verdict).0 {
-                        Outcome::Won(line) => {
-                            assert_eq!(reference.winnable, Some(true));
-                            verify_solution(&start, variant, &line).unwrap();
-                            assert!(outcome.is_won());
+                    for prune_dead in [false, true] {
+                        let verdict = ExactOptions {
+                            complete: false,
+                            prune_dead,
+                            ..complete
+                        };
+                        match run(&start, variant, verdict).0 {
+                            Outcome::Won(line) => {
+                                assert_eq!(reference.winnable, Some(true));
+                                verify_solution(&start, variant, &line).unwrap();
+                                assert!(outcome.is_won());
+                            }
+                            Outcome::Exhausted => {
+                                assert_eq!(reference.winnable, Some(false));
+                                assert_eq!(outcome, Outcome::Exhausted);
+                            }
+                            other => panic!("{variant} {suits}x{ranks} {seed}: {other:?}"),
                         }
-                        Outcome::Exhausted => {
-                            assert_eq!(reference.winnable, Some(false));
-                            assert_eq!(outcome, Outcome::Exhausted);
-                        }
-                        other => panic!("{variant} {suits}x{ranks} {seed}: {other:?}"),
                     }
                 }
             }
@@ -260,6 +286,7 @@ mod tests {
         let options = ExactOptions {
             complete: true,
             stop_at_settled: false,
+            prune_dead: false,
             memory_bytes: 4096,
         };
         let (outcome, stats) = run(&start, Variant::Common, options);
@@ -277,11 +304,13 @@ mod tests {
         let whole = ExactOptions {
             complete: true,
             stop_at_settled: false,
+            prune_dead: false,
             memory_bytes: 64 << 20,
         };
         let (_, all) = run(&start, Variant::Common, whole);
         let split = ExactOptions {
             stop_at_settled: true,
+            prune_dead: false,
             ..whole
         };
         let (_, part) = run(&start, Variant::Common, split);

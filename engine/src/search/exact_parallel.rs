@@ -23,7 +23,7 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{max_slots, settled, ExactOptions};
+use super::exact::{left_unexpanded, max_slots, settled, ExactOptions};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -188,12 +188,14 @@ impl Run {
             next_check: CHECK_INTERVAL,
         };
         let is_settled = settled(start, variant);
+        let mut root_stats = SearchStats::default();
         if start.is_won(variant) {
             run.stats.wins += u64::from(thread == 0);
             run.win = Some(Vec::new());
-        } else if !(is_settled && options.stop_at_settled) {
+        } else if !left_unexpanded(start, is_settled, variant, options, &mut root_stats) {
             run.push(start, Move::default(), None);
         }
+        run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
         run
     }
 
@@ -239,7 +241,13 @@ impl Run {
                 if !self.options.complete {
                     return PhaseEnd::Halt;
                 }
-            } else if !(is_settled && self.options.stop_at_settled) {
+            } else if !left_unexpanded(
+                &child,
+                is_settled,
+                self.variant,
+                self.options,
+                &mut self.stats,
+            ) {
                 self.push(&child, m, Some(set));
             }
             if self.stats.nodes >= self.next_check {
@@ -287,10 +295,16 @@ mod tests {
             for seed in 0..25 {
                 let start = deal(seed, Layout::new(3, 5).unwrap());
                 let reference = reachable(&start, variant, usize::MAX);
-                for (threads, complete) in [(2, true), (3, true), (2, false)] {
+                for (threads, complete, prune_dead) in [
+                    (2, true, false),
+                    (3, true, false),
+                    (2, false, false),
+                    (2, false, true),
+                ] {
                     let options = ExactOptions {
                         complete,
                         stop_at_settled: false,
+                        prune_dead,
                         memory_bytes: 64 << 20,
                     };
                     let mut stats = SearchStats::default();
@@ -327,6 +341,7 @@ mod tests {
         let options = ExactOptions {
             complete: true,
             stop_at_settled: false,
+            prune_dead: false,
             memory_bytes: 64 << 10,
         };
         let mut stats = SearchStats::default();

@@ -133,6 +133,7 @@ impl Solver {
         let exact = ExactOptions {
             complete: options.dfs.complete,
             stop_at_settled: false,
+            prune_dead: options.dfs.prune_dead,
             memory_bytes: options.table_limit.unwrap_or(self.table.capacity_bytes()),
         };
         let threads = options.threads;
