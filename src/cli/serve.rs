@@ -10,7 +10,8 @@ pub struct ServeCmd {
     /// Address to listen on (default 127.0.0.1:8080; `server.listen`).
     #[arg(long)]
     listen: Option<String>,
-    /// SQLite database URL (default sqlite://data/gaps.db; `database.url`).
+    /// Database URL: `sqlite://PATH` (default sqlite://data/gaps.db) or
+    /// `postgres://USER@HOST[:PORT]/DATABASE` (`database.url`).
     #[arg(long)]
     database: Option<String>,
     /// Configuration file (TOML) applied over config/default.toml.

@@ -20,7 +20,7 @@ pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 pub struct Config {
     /// HTTP listener.
     pub server: ServerConfig,
-    /// SQLite store.
+    /// The store (SQLite or PostgreSQL).
     pub database: DatabaseConfig,
     /// Solver pool.
     pub solver: SolverConfig,
@@ -56,15 +56,15 @@ pub struct ServerConfig {
     pub shutdown_grace_s: u64,
 }
 
-/// SQLite settings.
+/// Store settings.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// `sqlite://path` or `sqlite::memory:`.
+    /// `sqlite://path` or `postgres://user@host/database`.
     pub url: String,
     /// `normal` or `full`.
     pub synchronous: String,
-    /// Read-only connections.
+    /// Read-only connections (SQLite); PostgreSQL's pool has one more connection.
     pub readers: u32,
 }
 

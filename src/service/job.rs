@@ -15,15 +15,14 @@
 use serde::{Deserialize, Serialize};
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
-use sqlx::sqlite::{Sqlite, SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
+use sqlx::Database;
 use std::fmt::Display;
 use std::str::FromStr;
 use utoipa::ToSchema;
 
 /// Where a job is in its life (see the module invariants).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-#[sqlx(rename_all = "lowercase")]
 pub enum JobState {
     /// Accepted and waiting for a solver thread.
     Queued,
@@ -90,31 +89,55 @@ impl FromStr for JobState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stored<T>(pub T);
 
-impl<T> sqlx::Type<Sqlite> for Stored<T> {
-    fn type_info() -> SqliteTypeInfo {
-        <str as sqlx::Type<Sqlite>>::type_info()
-    }
-    fn compatible(ty: &SqliteTypeInfo) -> bool {
-        <str as sqlx::Type<Sqlite>>::compatible(ty)
-    }
+/// Text in the database, on every backend: written with `Display`, read with `FromStr`.
+macro_rules! stored_as_text {
+    ($ty:ty $(, generic $t:ident)?; $value:ident => $inner:expr) => {
+        impl<DB: Database $(, $t)?> sqlx::Type<DB> for $ty
+        where
+            str: sqlx::Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <str as sqlx::Type<DB>>::type_info()
+            }
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <str as sqlx::Type<DB>>::compatible(ty)
+            }
+        }
+
+        impl<'q, DB: Database $(, $t: Display)?> sqlx::Encode<'q, DB> for $ty
+        where
+            String: sqlx::Encode<'q, DB>,
+        {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <DB as Database>::ArgumentBuffer<'q>,
+            ) -> Result<IsNull, BoxDynError> {
+                let $value = self;
+                <String as sqlx::Encode<'q, DB>>::encode($inner.to_string(), buf)
+            }
+        }
+
+        impl<'r, DB: Database $(, $t)?> sqlx::Decode<'r, DB> for $ty
+        where
+            &'r str: sqlx::Decode<'r, DB>,
+            $($t: FromStr, <$t as FromStr>::Err: Display,)?
+        {
+            fn decode(value: <DB as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+                let text = <&str as sqlx::Decode<'r, DB>>::decode(value)?;
+                text.parse()
+                    .map_err(|e| format!("stored value {text:?}: {e}").into())
+            }
+        }
+    };
 }
 
-impl<'q, T: Display> sqlx::Encode<'q, Sqlite> for Stored<T> {
-    fn encode_by_ref(&self, buf: &mut Vec<SqliteArgumentValue<'q>>) -> Result<IsNull, BoxDynError> {
-        <String as sqlx::Encode<'q, Sqlite>>::encode(self.0.to_string(), buf)
-    }
-}
+stored_as_text!(Stored<T>, generic T; stored => stored.0);
+stored_as_text!(JobState; state => state);
 
-impl<'r, T> sqlx::Decode<'r, Sqlite> for Stored<T>
-where
-    T: FromStr,
-    T::Err: Display,
-{
-    fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
-        let text = <&str as sqlx::Decode<'r, Sqlite>>::decode(value)?;
-        text.parse()
-            .map(Stored)
-            .map_err(|e| format!("stored value {text:?}: {e}").into())
+impl<T: FromStr> FromStr for Stored<T> {
+    type Err = T::Err;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse().map(Stored)
     }
 }
 

@@ -5,6 +5,7 @@
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use gaps::service::config::Config;
+use gaps::service::store::testing::{temp_pg_database, TempPgDatabase};
 use gaps::service::Service;
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -13,6 +14,7 @@ use tower::ServiceExt;
 pub struct TestService {
     pub service: Service,
     _dir: tempfile::TempDir,
+    _postgres: Option<TempPgDatabase>,
 }
 
 pub async fn start() -> TestService {
@@ -31,7 +33,21 @@ pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
     config.deepen.enabled = false;
     adjust(&mut config);
     let service = Service::start(config).await.unwrap();
-    TestService { service, _dir: dir }
+    TestService {
+        service,
+        _dir: dir,
+        _postgres: None,
+    }
+}
+
+/// The service on a fresh PostgreSQL database; `None` where the server cannot be
+/// reached outside CI (see `store::testing`).
+pub async fn start_on_postgres() -> Option<TestService> {
+    let db = temp_pg_database().await?;
+    let url = db.url().to_string();
+    let mut t = start_with(|c| c.database.url = url).await;
+    t._postgres = Some(db);
+    Some(t)
 }
 
 impl TestService {

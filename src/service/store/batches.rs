@@ -5,8 +5,8 @@
 //! in the same transaction as the jobs it counts, so a crash at any point leaves a batch
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
 
-use super::jobs::{insert_queued, NewJob};
-use super::Store;
+use super::jobs::{bind_new_job, JobRow, NewJob, INSERT_QUEUED};
+use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
 use gaps_engine::{Algorithm, Variant, Verdict};
 
@@ -53,10 +53,11 @@ pub struct BatchCounts {
 impl Store {
     /// Inserts a batch (no jobs yet).
     pub async fn insert_batch(&self, batch: &NewBatch) -> sqlx::Result<BatchRow> {
-        sqlx::query_as::<_, BatchRow>(
+        on_pool!(self, write, |Db, pool, _d| {
+            sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
                  limit_time_ms, limit_probes, threads)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *",
         )
         .bind(&batch.id)
         .bind(batch.variant)
@@ -69,25 +70,30 @@ impl Store {
         .bind(batch.limit_time_ms)
         .bind(batch.limit_probes)
         .bind(batch.threads)
-        .fetch_one(self.writer())
+        .fetch_one(pool)
         .await
+        })
     }
 
     /// The batch with this id.
     pub async fn batch(&self, id: &str) -> sqlx::Result<Option<BatchRow>> {
-        sqlx::query_as::<_, BatchRow>("SELECT * FROM batches WHERE id = ?")
-            .bind(id)
-            .fetch_optional(self.reader())
-            .await
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, BatchRow>("SELECT * FROM batches WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+        })
     }
 
     /// Batches whose jobs are not all inserted yet.
     pub async fn unfinished_batches(&self) -> sqlx::Result<Vec<BatchRow>> {
-        sqlx::query_as::<_, BatchRow>(
-            "SELECT * FROM batches WHERE materialized < count ORDER BY seq",
-        )
-        .fetch_all(self.writer())
-        .await
+        on_pool!(self, write, |Db, pool, _d| {
+            sqlx::query_as::<Db, BatchRow>(
+                "SELECT * FROM batches WHERE materialized < count ORDER BY seq",
+            )
+            .fetch_all(pool)
+            .await
+        })
     }
 
     /// Inserts `jobs` (the batch's next ones, in order) and advances `materialized` by
@@ -99,35 +105,42 @@ impl Store {
         expected_offset: i64,
         jobs: &[NewJob],
     ) -> sqlx::Result<bool> {
-        let mut tx = self.write().await?;
-        let advanced = sqlx::query(
-            "UPDATE batches SET materialized = materialized + ? WHERE id = ? AND materialized = ?",
-        )
-        .bind(jobs.len() as i64)
-        .bind(batch_id)
-        .bind(expected_offset)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        if !advanced {
-            return Ok(false);
-        }
-        for job in jobs {
-            insert_queued(job).fetch_one(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(true)
+        in_transaction!(self, |Db, tx, _d| {
+            let advanced = sqlx::query::<Db>(
+                "UPDATE batches SET materialized = materialized + $1
+             WHERE id = $2 AND materialized = $3",
+            )
+            .bind(jobs.len() as i64)
+            .bind(batch_id)
+            .bind(expected_offset)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if !advanced {
+                return Ok(false);
+            }
+            for job in jobs {
+                bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 
     /// Job counts by state and verdict of one batch.
     pub async fn batch_counts(&self, batch_id: &str) -> sqlx::Result<BatchCounts> {
-        let rows = sqlx::query_as::<_, (JobState, Option<Stored<Verdict>>, i64)>(
-            "SELECT state, verdict, COUNT(*) FROM jobs WHERE batch_id = ? GROUP BY state, verdict",
-        )
-        .bind(batch_id)
-        .fetch_all(self.reader())
-        .await?;
+        let rows = on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, (JobState, Option<Stored<Verdict>>, i64)>(
+                "SELECT state, verdict, COUNT(*) FROM jobs WHERE batch_id = $1
+                 GROUP BY state, verdict",
+            )
+            .bind(batch_id)
+            .fetch_all(pool)
+            .await?
+        });
         let mut c = BatchCounts::default();
         for (state, verdict, n) in rows {
             match state {
@@ -150,7 +163,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{new_job, temp_store};
+    use super::super::test_support::{new_job, on_both};
     use super::super::NewJob;
     use super::NewBatch;
     use crate::service::job::Stored;
@@ -165,34 +178,36 @@ mod tests {
 
     #[tokio::test]
     async fn filling_advances_only_from_the_expected_offset_and_resumes() {
-        let (store, _dir) = temp_store().await;
-        let batch = NewBatch {
-            id: "b".into(),
-            variant: Stored(Variant::Basic),
-            algorithm: Stored(Algorithm::Auto),
-            suits: 2,
-            ranks: 3,
-            seed: 10,
-            count: 4,
-            limit_nodes: None,
-            limit_time_ms: 1000,
-            limit_probes: None,
-            threads: 1,
-        };
-        store.insert_batch(&batch).await.unwrap();
-        let first = [job("j0", "b", 10), job("j1", "b", 11)];
-        assert!(store.add_batch_jobs("b", 0, &first).await.unwrap());
-        // A second filler that read the old offset changes nothing (no duplicates).
-        let stale = [job("x0", "b", 10), job("x1", "b", 11)];
-        assert!(!store.add_batch_jobs("b", 0, &stale).await.unwrap());
-        // As after a crash here: the batch is still unfinished, from offset 2.
-        let open = store.unfinished_batches().await.unwrap();
-        assert_eq!((open.len(), open[0].materialized), (1, 2));
-        let rest = [job("j2", "b", 12), job("j3", "b", 13)];
-        assert!(store.add_batch_jobs("b", 2, &rest).await.unwrap());
-        assert!(store.unfinished_batches().await.unwrap().is_empty());
-        let counts = store.batch_counts("b").await.unwrap();
-        assert_eq!(counts.queued, 4);
-        assert!(store.job("x0").await.unwrap().is_none());
+        on_both(|store| async move {
+            let batch = NewBatch {
+                id: "b".into(),
+                variant: Stored(Variant::Basic),
+                algorithm: Stored(Algorithm::Auto),
+                suits: 2,
+                ranks: 3,
+                seed: 10,
+                count: 4,
+                limit_nodes: None,
+                limit_time_ms: 1000,
+                limit_probes: None,
+                threads: 1,
+            };
+            store.insert_batch(&batch).await.unwrap();
+            let first = [job("j0", "b", 10), job("j1", "b", 11)];
+            assert!(store.add_batch_jobs("b", 0, &first).await.unwrap());
+            // A second filler that read the old offset changes nothing (no duplicates).
+            let stale = [job("x0", "b", 10), job("x1", "b", 11)];
+            assert!(!store.add_batch_jobs("b", 0, &stale).await.unwrap());
+            // As after a crash here: the batch is still unfinished, from offset 2.
+            let open = store.unfinished_batches().await.unwrap();
+            assert_eq!((open.len(), open[0].materialized), (1, 2));
+            let rest = [job("j2", "b", 12), job("j3", "b", 13)];
+            assert!(store.add_batch_jobs("b", 2, &rest).await.unwrap());
+            assert!(store.unfinished_batches().await.unwrap().is_empty());
+            let counts = store.batch_counts("b").await.unwrap();
+            assert_eq!(counts.queued, 4);
+            assert!(store.job("x0").await.unwrap().is_none());
+        })
+        .await;
     }
 }

@@ -3,12 +3,12 @@
 //! Invariant: state changes are conditional on the current state (`WHERE state = ...`),
 //! so a late or repeated call can never move a job backwards or finish it twice.
 
-use super::{Store, NOW};
+use super::{in_transaction, on_pool, Store};
 use crate::report::{JobStats, MoveJson};
 use crate::service::job::{JobState, Stored};
 use gaps_engine::{Algorithm, Position, StopReason, Variant, Verdict};
 use sqlx::types::Json;
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::QueryBuilder;
 
 /// The columns a [`NewJob`] fills, in the order [`bind_new_job`] binds them.
 macro_rules! new_job_columns {
@@ -17,10 +17,10 @@ macro_rules! new_job_columns {
          table_mb, search_seed, batch_id, limit_probes, threads"
     };
 }
-/// One placeholder per column of `new_job_columns!`.
+/// One placeholder per column of `new_job_columns!` (they are the first 14).
 macro_rules! new_job_values {
     () => {
-        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14"
     };
 }
 
@@ -149,7 +149,11 @@ pub struct JobFilter {
 impl Store {
     /// Inserts a queued job and returns it.
     pub async fn insert_job(&self, job: &NewJob) -> sqlx::Result<JobRow> {
-        insert_queued(job).fetch_one(self.writer()).await
+        on_pool!(self, write, |Db, pool, _d| {
+            bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
+                .fetch_one(pool)
+                .await
+        })
     }
 
     /// Inserts a job already answered by a known verdict (state `done`, `cached`).
@@ -159,118 +163,133 @@ impl Store {
         known: &KnownVerdict,
     ) -> sqlx::Result<JobRow> {
         let stats = Json(cached_stats(known));
-        let sql = format!(
-            concat!(
-                "INSERT INTO jobs (",
-                new_job_columns!(),
-                ", state, verdict, solution, stats, used_algorithm, nodes, elapsed_ms, cached,
-                     started_at, finished_at)
-                 VALUES (",
-                new_job_values!(),
-                ", 'done', ?, ?, ?, ?, 0, 0, 1, {now}, {now}) RETURNING *"
-            ),
-            now = NOW
-        );
-        bind_new_job(sqlx::query_as::<_, JobRow>(&sql), job)
-            .bind(known.verdict)
-            .bind(&known.solution)
-            .bind(stats)
-            .bind(known.algorithm)
-            .fetch_one(self.writer())
-            .await
+        on_pool!(self, write, |Db, pool, d| {
+            let sql = format!(
+                concat!(
+                    "INSERT INTO jobs (",
+                    new_job_columns!(),
+                    ", state, verdict, solution, stats, used_algorithm, nodes, elapsed_ms,
+                         cached, started_at, finished_at)
+                     VALUES (",
+                    new_job_values!(),
+                    ", 'done', $15, $16, $17, $18, 0, 0, TRUE, {now}, {now}) RETURNING *"
+                ),
+                now = d.now
+            );
+            bind_new_job!(sqlx::query_as::<Db, JobRow>(&sql), job)
+                .bind(known.verdict)
+                .bind(&known.solution)
+                .bind(&stats)
+                .bind(known.algorithm)
+                .fetch_one(pool)
+                .await
+        })
     }
 
     /// The job with this id.
     pub async fn job(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
-        sqlx::query_as::<_, JobRow>("SELECT * FROM jobs WHERE id = ?")
-            .bind(id)
-            .fetch_optional(self.reader())
-            .await
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, JobRow>("SELECT * FROM jobs WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+        })
     }
 
     /// One page of jobs, newest first; `limit + 1` rows are read to know if more follow.
     pub async fn list_jobs(&self, filter: &JobFilter) -> sqlx::Result<Vec<JobRow>> {
-        let mut q = QueryBuilder::<Sqlite>::new("SELECT * FROM jobs WHERE 1 = 1");
-        if let Some(state) = &filter.state {
-            q.push(" AND state = ").push_bind(*state);
-        }
-        if let Some(variant) = &filter.variant {
-            q.push(" AND variant = ").push_bind(Stored(*variant));
-        }
-        if let Some(verdict) = &filter.verdict {
-            q.push(" AND verdict = ").push_bind(Stored(*verdict));
-        }
-        if let Some(batch) = &filter.batch_id {
-            q.push(" AND batch_id = ").push_bind(batch.clone());
-        }
-        if let Some(before) = filter.before {
-            q.push(" AND seq < ").push_bind(before);
-        }
-        q.push(" ORDER BY seq DESC LIMIT ")
-            .push_bind(i64::from(filter.limit) + 1);
-        q.build_query_as::<JobRow>().fetch_all(self.reader()).await
+        on_pool!(self, read, |Db, pool, _d| {
+            let mut q = QueryBuilder::<Db>::new("SELECT * FROM jobs WHERE 1 = 1");
+            if let Some(state) = &filter.state {
+                q.push(" AND state = ").push_bind(*state);
+            }
+            if let Some(variant) = &filter.variant {
+                q.push(" AND variant = ").push_bind(Stored(*variant));
+            }
+            if let Some(verdict) = &filter.verdict {
+                q.push(" AND verdict = ").push_bind(Stored(*verdict));
+            }
+            if let Some(batch) = &filter.batch_id {
+                q.push(" AND batch_id = ").push_bind(batch.clone());
+            }
+            if let Some(before) = filter.before {
+                q.push(" AND seq < ").push_bind(before);
+            }
+            q.push(" ORDER BY seq DESC LIMIT ")
+                .push_bind(i64::from(filter.limit) + 1);
+            q.build_query_as::<JobRow>().fetch_all(pool).await
+        })
     }
 
     /// Moves the oldest queued job to `running` and returns it.
     pub async fn claim_next(&self) -> sqlx::Result<Option<JobRow>> {
-        sqlx::query_as::<_, JobRow>(&format!(
-            "UPDATE jobs SET state = 'running', started_at = {NOW}, attempts = attempts + 1
-             WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1)
-             RETURNING *"
-        ))
-        .fetch_optional(self.writer())
-        .await
+        on_pool!(self, write, |Db, pool, d| {
+            sqlx::query_as::<Db, JobRow>(&format!(
+                "UPDATE jobs SET state = 'running', started_at = {now}, attempts = attempts + 1
+                 WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1
+                              {lock})
+                 RETURNING *",
+                now = d.now,
+                lock = d.claim_lock
+            ))
+            .fetch_optional(pool)
+            .await
+        })
     }
 
     /// True if a user asked to cancel this job.
     pub async fn cancel_requested(&self, id: &str) -> sqlx::Result<bool> {
-        let flag = sqlx::query_scalar::<_, bool>("SELECT cancel_requested FROM jobs WHERE id = ?")
-            .bind(id)
-            .fetch_optional(self.writer())
-            .await?;
+        let flag = on_pool!(self, write, |Db, pool, _d| {
+            sqlx::query_scalar::<Db, bool>("SELECT cancel_requested FROM jobs WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        });
         Ok(flag.unwrap_or(false))
     }
 
     /// Ends a running job; a verdict is also recorded as the position's known verdict.
     /// Returns false if the job was not running (nothing changed).
     pub async fn finish(&self, job: &JobRow, finish: &Finish) -> sqlx::Result<bool> {
-        let mut tx = self.write().await?;
-        let changed = match finish {
-            Finish::Verdict {
-                verdict,
-                solution,
-                stats,
-                stopped,
-                used_algorithm,
-                nodes,
-                elapsed_ms,
-                cached,
-            } => {
-                let done = sqlx::query(&format!(
-                    "UPDATE jobs SET state = 'done', verdict = ?, solution = ?, stats = ?,
-                         stopped = ?, used_algorithm = ?, nodes = ?, elapsed_ms = ?, cached = ?,
-                         finished_at = {NOW}
-                     WHERE id = ? AND state = 'running'"
-                ))
-                .bind(Stored(*verdict))
-                .bind(solution.as_ref().map(Json))
-                .bind(Json(stats))
-                .bind(stopped.map(Stored))
-                .bind(Stored(*used_algorithm))
-                .bind(nodes)
-                .bind(elapsed_ms)
-                .bind(cached)
-                .bind(&job.spec.id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                    == 1;
-                if done && !cached {
-                    sqlx::query(&format!(
+        in_transaction!(self, |Db, tx, d| {
+            let changed = match finish {
+                Finish::Verdict {
+                    verdict,
+                    solution,
+                    stats,
+                    stopped,
+                    used_algorithm,
+                    nodes,
+                    elapsed_ms,
+                    cached,
+                } => {
+                    let done = sqlx::query::<Db>(&format!(
+                        "UPDATE jobs SET state = 'done', verdict = $1, solution = $2, stats = $3,
+                         stopped = $4, used_algorithm = $5, nodes = $6, elapsed_ms = $7,
+                         cached = $8, finished_at = {now}
+                     WHERE id = $9 AND state = 'running'",
+                        now = d.now
+                    ))
+                    .bind(Stored(*verdict))
+                    .bind(solution.as_ref().map(Json))
+                    .bind(Json(stats))
+                    .bind(stopped.map(Stored))
+                    .bind(Stored(*used_algorithm))
+                    .bind(nodes)
+                    .bind(elapsed_ms)
+                    .bind(cached)
+                    .bind(&job.spec.id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                        == 1;
+                    if done && !cached {
+                        sqlx::query::<Db>(&format!(
                         "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
                              algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id,
                              limit_probes, requested_algorithm, table_mb, threads)
-                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                             $15, $16)
                          ON CONFLICT (variant, position) DO UPDATE SET
                              verdict = excluded.verdict, solution = excluded.solution,
                              algorithm = excluded.algorithm, nodes = excluded.nodes,
@@ -279,113 +298,126 @@ impl Store {
                              limit_probes = excluded.limit_probes,
                              requested_algorithm = excluded.requested_algorithm,
                              table_mb = excluded.table_mb, threads = excluded.threads,
-                             updated_at = {NOW}
-                         WHERE verdicts.verdict = 'unknown'"
+                             updated_at = {now}
+                         WHERE verdicts.verdict = 'unknown'",
+                        now = d.now
                     ))
-                    .bind(job.spec.variant)
-                    .bind(job.spec.position)
-                    .bind(job.spec.suits)
-                    .bind(job.spec.ranks)
-                    .bind(Stored(*verdict))
-                    .bind(solution.as_ref().map(Json))
-                    .bind(Stored(*used_algorithm))
-                    .bind(nodes)
-                    .bind(elapsed_ms)
-                    .bind(job.spec.limit_nodes)
-                    .bind(job.spec.limit_time_ms)
-                    .bind(&job.spec.id)
-                    .bind(job.spec.limit_probes)
-                    .bind(job.spec.algorithm)
-                    .bind(job.spec.table_mb)
-                    .bind(job.spec.threads)
-                    .execute(&mut *tx)
-                    .await?;
+                        .bind(job.spec.variant)
+                        .bind(job.spec.position)
+                        .bind(job.spec.suits)
+                        .bind(job.spec.ranks)
+                        .bind(Stored(*verdict))
+                        .bind(solution.as_ref().map(Json))
+                        .bind(Stored(*used_algorithm))
+                        .bind(nodes)
+                        .bind(elapsed_ms)
+                        .bind(job.spec.limit_nodes)
+                        .bind(job.spec.limit_time_ms)
+                        .bind(&job.spec.id)
+                        .bind(job.spec.limit_probes)
+                        .bind(job.spec.algorithm)
+                        .bind(job.spec.table_mb)
+                        .bind(job.spec.threads)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    done
                 }
-                done
-            }
-            Finish::Cancelled { stats } => {
-                sqlx::query(&format!(
-                    "UPDATE jobs SET state = 'cancelled', stats = ?, finished_at = {NOW}
-                     WHERE id = ? AND state = 'running'"
-                ))
-                .bind(stats.as_ref().map(Json))
-                .bind(&job.spec.id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                    == 1
-            }
-            Finish::Failed { error } => {
-                sqlx::query(&format!(
-                    "UPDATE jobs SET state = 'failed', error = ?, finished_at = {NOW}
-                     WHERE id = ? AND state = 'running'"
-                ))
-                .bind(error)
-                .bind(&job.spec.id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                    == 1
-            }
-        };
-        tx.commit().await?;
-        Ok(changed)
+                Finish::Cancelled { stats } => {
+                    sqlx::query::<Db>(&format!(
+                        "UPDATE jobs SET state = 'cancelled', stats = $1, finished_at = {now}
+                     WHERE id = $2 AND state = 'running'",
+                        now = d.now
+                    ))
+                    .bind(stats.as_ref().map(Json))
+                    .bind(&job.spec.id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                        == 1
+                }
+                Finish::Failed { error } => {
+                    sqlx::query::<Db>(&format!(
+                        "UPDATE jobs SET state = 'failed', error = $1, finished_at = {now}
+                     WHERE id = $2 AND state = 'running'",
+                        now = d.now
+                    ))
+                    .bind(error)
+                    .bind(&job.spec.id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                        == 1
+                }
+            };
+            tx.commit().await?;
+            Ok(changed)
+        })
     }
 
     /// Puts a running job back in the queue (graceful shutdown interrupted it).
     pub async fn requeue(&self, id: &str) -> sqlx::Result<bool> {
-        let n = sqlx::query(
-            "UPDATE jobs SET state = 'queued', started_at = NULL WHERE id = ? AND state = 'running'",
-        )
-        .bind(id)
-        .execute(self.writer())
-        .await?
-        .rows_affected();
+        let n = on_pool!(self, write, |Db, pool, _d| {
+            sqlx::query::<Db>(
+                "UPDATE jobs SET state = 'queued', started_at = NULL
+                 WHERE id = $1 AND state = 'running'",
+            )
+            .bind(id)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
         Ok(n == 1)
     }
 
     /// After a crash: jobs left `running` go back to the queue, or to `cancelled` if a
     /// user had asked for that. Returns how many were re-queued.
     pub async fn recover(&self) -> sqlx::Result<u64> {
-        let mut tx = self.write().await?;
-        sqlx::query(&format!(
-            "UPDATE jobs SET state = 'cancelled', finished_at = {NOW}
-             WHERE state = 'running' AND cancel_requested = 1"
-        ))
-        .execute(&mut *tx)
-        .await?;
-        let requeued = sqlx::query(
-            "UPDATE jobs SET state = 'queued', started_at = NULL WHERE state = 'running'",
-        )
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        tx.commit().await?;
-        Ok(requeued)
+        in_transaction!(self, |Db, tx, d| {
+            sqlx::query::<Db>(&format!(
+                "UPDATE jobs SET state = 'cancelled', finished_at = {now}
+                 WHERE state = 'running' AND cancel_requested = TRUE",
+                now = d.now
+            ))
+            .execute(&mut *tx)
+            .await?;
+            let requeued = sqlx::query::<Db>(
+                "UPDATE jobs SET state = 'queued', started_at = NULL WHERE state = 'running'",
+            )
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            tx.commit().await?;
+            Ok(requeued)
+        })
     }
 
     /// Cancels a job: a queued job ends `cancelled` at once; a running job is flagged
     /// (its solver is stopped by the caller). Returns the job after the change, or
     /// `None` if there is no such job.
     pub async fn cancel(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
-        let mut tx = self.write().await?;
-        sqlx::query(&format!(
-            "UPDATE jobs SET state = 'cancelled', cancel_requested = 1, finished_at = {NOW}
-             WHERE id = ? AND state = 'queued'"
-        ))
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'")
+        in_transaction!(self, |Db, tx, d| {
+            sqlx::query::<Db>(&format!(
+                "UPDATE jobs SET state = 'cancelled', cancel_requested = TRUE, finished_at = {now}
+                 WHERE id = $1 AND state = 'queued'",
+                now = d.now
+            ))
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        let row = sqlx::query_as::<_, JobRow>("SELECT * FROM jobs WHERE id = ?")
+            sqlx::query::<Db>(
+                "UPDATE jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'",
+            )
             .bind(id)
-            .fetch_optional(&mut *tx)
+            .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
-        Ok(row)
+            let row = sqlx::query_as::<Db, JobRow>("SELECT * FROM jobs WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(row)
+        })
     }
 
     /// The best verdict stored for `position` under `variant`.
@@ -394,63 +426,61 @@ impl Store {
         variant: Variant,
         position: &Position,
     ) -> sqlx::Result<Option<KnownVerdict>> {
-        sqlx::query_as::<_, KnownVerdict>(
-            "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms,
-                 job_id, limit_probes, requested_algorithm, table_mb, threads
-             FROM verdicts WHERE variant = ? AND position = ?",
-        )
-        .bind(Stored(variant))
-        .bind(Stored(*position))
-        .fetch_optional(self.reader())
-        .await
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, KnownVerdict>(
+                "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes,
+                     limit_time_ms, job_id, limit_probes, requested_algorithm, table_mb, threads
+                 FROM verdicts WHERE variant = $1 AND position = $2",
+            )
+            .bind(Stored(variant))
+            .bind(Stored(*position))
+            .fetch_optional(pool)
+            .await
+        })
     }
 
     /// Number of jobs in each state.
     pub async fn state_counts(&self) -> sqlx::Result<Vec<(JobState, i64)>> {
-        sqlx::query_as::<_, (JobState, i64)>("SELECT state, COUNT(*) FROM jobs GROUP BY state")
-            .fetch_all(self.reader())
-            .await
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, (JobState, i64)>("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+                .fetch_all(pool)
+                .await
+        })
     }
 }
 
 /// Binds the fields of `job` to the first placeholders of `query`, in the order of
 /// `new_job_columns!`: every insert of a job lists its columns once.
-fn bind_new_job<'q>(
-    query: sqlx::query::QueryAs<'q, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'q>>,
-    job: &'q NewJob,
-) -> sqlx::query::QueryAs<'q, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'q>> {
-    query
-        .bind(&job.id)
-        .bind(job.variant)
-        .bind(job.algorithm)
-        .bind(job.position)
-        .bind(job.suits)
-        .bind(job.ranks)
-        .bind(job.deal_seed)
-        .bind(job.limit_nodes)
-        .bind(job.limit_time_ms)
-        .bind(job.table_mb)
-        .bind(job.search_seed)
-        .bind(&job.batch_id)
-        .bind(job.limit_probes)
-        .bind(job.threads)
+macro_rules! bind_new_job {
+    ($query:expr, $job:expr) => {{
+        let job: &NewJob = $job;
+        $query
+            .bind(&job.id)
+            .bind(job.variant)
+            .bind(job.algorithm)
+            .bind(job.position)
+            .bind(job.suits)
+            .bind(job.ranks)
+            .bind(job.deal_seed)
+            .bind(job.limit_nodes)
+            .bind(job.limit_time_ms)
+            .bind(job.table_mb)
+            .bind(job.search_seed)
+            .bind(&job.batch_id)
+            .bind(job.limit_probes)
+            .bind(job.threads)
+    }};
 }
+pub(super) use bind_new_job;
 
 /// The insert of a queued job, returning it: single jobs and batch jobs share it.
-pub(super) fn insert_queued(
-    job: &NewJob,
-) -> sqlx::query::QueryAs<'_, Sqlite, JobRow, sqlx::sqlite::SqliteArguments<'_>> {
-    bind_new_job(
-        sqlx::query_as::<_, JobRow>(concat!(
-            "INSERT INTO jobs (",
-            new_job_columns!(),
-            ", state) VALUES (",
-            new_job_values!(),
-            ", 'queued') RETURNING *"
-        )),
-        job,
-    )
-}
+pub(super) const INSERT_QUEUED: &str = concat!(
+    "INSERT INTO jobs (",
+    new_job_columns!(),
+    ", state) VALUES (",
+    new_job_values!(),
+    ", 'queued') RETURNING *"
+);
 
 impl KnownVerdict {
     /// How a claimed job ends when this answer serves it: `done`, `cached`, no search.
@@ -483,123 +513,129 @@ fn cached_stats(known: &KnownVerdict) -> JobStats {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{new_job, temp_store, verdict};
+    use super::super::test_support::{new_job, on_both, verdict};
     use crate::service::job::JobState;
     use gaps_engine::Verdict;
 
     #[tokio::test]
     async fn jobs_flow_through_states_and_win_rates_count_distinct_positions() {
-        let (store, _dir) = temp_store().await;
-        store.insert_job(&new_job("a", 1)).await.unwrap();
-        store.insert_job(&new_job("b", 1)).await.unwrap();
-        store.insert_job(&new_job("c", 2)).await.unwrap();
-        // Oldest first.
-        let a = store.claim_next().await.unwrap().unwrap();
-        assert_eq!(
-            (a.spec.id.as_str(), a.state, a.attempts),
-            ("a", JobState::Running, 1)
-        );
-        assert!(store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap());
-        // Finishing twice changes nothing.
-        assert!(!store.finish(&a, &verdict(Verdict::Solvable)).await.unwrap());
-        let b = store.claim_next().await.unwrap().unwrap();
-        assert!(store.finish(&b, &verdict(Verdict::Solvable)).await.unwrap());
-        let c = store.claim_next().await.unwrap().unwrap();
-        assert!(store
-            .finish(&c, &verdict(Verdict::Unsolvable))
-            .await
-            .unwrap());
-        assert!(store.claim_next().await.unwrap().is_none());
-        // The exact verdict replaced the unknown; P1 counts once.
-        let rows = store.win_rate_counts().await.unwrap();
-        assert_eq!(rows.len(), 1);
-        assert_eq!(
-            (
-                rows[0].deals,
-                rows[0].solvable,
-                rows[0].unsolvable,
-                rows[0].unknown
-            ),
-            (2, 1, 1, 0)
-        );
-        // An exact verdict is never replaced.
-        store.insert_job(&new_job("d", 2)).await.unwrap();
-        let d = store.claim_next().await.unwrap().unwrap();
-        store.finish(&d, &verdict(Verdict::Unknown)).await.unwrap();
-        assert_eq!(
-            store
-                .known_verdict(d.spec.variant.0, &d.spec.position.0)
+        on_both(|store| async move {
+            store.insert_job(&new_job("a", 1)).await.unwrap();
+            store.insert_job(&new_job("b", 1)).await.unwrap();
+            store.insert_job(&new_job("c", 2)).await.unwrap();
+            // Oldest first.
+            let a = store.claim_next().await.unwrap().unwrap();
+            assert_eq!(
+                (a.spec.id.as_str(), a.state, a.attempts),
+                ("a", JobState::Running, 1)
+            );
+            assert!(store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap());
+            // Finishing twice changes nothing.
+            assert!(!store.finish(&a, &verdict(Verdict::Solvable)).await.unwrap());
+            let b = store.claim_next().await.unwrap().unwrap();
+            assert!(store.finish(&b, &verdict(Verdict::Solvable)).await.unwrap());
+            let c = store.claim_next().await.unwrap().unwrap();
+            assert!(store
+                .finish(&c, &verdict(Verdict::Unsolvable))
                 .await
-                .unwrap()
-                .unwrap()
-                .verdict
-                .0,
-            Verdict::Unsolvable
-        );
-        assert_eq!(store.effort_samples().await.unwrap().len(), 4);
+                .unwrap());
+            assert!(store.claim_next().await.unwrap().is_none());
+            // The exact verdict replaced the unknown; P1 counts once.
+            let rows = store.win_rate_counts().await.unwrap();
+            assert_eq!(rows.len(), 1);
+            assert_eq!(
+                (
+                    rows[0].deals,
+                    rows[0].solvable,
+                    rows[0].unsolvable,
+                    rows[0].unknown
+                ),
+                (2, 1, 1, 0)
+            );
+            // An exact verdict is never replaced.
+            store.insert_job(&new_job("d", 2)).await.unwrap();
+            let d = store.claim_next().await.unwrap().unwrap();
+            store.finish(&d, &verdict(Verdict::Unknown)).await.unwrap();
+            assert_eq!(
+                store
+                    .known_verdict(d.spec.variant.0, &d.spec.position.0)
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .verdict
+                    .0,
+                Verdict::Unsolvable
+            );
+            assert_eq!(store.effort_samples().await.unwrap().len(), 4);
+        })
+        .await;
     }
 
     #[tokio::test]
     async fn cancel_and_recover() {
-        let (store, _dir) = temp_store().await;
-        store.insert_job(&new_job("q", 1)).await.unwrap();
-        store.insert_job(&new_job("r", 2)).await.unwrap();
-        store.insert_job(&new_job("s", 3)).await.unwrap();
-        let r = store.cancel("q").await.unwrap().unwrap();
-        assert_eq!(r.state, JobState::Cancelled);
-        let running = store.claim_next().await.unwrap().unwrap();
-        assert_eq!(running.spec.id, "r");
-        let flagged = store.cancel("r").await.unwrap().unwrap();
-        assert_eq!(flagged.state, JobState::Running);
-        assert!(flagged.cancel_requested);
-        let s = store.claim_next().await.unwrap().unwrap();
-        assert_eq!(s.spec.id, "s");
-        assert!(store.cancel("nope").await.unwrap().is_none());
-        // A crash: `r` was cancelled by its user, `s` goes back to the queue.
-        assert_eq!(store.recover().await.unwrap(), 1);
-        assert_eq!(
-            store.job("r").await.unwrap().unwrap().state,
-            JobState::Cancelled
-        );
-        let again = store.claim_next().await.unwrap().unwrap();
-        assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
+        on_both(|store| async move {
+            store.insert_job(&new_job("q", 1)).await.unwrap();
+            store.insert_job(&new_job("r", 2)).await.unwrap();
+            store.insert_job(&new_job("s", 3)).await.unwrap();
+            let r = store.cancel("q").await.unwrap().unwrap();
+            assert_eq!(r.state, JobState::Cancelled);
+            let running = store.claim_next().await.unwrap().unwrap();
+            assert_eq!(running.spec.id, "r");
+            let flagged = store.cancel("r").await.unwrap().unwrap();
+            assert_eq!(flagged.state, JobState::Running);
+            assert!(flagged.cancel_requested);
+            let s = store.claim_next().await.unwrap().unwrap();
+            assert_eq!(s.spec.id, "s");
+            assert!(store.cancel("nope").await.unwrap().is_none());
+            // A crash: `r` was cancelled by its user, `s` goes back to the queue.
+            assert_eq!(store.recover().await.unwrap(), 1);
+            assert_eq!(
+                store.job("r").await.unwrap().unwrap().state,
+                JobState::Cancelled
+            );
+            let again = store.claim_next().await.unwrap().unwrap();
+            assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
+        })
+        .await;
     }
 }
 
 #[cfg(test)]
 mod known_tests {
-    use super::super::test_support::{new_job, temp_store, verdict};
+    use super::super::test_support::{new_job, on_both, verdict};
     use gaps_engine::Verdict;
 
     #[tokio::test]
     async fn a_stored_unknown_answers_only_requests_that_would_not_search_further() {
-        let (store, _dir) = temp_store().await;
-        let mut tried = new_job("tried", 7);
-        tried.table_mb = Some(16);
-        tried.threads = 1;
-        store.insert_job(&tried).await.unwrap();
-        let running = store.claim_next().await.unwrap().unwrap();
-        store
-            .finish(&running, &verdict(Verdict::Unknown))
-            .await
-            .unwrap();
-        let known = store
-            .known_verdict(tried.variant.0, &tried.position.0)
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(known.answers(&tried));
-        let mut more_threads = tried.clone();
-        more_threads.threads = 2;
-        assert!(!known.answers(&more_threads));
-        let mut larger_table = tried.clone();
-        larger_table.table_mb = Some(32);
-        assert!(!known.answers(&larger_table));
-        let mut smaller_table = tried.clone();
-        smaller_table.table_mb = Some(8);
-        assert!(known.answers(&smaller_table));
-        let mut longer = tried.clone();
-        longer.limit_time_ms += 1;
-        assert!(!known.answers(&longer));
+        on_both(|store| async move {
+            let mut tried = new_job("tried", 7);
+            tried.table_mb = Some(16);
+            tried.threads = 1;
+            store.insert_job(&tried).await.unwrap();
+            let running = store.claim_next().await.unwrap().unwrap();
+            store
+                .finish(&running, &verdict(Verdict::Unknown))
+                .await
+                .unwrap();
+            let known = store
+                .known_verdict(tried.variant.0, &tried.position.0)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(known.answers(&tried));
+            let mut more_threads = tried.clone();
+            more_threads.threads = 2;
+            assert!(!known.answers(&more_threads));
+            let mut larger_table = tried.clone();
+            larger_table.table_mb = Some(32);
+            assert!(!known.answers(&larger_table));
+            let mut smaller_table = tried.clone();
+            smaller_table.table_mb = Some(8);
+            assert!(known.answers(&smaller_table));
+            let mut longer = tried.clone();
+            longer.limit_time_ms += 1;
+            assert!(!known.answers(&longer));
+        })
+        .await;
     }
 }

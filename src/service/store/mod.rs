@@ -1,49 +1,157 @@
-//! The SQLite store: jobs, batches and the best verdict per distinct position.
+//! The store: jobs, batches and the best verdict per distinct position, on SQLite (one
+//! machine, the default) or PostgreSQL (several nodes sharing one database).
 //!
 //! Invariants:
-//! - One writer connection (a pool of size 1) performs every write; readers are separate
-//!   read-only connections, so reads never wait for a write (WAL mode).
-//! - Multi-statement writes run in `BEGIN IMMEDIATE` transactions that contain no await
-//!   on anything but the database: never a solve.
+//! - Every query is written once, in SQL both backends accept (`$n` placeholders, `TRUE`
+//!   and `FALSE`, `IS NOT DISTINCT FROM`, `ON CONFLICT`, `RETURNING`), and run on either
+//!   through [`on_pool!`]/[`in_transaction!`], which differ only in the [`Dialect`]: the
+//!   SQL of "now" and the row lock of a claim.
+//! - SQLite: one writer connection (a pool of size 1) performs every write; readers are
+//!   separate read-only connections, so reads never wait for a write (WAL mode).
+//!   Multi-statement writes run in `BEGIN IMMEDIATE` transactions.
+//! - PostgreSQL: one pool; a claim locks the row it takes (`FOR UPDATE SKIP LOCKED`),
+//!   so concurrent claimers never take the same job.
+//! - Transactions contain no await on anything but the database: never a solve.
 //! - A job leaves `queued`/`running` exactly once, through [`Store::finish`] or
 //!   [`Store::cancel`]; [`Store::recover`] puts jobs left `running` by a crash back in
 //!   the queue.
 //! - An exact verdict in `verdicts` is never replaced; an `unknown` is replaced by any
 //!   later verdict for the same (variant, position).
+//! - Timestamps are RFC 3339 UTC text with milliseconds on both backends.
 
 mod batches;
 mod deepen;
 mod jobs;
 mod stats;
+#[doc(hidden)]
+pub mod testing;
 
 pub use batches::{BatchCounts, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
 pub use stats::{EffortSample, WinRateCounts};
 
+use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 use std::str::FromStr;
 use std::time::Duration;
 
-/// The SQL for "now" used in every timestamp column.
-pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-
-/// Handle to the database: one writer, several readers.
-#[derive(Clone, Debug)]
-pub struct Store {
-    writer: SqlitePool,
-    reader: SqlitePool,
+/// What differs between the backends' SQL.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dialect {
+    /// "Now" as RFC 3339 UTC text with milliseconds.
+    pub now: &'static str,
+    /// The lock clause of the sub-select that picks a job to claim.
+    pub claim_lock: &'static str,
 }
 
-/// Migrations compiled into the binary from `migrations/`.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+pub(crate) const SQLITE: Dialect = Dialect {
+    now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+    claim_lock: "",
+};
+
+pub(crate) const POSTGRES: Dialect = Dialect {
+    now: "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+    claim_lock: "FOR UPDATE SKIP LOCKED",
+};
+
+/// The connections of a store.
+#[derive(Clone, Debug)]
+enum Pools {
+    Sqlite {
+        writer: SqlitePool,
+        reader: SqlitePool,
+    },
+    Postgres(PgPool),
+}
+
+/// Handle to the database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pools: Pools,
+}
+
+/// Runs `$body` on the store's pool for reads (`read`) or writes (`write`), with `$db`
+/// the backend's `sqlx::Database`, `$pool` its pool and `$d` its [`Dialect`]: the body
+/// is compiled once per backend.
+macro_rules! on_pool {
+    ($store:expr, $which:ident, |$db:ident, $pool:ident, $d:ident| $body:expr) => {
+        match &$store.pools {
+            $crate::service::store::Pools::Sqlite { writer, reader } => {
+                #[allow(dead_code)]
+                type $db = sqlx::Sqlite;
+                let _ = (writer, reader);
+                let $pool = $crate::service::store::on_pool!(@pick $which, writer, reader);
+                let $d = $crate::service::store::SQLITE;
+                let _ = $d;
+                $body
+            }
+            $crate::service::store::Pools::Postgres(pool) => {
+                #[allow(dead_code)]
+                type $db = sqlx::Postgres;
+                let $pool = pool;
+                let $d = $crate::service::store::POSTGRES;
+                let _ = $d;
+                $body
+            }
+        }
+    };
+    (@pick read, $writer:ident, $reader:ident) => {
+        $reader
+    };
+    (@pick write, $writer:ident, $reader:ident) => {
+        $writer
+    };
+}
+
+/// Runs `$body` in a write transaction `$tx` (SQLite: `BEGIN IMMEDIATE`, so it holds the
+/// write lock from its first statement); the body commits it.
+macro_rules! in_transaction {
+    ($store:expr, |$db:ident, $tx:ident, $d:ident| $body:expr) => {
+        match &$store.pools {
+            $crate::service::store::Pools::Sqlite { writer, .. } => {
+                #[allow(dead_code)]
+                type $db = sqlx::Sqlite;
+                #[allow(unused_mut)]
+                let mut $tx = writer.begin_with("BEGIN IMMEDIATE").await?;
+                let $d = $crate::service::store::SQLITE;
+                let _ = $d;
+                $body
+            }
+            $crate::service::store::Pools::Postgres(pool) => {
+                #[allow(dead_code)]
+                type $db = sqlx::Postgres;
+                #[allow(unused_mut)]
+                let mut $tx = pool.begin().await?;
+                let $d = $crate::service::store::POSTGRES;
+                let _ = $d;
+                $body
+            }
+        }
+    };
+}
+
+pub(crate) use {in_transaction, on_pool};
+
+/// SQLite migrations, compiled into the binary.
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+/// PostgreSQL migrations, compiled into the binary.
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 impl Store {
-    /// Opens (creating if needed) the database at `url`, runs the migrations and returns
-    /// the store. `synchronous` is `normal` or `full`.
+    /// Opens the database at `url` (`sqlite://path`, created if needed, or
+    /// `postgres://...`), runs the migrations and returns the store. `synchronous`
+    /// (`normal` or `full`) and `readers` apply to SQLite; `readers` also sizes the
+    /// PostgreSQL pool.
     pub async fn open(url: &str, synchronous: &str, readers: u32) -> anyhow::Result<Store> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Self::open_postgres(url, readers + 1).await;
+        }
+        if !url.starts_with("sqlite:") {
+            anyhow::bail!("database url: expected sqlite://PATH or postgres://USER@HOST/DATABASE");
+        }
         let base = SqliteConnectOptions::from_str(url)?;
         let path = base.get_filename().to_path_buf();
         if path.as_os_str().is_empty() || path.to_string_lossy().contains(":memory:") {
@@ -67,45 +175,66 @@ impl Store {
             .acquire_timeout(Duration::from_secs(30))
             .connect_with(common.clone().create_if_missing(true))
             .await?;
-        MIGRATOR.run(&writer).await?;
+        SQLITE_MIGRATOR.run(&writer).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(readers)
             .acquire_timeout(Duration::from_secs(30))
             .connect_with(common.read_only(true))
             .await?;
-        Ok(Store { writer, reader })
+        Ok(Store {
+            pools: Pools::Sqlite { writer, reader },
+        })
+    }
+
+    async fn open_postgres(url: &str, connections: u32) -> anyhow::Result<Store> {
+        let pool = PgPoolOptions::new()
+            .max_connections(connections.max(2))
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await
+            .map_err(|e| anyhow::anyhow!("database: cannot connect to PostgreSQL: {e}"))?;
+        POSTGRES_MIGRATOR.run(&pool).await?;
+        Ok(Store {
+            pools: Pools::Postgres(pool),
+        })
+    }
+
+    /// The backend's name (`sqlite` or `postgres`).
+    pub fn backend(&self) -> &'static str {
+        match self.pools {
+            Pools::Sqlite { .. } => "sqlite",
+            Pools::Postgres(_) => "postgres",
+        }
     }
 
     /// Closes every connection (after a graceful shutdown).
     pub async fn close(&self) {
-        self.writer.close().await;
-        self.reader.close().await;
+        match &self.pools {
+            Pools::Sqlite { writer, reader } => {
+                writer.close().await;
+                reader.close().await;
+            }
+            Pools::Postgres(pool) => pool.close().await,
+        }
     }
 
-    /// True when both pools answer (for `/healthz`).
+    /// True when the database answers reads and writes can be made (for `/healthz`).
     pub async fn ping(&self) -> bool {
-        let read = sqlx::query_scalar::<_, i64>("SELECT 1")
-            .fetch_one(&self.reader)
-            .await;
-        read.is_ok() && !self.writer.is_closed()
-    }
-
-    /// A write transaction that holds the write lock from its first statement.
-    pub(crate) async fn write(&self) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
-        self.writer.begin_with("BEGIN IMMEDIATE").await
-    }
-
-    pub(crate) fn writer(&self) -> &SqlitePool {
-        &self.writer
-    }
-
-    pub(crate) fn reader(&self) -> &SqlitePool {
-        &self.reader
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_scalar::<_, i32>("SELECT 1")
+                .fetch_one(pool)
+                .await
+                .is_ok()
+        }) && match &self.pools {
+            Pools::Sqlite { writer, .. } => !writer.is_closed(),
+            Pools::Postgres(pool) => !pool.is_closed(),
+        }
     }
 }
 
 #[cfg(test)]
 pub(crate) mod test_support {
+    use super::testing::{temp_pg_database, TempPgDatabase};
     use super::{Finish, NewJob, Store};
     use crate::report::{JobStats, StatsJson};
     use crate::service::job::Stored;
@@ -142,6 +271,30 @@ pub(crate) mod test_support {
             nodes: 10,
             elapsed_ms: 1.0,
             cached: false,
+        }
+    }
+
+    /// A store on a fresh PostgreSQL database (see [`temp_pg_database`]).
+    pub async fn temp_pg_store() -> Option<(Store, TempPgDatabase)> {
+        let db = temp_pg_database().await?;
+        let store = Store::open(db.url(), "normal", 2)
+            .await
+            .expect("open the PostgreSQL store");
+        Some((store, db))
+    }
+
+    /// Runs the store test `body` on SQLite, then on PostgreSQL (see [`temp_pg_store`]).
+    pub async fn on_both<F, Fut>(body: F)
+    where
+        F: Fn(Store) -> Fut,
+        Fut: std::future::Future<Output = ()>,
+    {
+        let (sqlite, _dir) = temp_store().await;
+        body(sqlite).await;
+        if let Some((postgres, _db)) = temp_pg_store().await {
+            assert_eq!(postgres.backend(), "postgres");
+            body(postgres.clone()).await;
+            postgres.close().await;
         }
     }
 

@@ -3,7 +3,7 @@
 //! Invariant: win rates count each (variant, canonical position) once, from `verdicts`,
 //! whether the position came as text, by deal number or in a batch.
 
-use super::Store;
+use super::{on_pool, Store};
 use crate::service::job::Stored;
 use gaps_engine::{Algorithm, Variant, Verdict};
 
@@ -34,27 +34,32 @@ pub struct EffortSample {
 impl Store {
     /// Verdict counts per (variant, suits, ranks) over distinct positions.
     pub async fn win_rate_counts(&self) -> sqlx::Result<Vec<WinRateCounts>> {
-        sqlx::query_as::<_, WinRateCounts>(
-            "SELECT variant, suits, ranks, COUNT(*) AS deals,
-                 SUM(verdict = 'solvable') AS solvable,
-                 SUM(verdict = 'unsolvable') AS unsolvable,
-                 SUM(verdict = 'unknown') AS unknown
-             FROM verdicts GROUP BY variant, suits, ranks ORDER BY variant, suits, ranks",
-        )
-        .fetch_all(self.reader())
-        .await
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, WinRateCounts>(
+                "SELECT variant, suits, ranks, COUNT(*) AS deals,
+                     COUNT(*) FILTER (WHERE verdict = 'solvable') AS solvable,
+                     COUNT(*) FILTER (WHERE verdict = 'unsolvable') AS unsolvable,
+                     COUNT(*) FILTER (WHERE verdict = 'unknown') AS unknown
+                 FROM verdicts GROUP BY variant, suits, ranks ORDER BY variant, suits, ranks",
+            )
+            .fetch_all(pool)
+            .await
+        })
     }
 
     /// Effort of every searched job that ended with a verdict, grouped-ready (sorted by
     /// group key).
     pub async fn effort_samples(&self) -> sqlx::Result<Vec<EffortSample>> {
-        sqlx::query_as::<_, EffortSample>(
-            "SELECT variant, suits, ranks, used_algorithm AS algorithm, verdict, nodes, elapsed_ms
-             FROM jobs
-             WHERE state = 'done' AND cached = 0 AND nodes IS NOT NULL
-             ORDER BY variant, suits, ranks, used_algorithm, verdict",
-        )
-        .fetch_all(self.reader())
-        .await
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, EffortSample>(
+                "SELECT variant, suits, ranks, used_algorithm AS algorithm, verdict, nodes,
+                     elapsed_ms
+                 FROM jobs
+                 WHERE state = 'done' AND cached = FALSE AND nodes IS NOT NULL
+                 ORDER BY variant, suits, ranks, used_algorithm, verdict",
+            )
+            .fetch_all(pool)
+            .await
+        })
     }
 }

@@ -1,0 +1,105 @@
+//! The API on PostgreSQL behaves as on SQLite: jobs, known answers, lists, batches,
+//! win rates, cancellation and bad input.
+mod support;
+
+use axum::http::StatusCode;
+use serde_json::json;
+use std::time::Duration;
+use support::start_on_postgres;
+
+#[tokio::test]
+async fn the_api_works_on_postgres() {
+    let Some(t) = start_on_postgres().await else {
+        return;
+    };
+    // A job, solved and read back.
+    let job = t
+        .post_job(
+            json!({"deal": {"seed": 3, "suits": 4, "ranks": 6}}),
+            "?wait_ms=20000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_ne!(job["verdict"], "unknown", "{job}");
+    let id = job["id"].as_str().unwrap();
+    let (status, _, read) = t.call("GET", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(read["verdict"], job["verdict"]);
+    assert_eq!(read["solution"], job["solution"]);
+    // The same position again: answered from the known verdicts.
+    let again = t
+        .post_job(
+            json!({"deal": {"seed": 3, "suits": 4, "ranks": 6}}),
+            "?wait_ms=20000",
+        )
+        .await;
+    assert_eq!(again["cached"], true, "{again}");
+    // A batch runs every deal and its win rate sums its jobs.
+    let (status, _, batch) = t
+        .call(
+            "POST",
+            "/v1/batches",
+            Some(r#"{"suits": 4, "ranks": 5, "seed": 100, "count": 8}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
+    let bid = batch["id"].as_str().unwrap().to_string();
+    let mut finished = serde_json::Value::Null;
+    for _ in 0..200 {
+        let (_, _, b) = t.call("GET", &format!("/v1/batches/{bid}"), None).await;
+        if b["finished"] == true {
+            finished = b;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(finished["done"], 8, "{finished}");
+    let rates = &finished["rates"];
+    assert_eq!(
+        rates["solvable"].as_i64().unwrap() + rates["unsolvable"].as_i64().unwrap(),
+        8
+    );
+    // Lists filter and page.
+    let (_, _, page) = t
+        .call("GET", &format!("/v1/jobs?batch={bid}&limit=5"), None)
+        .await;
+    assert_eq!(page["jobs"].as_array().unwrap().len(), 5);
+    assert!(page["next_cursor"].is_string());
+    // Win rates count distinct positions.
+    let (_, _, rates) = t.call("GET", "/v1/stats/win-rates", None).await;
+    let deals: i64 = rates
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["deals"].as_i64().unwrap())
+        .sum();
+    assert_eq!(deals, 9);
+    // A running job is cancelled.
+    let long = t
+        .post_job(
+            json!({"deal": {"seed": 8}, "variant": "common", "algorithm": "dfs", "limits": {"time_ms": 60000}}),
+            "?wait_ms=300",
+        )
+        .await;
+    let lid = long["id"].as_str().unwrap();
+    let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{lid}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, _, fin) = t
+        .call("GET", &format!("/v1/jobs/{lid}?wait_ms=3000"), None)
+        .await;
+    assert_eq!(fin["state"], "cancelled", "{fin}");
+    // Bad input stores nothing.
+    let before = t.job_count().await;
+    let (status, _, _) = t
+        .call(
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 1}, "limits": {"nodes": 0}}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(t.job_count().await, before);
+    // Health and metrics answer.
+    let (status, _, _) = t.call("GET", "/healthz", None).await;
+    assert_eq!(status, StatusCode::OK);
+}
