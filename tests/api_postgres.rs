@@ -5,7 +5,7 @@ mod support;
 use axum::http::StatusCode;
 use serde_json::json;
 use std::time::Duration;
-use support::start_on_postgres;
+use support::{another_node, start_on_postgres};
 
 #[tokio::test]
 async fn the_api_works_on_postgres() {
@@ -102,4 +102,52 @@ async fn the_api_works_on_postgres() {
     // Health and metrics answer.
     let (status, _, _) = t.call("GET", "/healthz", None).await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn nodes_share_the_queue_and_a_cancel_through_one_stops_a_solve_on_another() {
+    let Some(a) = start_on_postgres().await else {
+        return;
+    };
+    let b = another_node(&a, "node-b", |c| c.queue.heartbeat_ms = 500).await;
+    // Jobs posted to one node are run by whichever node claims them, and every node
+    // sees them.
+    let mut seen_nodes = std::collections::HashSet::new();
+    for seed in 0..6 {
+        let job = b
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 4, "ranks": 5}}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        let id = job["id"].as_str().unwrap();
+        let (_, _, on_a) = a.call("GET", &format!("/v1/jobs/{id}"), None).await;
+        assert_eq!(on_a["verdict"], job["verdict"]);
+        seen_nodes.insert(job["node_id"].as_str().unwrap().to_string());
+    }
+    assert!(!seen_nodes.is_empty());
+    // A long solve, running on one of the nodes, cancelled through the other.
+    let long = a
+        .post_job(
+            json!({"deal": {"seed": 8}, "variant": "common", "algorithm": "dfs", "limits": {"time_ms": 60000}}),
+            "?wait_ms=500",
+        )
+        .await;
+    assert_eq!(long["state"], "running", "{long}");
+    let id = long["id"].as_str().unwrap();
+    let holder = long["node_id"].as_str().unwrap();
+    let other = if holder == "node-b" { &a } else { &b };
+    let began = std::time::Instant::now();
+    let (status, _, _) = other.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, _, fin) = other
+        .call("GET", &format!("/v1/jobs/{id}?wait_ms=5000"), None)
+        .await;
+    assert_eq!(fin["state"], "cancelled", "{fin}");
+    assert!(
+        began.elapsed() < Duration::from_secs(2),
+        "cancelled through another node in {:?}",
+        began.elapsed()
+    );
 }

@@ -26,10 +26,29 @@ pub struct Config {
     pub solver: SolverConfig,
     /// Caps and defaults of requests.
     pub limits: LimitsConfig,
+    /// The job queue shared by the nodes of one database.
+    pub queue: QueueConfig,
     /// Re-searching stored `unknown` verdicts on idle threads.
     pub deepen: DeepenConfig,
     /// Logging.
     pub log: LogConfig,
+}
+
+/// Queue settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueConfig {
+    /// This node's id, recorded on the jobs it runs and shown in logs and metrics
+    /// (empty: `<hostname>-<pid>`).
+    pub node_id: String,
+    /// How long a claimed job stays this node's without a heartbeat, in milliseconds.
+    pub lease_ms: u64,
+    /// How often a running job's lease is renewed (and a cancel from another node is
+    /// noticed), in milliseconds.
+    pub heartbeat_ms: u64,
+    /// Claims after which an abandoned job ends `failed` instead of going back to the
+    /// queue.
+    pub max_attempts: u32,
 }
 
 /// Deepening settings.
@@ -174,6 +193,19 @@ impl Config {
         cap.clamp(1, gaps_engine::MAX_SEARCH_THREADS)
     }
 
+    /// This node's id: `queue.node_id`, or `<hostname>-<pid>`.
+    pub fn node_id(&self) -> String {
+        if !self.queue.node_id.is_empty() {
+            return self.queue.node_id.clone();
+        }
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| "gaps".into());
+        format!("{host}-{}", std::process::id())
+    }
+
     /// The listen address.
     pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
         self.server.listen.parse().map_err(|e| {
@@ -226,6 +258,16 @@ impl Config {
         }
         if l.default_page_size == 0 || l.default_page_size > l.max_page_size {
             return bad("limits: need 0 < default_page_size <= max_page_size");
+        }
+        let q = &self.queue;
+        if q.heartbeat_ms == 0 || q.lease_ms < 2 * q.heartbeat_ms || q.lease_ms > 86_400_000 {
+            return bad("queue: need 0 < 2 * heartbeat_ms <= lease_ms <= 86400000");
+        }
+        if q.max_attempts == 0 {
+            return bad("queue.max_attempts must be at least 1");
+        }
+        if q.node_id.len() > 200 {
+            return bad("queue.node_id must be at most 200 bytes");
         }
         if self.deepen.max_time_ms == 0 || self.deepen.max_time_ms > i64::MAX as u64 {
             return bad("deepen.max_time_ms must be between 1 and 2^63-1");

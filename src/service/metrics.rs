@@ -43,6 +43,8 @@ pub struct Metrics {
     pub deepen_searches: Family<Labels, Counter>,
     /// Seconds spent deepening.
     pub deepen_seconds: Counter<f64, AtomicU64>,
+    /// 1, labelled with this node's id.
+    pub node: Family<Labels, Gauge>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -66,6 +68,7 @@ impl Default for Metrics {
             http_seconds: Family::new_with_constructor(latency_histogram),
             deepen_searches: Family::default(),
             deepen_seconds: Counter::default(),
+            node: Family::default(),
         };
         registry.register("jobs_submitted", "Jobs accepted", m.jobs_submitted.clone());
         registry.register(
@@ -115,6 +118,7 @@ impl Default for Metrics {
             "Seconds spent deepening stored unknown verdicts",
             m.deepen_seconds.clone(),
         );
+        registry.register("node", "This node (label node_id)", m.node.clone());
         Metrics { registry, ..m }
     }
 }

@@ -18,10 +18,10 @@ pub mod store;
 
 use config::Config;
 use metrics::Metrics;
-use runner::{PoolSize, Runner};
+use runner::{PoolSize, QueueRole, Runner};
 use std::sync::Arc;
 use std::time::Duration;
-use store::Store;
+use store::{Lease, Reclaimed, Store};
 use tokio::task::JoinHandle;
 
 /// What every handler can reach.
@@ -54,18 +54,44 @@ impl Service {
             config.database.readers,
         )
         .await?;
-        let requeued = store.recover().await?;
-        if requeued > 0 {
-            tracing::info!(requeued, "re-queued jobs interrupted by the last stop");
+        let node_id = config.node_id();
+        let max_attempts = i64::from(config.queue.max_attempts);
+        // SQLite has one node, this one: whatever it left running was interrupted. On
+        // PostgreSQL other nodes may be running jobs: take back only expired leases.
+        let back = if store.backend() == "sqlite" {
+            store.recover(max_attempts).await?
+        } else {
+            store.reclaim_expired(max_attempts).await?
+        };
+        if back != Reclaimed::default() {
+            tracing::info!(?back, "took back jobs interrupted by a stop");
         }
         let metrics = Arc::new(Metrics::default());
+        metrics
+            .node
+            .get_or_create(&vec![("node_id", node_id.clone())])
+            .set(1);
         let threads = config.solver_threads();
         let pool = PoolSize {
             threads,
             table_mb: config.solver.table_mb,
             exact_memory_mb: config.solver.exact_memory_mb,
         };
-        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool)?;
+        let lease = Lease {
+            node_id: node_id.clone(),
+            duration: Duration::from_millis(config.queue.lease_ms),
+        };
+        let role = QueueRole {
+            lease,
+            heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
+        };
+        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
+        tokio::spawn(reclaim_expired_leases(
+            runner.clone(),
+            store.clone(),
+            Duration::from_millis(config.queue.lease_ms / 2),
+            max_attempts,
+        ));
         let filler = runner.clone();
         tokio::spawn(async move {
             if let Err(e) = filler.fill_batches().await {
@@ -73,6 +99,8 @@ impl Service {
             }
         });
         tracing::info!(
+            node_id,
+            backend = store.backend(),
             threads,
             table_mb = config.solver.table_mb,
             deepen = config.deepen.enabled,
@@ -177,4 +205,26 @@ pub fn init_logging(config: &Config) {
     } else {
         builder.try_init()
     };
+}
+
+/// Takes back, every `every`, the jobs whose lease ended (a node that crashed or paused
+/// past its lease; on SQLite only this node's own, which a heartbeat keeps alive), and
+/// wakes the lanes when some went back to the queue.
+async fn reclaim_expired_leases(
+    runner: Arc<Runner>,
+    store: Store,
+    every: Duration,
+    max_attempts: i64,
+) {
+    while !runner.is_shutting_down() {
+        tokio::time::sleep(every).await;
+        match store.reclaim_expired(max_attempts).await {
+            Ok(back) if back != Reclaimed::default() => {
+                tracing::warn!(?back, "took back jobs whose lease ended");
+                runner.notify_new_work();
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
+        }
+    }
 }

@@ -163,8 +163,10 @@ pub struct JobView {
     pub cached: bool,
     /// Why a `failed` job failed.
     pub error: Option<String>,
-    /// Times a solver started this job (more than 1 after a restart).
+    /// Times a solver started this job (more than 1 after a restart or a lost lease).
     pub attempts: i64,
+    /// The node that runs (or ran) the job.
+    pub node_id: Option<String>,
     pub cancel_requested: bool,
     pub created_at: String,
     pub started_at: Option<String>,
@@ -217,6 +219,7 @@ impl From<JobRow> for JobView {
             cached: r.cached,
             error: r.error,
             attempts: r.attempts,
+            node_id: r.node_id,
             cancel_requested: r.cancel_requested,
             created_at: r.created_at,
             started_at: r.started_at,

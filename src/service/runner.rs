@@ -4,8 +4,12 @@
 //!
 //! Invariants:
 //! - The queue lives in the store, so nothing accepted is held only in memory: a job is
-//!   claimed (`running`) only when a lane is free to run it, and a crash leaves it
-//!   `running`, which [`Store::recover`] re-queues at the next start.
+//!   claimed (`running`, under a lease) only when a lane is free to run it. While it
+//!   runs a heartbeat renews the lease and brings back a cancel asked through any node;
+//!   a crash or a pause past the lease leaves it to be taken back (at the next start on
+//!   SQLite by [`Store::recover`], by any node on PostgreSQL by
+//!   [`Store::reclaim_expired`]), and the finish of a holder whose lease was taken back
+//!   changes nothing (the store fences it by the claim's token).
 //! - A lane registers a job's cancel flag before reading its `cancel_requested` column,
 //!   and `DELETE` writes the column before looking for the flag, so a cancel is never
 //!   missed whatever the interleaving.
@@ -20,7 +24,7 @@
 use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverThread};
-use super::store::{BatchRow, Finish, JobRow, NewJob, Store};
+use super::store::{BatchRow, Finish, JobRow, Lease, NewJob, Store};
 use crate::report::{JobStats, MoveJson, StatsJson};
 use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason, Verdict};
 use std::collections::HashMap;
@@ -29,6 +33,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
+
+/// How often a waiter reads a job that another node may be running.
+const WAIT_POLL: Duration = Duration::from_millis(250);
 
 /// Jobs of a batch inserted per transaction.
 const BATCH_CHUNK: usize = 1000;
@@ -57,6 +64,19 @@ pub struct Runner {
     table_mb: usize,
     /// Raised to stop the running deepening search (see `service::deepen`).
     deepen_stop: Arc<AtomicBool>,
+    /// This node's claims.
+    lease: Lease,
+    /// How often a running job's lease is renewed.
+    heartbeat: Duration,
+}
+
+/// How this node takes part in the queue.
+#[derive(Clone, Debug)]
+pub struct QueueRole {
+    /// Claims name this node and last this long without a heartbeat.
+    pub lease: Lease,
+    /// How often a running job's lease is renewed.
+    pub heartbeat: Duration,
 }
 
 /// The pool a [`Runner`] runs on.
@@ -76,6 +96,7 @@ impl Runner {
         store: Store,
         metrics: Arc<Metrics>,
         pool: PoolSize,
+        queue: QueueRole,
     ) -> std::io::Result<(Arc<Runner>, Vec<JoinHandle<()>>)> {
         let PoolSize {
             threads,
@@ -96,6 +117,8 @@ impl Runner {
             exact_memory_mb,
             table_mb,
             deepen_stop: Arc::new(AtomicBool::new(false)),
+            lease: queue.lease,
+            heartbeat: queue.heartbeat,
         });
         runner.metrics.solvers.set(threads as i64);
         let mut lanes = Vec::with_capacity(threads);
@@ -177,12 +200,27 @@ impl Runner {
             list.retain(|w| !w.is_closed());
             list.push(tx);
         }
-        match self.store.job(id).await? {
-            Some(job) if !job.is_final() && !timeout.is_zero() => {
-                let _ = tokio::time::timeout(timeout, rx).await;
-                self.store.job(id).await
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut rx = Some(rx);
+        loop {
+            let job = self.store.job(id).await?;
+            let now = tokio::time::Instant::now();
+            match job {
+                Some(job) if !job.is_final() && now < deadline => {
+                    // Woken by this node's lane, or after a while to look again: the
+                    // job may run on another node sharing the database.
+                    let pause = (deadline - now).min(WAIT_POLL);
+                    match rx.as_mut() {
+                        Some(wake) => match tokio::time::timeout(pause, wake).await {
+                            Ok(Ok(())) => return self.store.job(id).await,
+                            Ok(Err(_)) => rx = None, // its sender is gone: poll only
+                            Err(_) => {}
+                        },
+                        None => tokio::time::sleep(pause).await,
+                    }
+                }
+                other => return Ok(other),
             }
-            other => Ok(other),
         }
     }
 
@@ -250,7 +288,7 @@ impl Runner {
         if self.is_shutting_down() {
             return Ok(false);
         }
-        let Some(job) = self.store.claim_next().await? else {
+        let Some(job) = self.store.claim_next(&self.lease).await? else {
             return Ok(false);
         };
         self.preempt_deepening();
@@ -268,14 +306,16 @@ impl Runner {
         if self.is_shutting_down() {
             flag.store(true, Ordering::SeqCst);
         }
+        let heartbeat = self.spawn_heartbeat(&job, &flag);
         let result = self.run_claimed(solver, &job, &flag, progress).await;
+        heartbeat.abort();
         self.running
             .lock()
             .expect("running map")
             .remove(&job.spec.id);
         if result.is_err() {
             // Do not leave the job `running` with no lane behind it.
-            let _ = self.store.requeue(&job.spec.id).await;
+            let _ = self.store.requeue(&job).await;
         }
         self.wake_waiters(&job.spec.id);
         result.map(|()| true)
@@ -337,7 +377,7 @@ impl Runner {
                 if report.stopped == Some(StopReason::Cancelled) {
                     if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
                     {
-                        self.store.requeue(&job.spec.id).await?;
+                        self.store.requeue(job).await?;
                         tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
                         return Ok(());
                     }
@@ -367,6 +407,34 @@ impl Runner {
             }
         };
         self.finish(job, finish).await
+    }
+
+    /// Renews the lease of `job` every heartbeat while it runs; raises `flag` when a user
+    /// asked (through any node) to cancel it, or when the lease was taken back (the
+    /// job's result would be refused anyway). Aborted when the job ends.
+    fn spawn_heartbeat(&self, job: &JobRow, flag: &Arc<AtomicBool>) -> JoinHandle<()> {
+        let (store, job, flag) = (self.store.clone(), job.clone(), flag.clone());
+        let (every, lease) = (self.heartbeat, self.lease.duration);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            ticks.tick().await; // the first tick is immediate: the claim set the lease
+            loop {
+                ticks.tick().await;
+                match store.heartbeat(&job, lease).await {
+                    Ok(Some(false)) => {}
+                    Ok(Some(true)) => flag.store(true, Ordering::SeqCst),
+                    Ok(None) => {
+                        tracing::warn!(job = %job.spec.id, "lease taken back; stopping");
+                        flag.store(true, Ordering::SeqCst);
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(job = %job.spec.id, error = %e, "heartbeat failed");
+                    }
+                }
+            }
+        })
     }
 
     /// Up to `wanted` of the pool's idle threads, for a job that asked for more than its
@@ -403,7 +471,13 @@ impl Runner {
         let mut attempt = 0;
         loop {
             match self.store.finish(job, &finish).await {
-                Ok(_) => break,
+                Ok(true) => break,
+                Ok(false) => {
+                    // Fenced: the lease was taken back and the job claimed again (or
+                    // ended) meanwhile; its current holder decides.
+                    tracing::warn!(job = %job.spec.id, "result discarded: the job's lease was taken back");
+                    return Ok(());
+                }
                 Err(e) if attempt < 5 => {
                     attempt += 1;
                     tracing::warn!(job = %job.spec.id, error = %e, "storing the result failed; retrying");

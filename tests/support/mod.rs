@@ -50,6 +50,21 @@ pub async fn start_on_postgres() -> Option<TestService> {
     Some(t)
 }
 
+/// Another node (`node_id`) on the database of `first`, adjusted by `adjust`.
+pub async fn another_node(
+    first: &TestService,
+    node_id: &str,
+    adjust: impl FnOnce(&mut Config),
+) -> TestService {
+    let url = first.service.state.config.database.url.clone();
+    start_with(|c| {
+        c.database.url = url;
+        c.queue.node_id = node_id.into();
+        adjust(c);
+    })
+    .await
+}
+
 impl TestService {
     pub async fn call(
         &self,

@@ -116,7 +116,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{new_job, on_both, verdict};
+    use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use super::*;
 
     #[tokio::test]
@@ -125,7 +125,7 @@ mod tests {
             assert!(store.next_to_deepen(10_000).await.unwrap().is_none());
             store.insert_job(&new_job("a", 3)).await.unwrap();
             assert!(store.has_queued().await.unwrap());
-            let a = store.claim_next().await.unwrap().unwrap();
+            let a = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert!(!store.has_queued().await.unwrap());
             store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap();
             // Searched with 1000 ms: nothing to deepen under a cap of 1000 ms.

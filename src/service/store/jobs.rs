@@ -45,6 +45,12 @@ pub struct JobRow {
     pub created_at: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
+    /// The node that holds the job while it runs (and that ran it, after).
+    pub node_id: Option<String>,
+    /// The token of the current claim: only its holder may finish the job.
+    pub lease_token: Option<String>,
+    /// When the lease ends unless renewed, in milliseconds since the Unix epoch.
+    pub lease_until: Option<i64>,
 }
 
 impl JobRow {
@@ -221,22 +227,6 @@ impl Store {
         })
     }
 
-    /// Moves the oldest queued job to `running` and returns it.
-    pub async fn claim_next(&self) -> sqlx::Result<Option<JobRow>> {
-        on_pool!(self, write, |Db, pool, d| {
-            sqlx::query_as::<Db, JobRow>(&format!(
-                "UPDATE jobs SET state = 'running', started_at = {now}, attempts = attempts + 1
-                 WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1
-                              {lock})
-                 RETURNING *",
-                now = d.now,
-                lock = d.claim_lock
-            ))
-            .fetch_optional(pool)
-            .await
-        })
-    }
-
     /// True if a user asked to cancel this job.
     pub async fn cancel_requested(&self, id: &str) -> sqlx::Result<bool> {
         let flag = on_pool!(self, write, |Db, pool, _d| {
@@ -267,7 +257,8 @@ impl Store {
                         "UPDATE jobs SET state = 'done', verdict = $1, solution = $2, stats = $3,
                          stopped = $4, used_algorithm = $5, nodes = $6, elapsed_ms = $7,
                          cached = $8, finished_at = {now}
-                     WHERE id = $9 AND state = 'running'",
+                     WHERE id = $9 AND state = 'running'
+                         AND lease_token IS NOT DISTINCT FROM $10",
                         now = d.now
                     ))
                     .bind(Stored(*verdict))
@@ -279,6 +270,7 @@ impl Store {
                     .bind(elapsed_ms)
                     .bind(cached)
                     .bind(&job.spec.id)
+                    .bind(&job.lease_token)
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()
@@ -326,11 +318,13 @@ impl Store {
                 Finish::Cancelled { stats } => {
                     sqlx::query::<Db>(&format!(
                         "UPDATE jobs SET state = 'cancelled', stats = $1, finished_at = {now}
-                     WHERE id = $2 AND state = 'running'",
+                     WHERE id = $2 AND state = 'running'
+                         AND lease_token IS NOT DISTINCT FROM $3",
                         now = d.now
                     ))
                     .bind(stats.as_ref().map(Json))
                     .bind(&job.spec.id)
+                    .bind(&job.lease_token)
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()
@@ -339,11 +333,13 @@ impl Store {
                 Finish::Failed { error } => {
                     sqlx::query::<Db>(&format!(
                         "UPDATE jobs SET state = 'failed', error = $1, finished_at = {now}
-                     WHERE id = $2 AND state = 'running'",
+                     WHERE id = $2 AND state = 'running'
+                         AND lease_token IS NOT DISTINCT FROM $3",
                         now = d.now
                     ))
                     .bind(error)
                     .bind(&job.spec.id)
+                    .bind(&job.lease_token)
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()
@@ -352,43 +348,6 @@ impl Store {
             };
             tx.commit().await?;
             Ok(changed)
-        })
-    }
-
-    /// Puts a running job back in the queue (graceful shutdown interrupted it).
-    pub async fn requeue(&self, id: &str) -> sqlx::Result<bool> {
-        let n = on_pool!(self, write, |Db, pool, _d| {
-            sqlx::query::<Db>(
-                "UPDATE jobs SET state = 'queued', started_at = NULL
-                 WHERE id = $1 AND state = 'running'",
-            )
-            .bind(id)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        Ok(n == 1)
-    }
-
-    /// After a crash: jobs left `running` go back to the queue, or to `cancelled` if a
-    /// user had asked for that. Returns how many were re-queued.
-    pub async fn recover(&self) -> sqlx::Result<u64> {
-        in_transaction!(self, |Db, tx, d| {
-            sqlx::query::<Db>(&format!(
-                "UPDATE jobs SET state = 'cancelled', finished_at = {now}
-                 WHERE state = 'running' AND cancel_requested = TRUE",
-                now = d.now
-            ))
-            .execute(&mut *tx)
-            .await?;
-            let requeued = sqlx::query::<Db>(
-                "UPDATE jobs SET state = 'queued', started_at = NULL WHERE state = 'running'",
-            )
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            tx.commit().await?;
-            Ok(requeued)
         })
     }
 
@@ -513,7 +472,7 @@ fn cached_stats(known: &KnownVerdict) -> JobStats {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{new_job, on_both, verdict};
+    use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use crate::service::job::JobState;
     use gaps_engine::Verdict;
 
@@ -524,7 +483,7 @@ mod tests {
             store.insert_job(&new_job("b", 1)).await.unwrap();
             store.insert_job(&new_job("c", 2)).await.unwrap();
             // Oldest first.
-            let a = store.claim_next().await.unwrap().unwrap();
+            let a = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert_eq!(
                 (a.spec.id.as_str(), a.state, a.attempts),
                 ("a", JobState::Running, 1)
@@ -532,14 +491,14 @@ mod tests {
             assert!(store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap());
             // Finishing twice changes nothing.
             assert!(!store.finish(&a, &verdict(Verdict::Solvable)).await.unwrap());
-            let b = store.claim_next().await.unwrap().unwrap();
+            let b = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert!(store.finish(&b, &verdict(Verdict::Solvable)).await.unwrap());
-            let c = store.claim_next().await.unwrap().unwrap();
+            let c = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert!(store
                 .finish(&c, &verdict(Verdict::Unsolvable))
                 .await
                 .unwrap());
-            assert!(store.claim_next().await.unwrap().is_none());
+            assert!(store.claim_next(&test_lease()).await.unwrap().is_none());
             // The exact verdict replaced the unknown; P1 counts once.
             let rows = store.win_rate_counts().await.unwrap();
             assert_eq!(rows.len(), 1);
@@ -554,7 +513,7 @@ mod tests {
             );
             // An exact verdict is never replaced.
             store.insert_job(&new_job("d", 2)).await.unwrap();
-            let d = store.claim_next().await.unwrap().unwrap();
+            let d = store.claim_next(&test_lease()).await.unwrap().unwrap();
             store.finish(&d, &verdict(Verdict::Unknown)).await.unwrap();
             assert_eq!(
                 store
@@ -579,21 +538,21 @@ mod tests {
             store.insert_job(&new_job("s", 3)).await.unwrap();
             let r = store.cancel("q").await.unwrap().unwrap();
             assert_eq!(r.state, JobState::Cancelled);
-            let running = store.claim_next().await.unwrap().unwrap();
+            let running = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert_eq!(running.spec.id, "r");
             let flagged = store.cancel("r").await.unwrap().unwrap();
             assert_eq!(flagged.state, JobState::Running);
             assert!(flagged.cancel_requested);
-            let s = store.claim_next().await.unwrap().unwrap();
+            let s = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert_eq!(s.spec.id, "s");
             assert!(store.cancel("nope").await.unwrap().is_none());
             // A crash: `r` was cancelled by its user, `s` goes back to the queue.
-            assert_eq!(store.recover().await.unwrap(), 1);
+            assert_eq!(store.recover(3).await.unwrap().requeued, 1);
             assert_eq!(
                 store.job("r").await.unwrap().unwrap().state,
                 JobState::Cancelled
             );
-            let again = store.claim_next().await.unwrap().unwrap();
+            let again = store.claim_next(&test_lease()).await.unwrap().unwrap();
             assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
         })
         .await;
@@ -602,7 +561,7 @@ mod tests {
 
 #[cfg(test)]
 mod known_tests {
-    use super::super::test_support::{new_job, on_both, verdict};
+    use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use gaps_engine::Verdict;
 
     #[tokio::test]
@@ -612,7 +571,7 @@ mod known_tests {
             tried.table_mb = Some(16);
             tried.threads = 1;
             store.insert_job(&tried).await.unwrap();
-            let running = store.claim_next().await.unwrap().unwrap();
+            let running = store.claim_next(&test_lease()).await.unwrap().unwrap();
             store
                 .finish(&running, &verdict(Verdict::Unknown))
                 .await

@@ -22,6 +22,7 @@
 mod batches;
 mod deepen;
 mod jobs;
+mod leases;
 mod stats;
 #[doc(hidden)]
 pub mod testing;
@@ -29,6 +30,7 @@ pub mod testing;
 pub use batches::{BatchCounts, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
+pub use leases::{Lease, Reclaimed};
 pub use stats::{EffortSample, WinRateCounts};
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -45,16 +47,20 @@ pub(crate) struct Dialect {
     pub now: &'static str,
     /// The lock clause of the sub-select that picks a job to claim.
     pub claim_lock: &'static str,
+    /// "Now" in milliseconds since the Unix epoch, as an integer.
+    pub now_ms: &'static str,
 }
 
 pub(crate) const SQLITE: Dialect = Dialect {
     now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
     claim_lock: "",
+    now_ms: "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
     now: "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
     claim_lock: "FOR UPDATE SKIP LOCKED",
+    now_ms: "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
 };
 
 /// The connections of a store.
@@ -257,6 +263,14 @@ pub(crate) mod test_support {
             batch_id: None,
             limit_probes: None,
             threads: 1,
+        }
+    }
+
+    /// A claim by node `test` with a minute's lease.
+    pub fn test_lease() -> super::Lease {
+        super::Lease {
+            node_id: "test".into(),
+            duration: std::time::Duration::from_secs(60),
         }
     }
 
