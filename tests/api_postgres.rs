@@ -5,7 +5,7 @@ mod support;
 use axum::http::StatusCode;
 use serde_json::json;
 use std::time::Duration;
-use support::{another_node, start_on_postgres};
+use support::{another_node, start_on_postgres, start_on_postgres_with};
 
 #[tokio::test]
 async fn the_api_works_on_postgres() {
@@ -105,11 +105,16 @@ async fn the_api_works_on_postgres() {
 }
 
 #[tokio::test]
-async fn nodes_share_the_queue_and_a_cancel_through_one_stops_a_solve_on_another() {
-    let Some(a) = start_on_postgres().await else {
+async fn nodes_share_the_queue_and_a_cancel_through_one_stops_a_solve_on_another_at_once() {
+    // Heartbeats far apart: a cancel within 2 s comes through NOTIFY, not a renewal.
+    let slow_heartbeat = |c: &mut gaps::service::config::Config| {
+        c.queue.heartbeat_ms = 20_000;
+        c.queue.lease_ms = 60_000;
+    };
+    let Some(a) = start_on_postgres_with(slow_heartbeat).await else {
         return;
     };
-    let b = another_node(&a, "node-b", |c| c.queue.heartbeat_ms = 500).await;
+    let b = another_node(&a, "node-b", slow_heartbeat).await;
     // Jobs posted to one node are run by whichever node claims them, and every node
     // sees them.
     let mut seen_nodes = std::collections::HashSet::new();

@@ -21,7 +21,7 @@ use metrics::Metrics;
 use runner::{PoolSize, QueueRole, Runner};
 use std::sync::Arc;
 use std::time::Duration;
-use store::{Lease, Reclaimed, Store};
+use store::{Announce, Lease, Reclaimed, Store};
 use tokio::task::JoinHandle;
 
 /// What every handler can reach.
@@ -86,6 +86,9 @@ impl Service {
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
         let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
+        if let Some(pool) = store.postgres_pool() {
+            tokio::spawn(listen_to_other_nodes(runner.clone(), pool.clone()));
+        }
         tokio::spawn(reclaim_expired_leases(
             runner.clone(),
             store.clone(),
@@ -225,6 +228,51 @@ async fn reclaim_expired_leases(
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
+        }
+    }
+}
+
+/// Acts on the other nodes' announcements (PostgreSQL `LISTEN`): queued work wakes the
+/// lanes, an ended job wakes its waiters, a cancel stops the solve if it runs here.
+/// The nodes also poll, so a lost connection only delays them; it is re-opened.
+async fn listen_to_other_nodes(runner: Arc<Runner>, pool: sqlx::PgPool) {
+    while !runner.is_shutting_down() {
+        let mut listener = match sqlx::postgres::PgListener::connect_with(&pool).await {
+            Ok(listener) => listener,
+            Err(sqlx::Error::PoolClosed) => return,
+            Err(e) => {
+                tracing::warn!(error = %e, "LISTEN failed; polling only, retrying in 5 s");
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                continue;
+            }
+        };
+        if let Err(e) = listener.listen_all(store::CHANNELS).await {
+            tracing::warn!(error = %e, "LISTEN failed; polling only, retrying in 5 s");
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            continue;
+        }
+        loop {
+            match listener.try_recv().await {
+                Ok(Some(note)) => match Announce::parse(note.channel(), note.payload()) {
+                    Some(Announce::Work) => runner.notify_new_work(),
+                    Some(Announce::Done(id)) => runner.wake_waiters(id),
+                    Some(Announce::Cancel(id)) => runner.stop_running(id),
+                    None => {}
+                },
+                // The connection was lost and will be re-established by the next call;
+                // notifications sent meanwhile are lost, which polling covers.
+                Ok(None) => {}
+                // The store is closing (shutdown).
+                Err(sqlx::Error::PoolClosed) => return,
+                Err(e) => {
+                    tracing::warn!(error = %e, "LISTEN connection failed; reconnecting");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    break;
+                }
+            }
+            if runner.is_shutting_down() {
+                return;
+            }
         }
     }
 }

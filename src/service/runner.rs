@@ -24,7 +24,7 @@
 use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverThread};
-use super::store::{BatchRow, Finish, JobRow, Lease, NewJob, Store};
+use super::store::{Announce, BatchRow, Finish, JobRow, Lease, NewJob, Store};
 use crate::report::{JobStats, MoveJson, StatsJson};
 use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason, Verdict};
 use std::collections::HashMap;
@@ -224,7 +224,8 @@ impl Runner {
         }
     }
 
-    fn wake_waiters(&self, id: &str) {
+    /// Wakes this node's `wait_ms` waiters on job `id` (it ended here or elsewhere).
+    pub fn wake_waiters(&self, id: &str) {
         let list = self.waiters.lock().expect("waiters map").remove(id);
         for waiter in list.into_iter().flatten() {
             let _ = waiter.send(());
@@ -279,6 +280,7 @@ impl Runner {
             self.metrics.jobs_submitted.inc_by(jobs.len() as u64);
             offset = end;
             self.notify_new_work();
+            self.store.announce(Announce::Work).await;
         }
         Ok(())
     }
@@ -318,6 +320,7 @@ impl Runner {
             let _ = self.store.requeue(&job).await;
         }
         self.wake_waiters(&job.spec.id);
+        self.store.announce(Announce::Done(&job.spec.id)).await;
         result.map(|()| true)
     }
 

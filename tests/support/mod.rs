@@ -43,9 +43,18 @@ pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
 /// The service on a fresh PostgreSQL database; `None` where the server cannot be
 /// reached outside CI (see `store::testing`).
 pub async fn start_on_postgres() -> Option<TestService> {
+    start_on_postgres_with(|_| {}).await
+}
+
+/// [`start_on_postgres`], adjusted by `adjust`.
+pub async fn start_on_postgres_with(adjust: impl FnOnce(&mut Config)) -> Option<TestService> {
     let db = temp_pg_database().await?;
     let url = db.url().to_string();
-    let mut t = start_with(|c| c.database.url = url).await;
+    let mut t = start_with(|c| {
+        c.database.url = url;
+        adjust(c);
+    })
+    .await;
     t._postgres = Some(db);
     Some(t)
 }

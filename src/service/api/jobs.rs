@@ -8,7 +8,7 @@ use super::{ApiJson, ApiQuery};
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
 use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery};
-use crate::service::store::{JobFilter, JobRow};
+use crate::service::store::{Announce, JobFilter, JobRow};
 use crate::service::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -74,6 +74,7 @@ pub async fn create(
         None => {
             let row = state.store.insert_job(&job).await?;
             state.runner.notify_new_work();
+            state.store.announce(Announce::Work).await;
             row
         }
     };
@@ -142,6 +143,7 @@ pub async fn cancel(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
     state.runner.stop_running(&id);
+    state.store.announce(Announce::Cancel(&id)).await;
     // The solver notices its flag within about 1024 nodes; give it a moment so the
     // answer usually shows the final state.
     let after = if after.is_final() {

@@ -63,6 +63,40 @@ pub(crate) const POSTGRES: Dialect = Dialect {
     now_ms: "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
 };
 
+/// What one node tells the others (see [`Store::announce`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Announce<'a> {
+    /// Jobs were queued.
+    Work,
+    /// This job ended.
+    Done(&'a str),
+    /// A user asked to cancel this job.
+    Cancel(&'a str),
+}
+
+/// The channels of [`Announce`], as listened to by every PostgreSQL node.
+pub const CHANNELS: [&str; 3] = ["gaps_work", "gaps_done", "gaps_cancel"];
+
+impl<'a> Announce<'a> {
+    fn channel_and_payload(self) -> (&'static str, &'a str) {
+        match self {
+            Announce::Work => (CHANNELS[0], ""),
+            Announce::Done(id) => (CHANNELS[1], id),
+            Announce::Cancel(id) => (CHANNELS[2], id),
+        }
+    }
+
+    /// The announcement a notification on `channel` carries.
+    pub fn parse(channel: &str, payload: &'a str) -> Option<Announce<'a>> {
+        match channel {
+            "gaps_work" => Some(Announce::Work),
+            "gaps_done" => Some(Announce::Done(payload)),
+            "gaps_cancel" => Some(Announce::Cancel(payload)),
+            _ => None,
+        }
+    }
+}
+
 /// The connections of a store.
 #[derive(Clone, Debug)]
 enum Pools {
@@ -203,6 +237,30 @@ impl Store {
         Ok(Store {
             pools: Pools::Postgres(pool),
         })
+    }
+
+    /// Tells the other nodes sharing the database about `event` (PostgreSQL `NOTIFY`;
+    /// nothing on SQLite, which has one node). Best effort: the nodes also poll.
+    pub async fn announce(&self, event: Announce<'_>) {
+        if let Pools::Postgres(pool) = &self.pools {
+            let (channel, payload) = event.channel_and_payload();
+            let sent = sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(channel)
+                .bind(payload)
+                .execute(pool)
+                .await;
+            if let Err(e) = sent {
+                tracing::debug!(error = %e, channel, "NOTIFY failed; the nodes poll");
+            }
+        }
+    }
+
+    /// The PostgreSQL pool, to listen for other nodes' announcements.
+    pub fn postgres_pool(&self) -> Option<&PgPool> {
+        match &self.pools {
+            Pools::Postgres(pool) => Some(pool),
+            Pools::Sqlite { .. } => None,
+        }
     }
 
     /// The backend's name (`sqlite` or `postgres`).
