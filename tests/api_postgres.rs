@@ -156,3 +156,26 @@ async fn nodes_share_the_queue_and_a_cancel_through_one_stops_a_solve_on_another
         began.elapsed()
     );
 }
+
+#[tokio::test]
+async fn an_api_only_node_queues_jobs_that_another_node_runs() {
+    let Some(api) = start_on_postgres_with(|c| c.solver.threads = Some(0)).await else {
+        return;
+    };
+    let worker = another_node(&api, "worker-1", |_| {}).await;
+    for seed in 0..3 {
+        let job = api
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 4, "ranks": 5}}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["node_id"], "worker-1", "{job}");
+    }
+    let metrics = worker.text("/metrics").await;
+    assert!(
+        metrics.contains("gaps_node{node_id=\"worker-1\"} 1"),
+        "{metrics}"
+    );
+}

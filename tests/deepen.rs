@@ -72,7 +72,7 @@ async fn idle_threads_decide_stored_unknowns_and_later_requests_get_the_verdict(
 #[tokio::test]
 async fn a_user_job_stops_a_deepening_search_at_once() {
     let t = start_with(|c| {
-        c.solver.threads = 1;
+        c.solver.threads = Some(1);
         c.deepen.enabled = true;
         c.deepen.max_time_ms = 300_000;
     })

@@ -24,6 +24,7 @@ mod serve;
 mod solve;
 mod table1;
 mod winrate;
+mod worker;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -62,6 +63,8 @@ struct Cli {
 enum Command {
     /// Run the HTTP service (the default when no subcommand is given).
     Serve(serve::ServeCmd),
+    /// Run jobs from a shared database without the HTTP API.
+    Worker(worker::WorkerCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
     /// Print a numbered deal.
@@ -92,6 +95,7 @@ pub fn main() -> ExitCode {
         Some(Command::Winrate(cmd)) => winrate::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Serve(cmd)) => serve::run(cmd),
+        Some(Command::Worker(cmd)) => worker::run(cmd),
         Some(Command::Table1(cmd)) => table1::run(cmd),
         None => serve::run(serve::ServeCmd::default()),
     };

@@ -91,8 +91,8 @@ pub struct DatabaseConfig {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolverConfig {
-    /// Solver threads (0 = cores).
-    pub threads: usize,
+    /// Solver threads: unset for one per core; 0 for none (an API-only node).
+    pub threads: Option<usize>,
     /// Table budget per thread in MiB.
     pub table_mb: usize,
     /// MiB shared by the visited sets of running exact searches.
@@ -172,13 +172,11 @@ impl Config {
         config
     }
 
-    /// Solver threads after resolving 0 to the number of cores.
+    /// Solver threads, unset resolved to the number of cores (0: an API-only node).
     pub fn solver_threads(&self) -> usize {
-        if self.solver.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            self.solver.threads
-        }
+        self.solver
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
     /// Most threads one job may ask for: `limits.max_threads`, 0 resolved to the solver
@@ -240,7 +238,7 @@ impl Config {
                 gaps_engine::MAX_SEARCH_THREADS
             ));
         }
-        if self.solver.threads > 1024 {
+        if self.solver.threads.is_some_and(|t| t > 1024) {
             return bad("solver.threads must be at most 1024");
         }
         let l = &self.limits;
@@ -295,7 +293,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.toml");
         std::fs::write(&path, "[solver]\nthreads = 3\n").unwrap();
-        assert_eq!(Config::load(Some(&path)).unwrap().solver.threads, 3);
+        assert_eq!(Config::load(Some(&path)).unwrap().solver.threads, Some(3));
         std::fs::write(&path, "[limits]\ndefault_time_ms = 0\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());
         std::fs::write(&path, "[server]\nlisten = \"nowhere\"\n").unwrap();

@@ -172,6 +172,35 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Runs jobs (no HTTP API) until SIGTERM or Ctrl-C, then shuts down gracefully;
+/// `/metrics` and `/healthz` on `metrics_addr` if given.
+pub async fn work(
+    config: Config,
+    metrics_addr: Option<std::net::SocketAddr>,
+) -> anyhow::Result<()> {
+    let service = Service::start(config).await?;
+    let metrics = match metrics_addr {
+        Some(addr) => {
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            tracing::info!(address = %listener.local_addr()?, "metrics listening");
+            let router = api::operations_router(service.state.clone());
+            Some(tokio::spawn(async move {
+                let _ = axum::serve(listener, router).await;
+            }))
+        }
+        None => None,
+    };
+    tracing::info!("worker running");
+    shutdown_signal().await;
+    tracing::info!("shutting down: running solves are re-queued");
+    if let Some(task) = metrics {
+        task.abort();
+    }
+    service.shutdown().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;

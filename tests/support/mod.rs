@@ -25,7 +25,7 @@ pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::defaults();
     config.database.url = format!("sqlite://{}", dir.path().join("api.db").display());
-    config.solver.threads = 2;
+    config.solver.threads = Some(2);
     config.solver.table_mb = 8;
     config.server.body_limit_bytes = 4096;
     config.limits.max_batch_deals = 50;

@@ -50,6 +50,14 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
 }
 
 /// The whole application: routes, metrics, request ids, tracing, CORS, body limit.
+/// `/metrics` and `/healthz` alone (a worker node without the jobs API).
+pub fn operations_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(ops::metrics))
+        .route("/healthz", get(ops::healthz))
+        .with_state(state)
+}
+
 pub fn router(state: AppState) -> Router {
     let config = state.config.clone();
     let api = Router::new()
