@@ -403,6 +403,33 @@ async fn a_batch_runs_every_deal_and_reports_its_win_rate() {
         .collect();
     deals.sort();
     assert_eq!(deals, (100..140).collect::<Vec<_>>());
+    // The results stream: one NDJSON line per deal in deal order, and the same as CSV.
+    let ndjson = t.text(&format!("/v1/batches/{id}/results")).await;
+    let lines: Vec<Value> = ndjson
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 40);
+    for (k, line) in lines.iter().enumerate() {
+        assert_eq!(line["deal"], 100 + k as i64, "{line}");
+        assert_eq!(line["state"], "done");
+        assert!(line["verdict"] == "solvable" || line["verdict"] == "unsolvable");
+        assert!(line["node_id"].is_string());
+    }
+    let wins = lines.iter().filter(|l| l["verdict"] == "solvable").count();
+    assert_eq!(wins as i64, solvable);
+    let csv = t
+        .text_with(&format!("/v1/batches/{id}/results"), ("accept", "text/csv"))
+        .await;
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "deal,position,state,verdict,nodes,milliseconds,algorithm,node_id"
+    );
+    assert_eq!(rows.len(), 41);
+    assert!(rows[1].starts_with("100,"), "{}", rows[1]);
+    let (status, _, _) = t.call("GET", "/v1/batches/nope/results", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]

@@ -59,6 +59,13 @@ async fn the_api_works_on_postgres() {
         rates["solvable"].as_i64().unwrap() + rates["unsolvable"].as_i64().unwrap(),
         8
     );
+    // Its results stream in deal order.
+    let ndjson = t.text(&format!("/v1/batches/{bid}/results")).await;
+    let deals: Vec<i64> = ndjson
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["deal"].as_i64().unwrap())
+        .collect();
+    assert_eq!(deals, (100..108).collect::<Vec<_>>());
     // Lists filter and page.
     let (_, _, page) = t
         .call("GET", &format!("/v1/jobs?batch={bid}&limit=5"), None)

@@ -102,7 +102,15 @@ impl TestService {
 
     /// The body of `GET uri` as text (for `/metrics`).
     pub async fn text(&self, uri: &str) -> String {
-        let req = Request::get(uri).body(Body::empty()).unwrap();
+        self.text_with(uri, ("accept", "*/*")).await
+    }
+
+    /// The body of `GET uri` with one request header, as text.
+    pub async fn text_with(&self, uri: &str, header: (&str, &str)) -> String {
+        let req = Request::get(uri)
+            .header(header.0, header.1)
+            .body(Body::empty())
+            .unwrap();
         let res = self.service.router().oneshot(req).await.unwrap();
         let bytes = res.into_body().collect().await.unwrap().to_bytes();
         String::from_utf8(bytes.to_vec()).unwrap()

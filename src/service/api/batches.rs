@@ -7,9 +7,11 @@
 use super::ApiJson;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::model::{BatchRequest, BatchView};
+use crate::service::store::BatchResult;
 use crate::service::AppState;
+use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -62,4 +64,95 @@ pub async fn get(
         .ok_or_else(|| ApiError::NotFound(format!("no batch {id:?}")))?;
     let counts = state.store.batch_counts(&id).await?;
     Ok(Json(BatchView::new(row, counts)))
+}
+
+/// A batch's results, one line per deal in deal order, as NDJSON (default) or CSV
+/// (`Accept: text/csv`), streamed in constant memory.
+#[utoipa::path(get, path = "/v1/batches/{id}/results", params(("id" = String, Path, description = "Batch id")),
+    responses(
+        (status = 200, description = "One line per deal: deal, position, state, verdict, nodes, milliseconds, algorithm, node_id", content_type = "application/x-ndjson"),
+        (status = 200, description = "The same as CSV with a header line", content_type = "text/csv"),
+        (status = 404, description = "No such batch", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn results(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    state
+        .store
+        .batch(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no batch {id:?}")))?;
+    let csv = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/csv"));
+    let (sender, receiver) = tokio::sync::mpsc::channel(512);
+    let store = state.store.clone();
+    tokio::spawn(async move {
+        if let Err(e) = store.stream_batch_results(&id, sender).await {
+            tracing::warn!(error = %e, batch = %id, "streaming batch results failed");
+        }
+    });
+    let first = csv.then_some(CSV_HEADER);
+    let lines =
+        futures_util::stream::unfold((receiver, first), move |(mut rows, first)| async move {
+            if let Some(header_line) = first {
+                return Some((
+                    Ok(bytes::Bytes::from_static(header_line.as_bytes())),
+                    (rows, None),
+                ));
+            }
+            let line = match rows.recv().await? {
+                Ok(row) if csv => Ok(csv_line(&row)),
+                Ok(row) => Ok(ndjson_line(&row)),
+                // A failed read ends the body unfinished, so the client sees it was cut.
+                Err(e) => Err(std::io::Error::other(e.to_string())),
+            };
+            Some((line.map(bytes::Bytes::from), (rows, None)))
+        });
+    let content_type = if csv {
+        "text/csv; charset=utf-8"
+    } else {
+        "application/x-ndjson"
+    };
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, content_type)],
+        Body::from_stream(lines),
+    )
+        .into_response())
+}
+
+const CSV_HEADER: &str = "deal,position,state,verdict,nodes,milliseconds,algorithm,node_id\n";
+
+fn ndjson_line(row: &BatchResult) -> String {
+    let mut line = serde_json::to_string(row).expect("a result row serialises");
+    line.push('\n');
+    line
+}
+
+fn csv_line(row: &BatchResult) -> String {
+    let field = |v: Option<String>| {
+        let v = v.unwrap_or_default();
+        if v.contains([',', '"', '\n']) {
+            format!("\"{}\"", v.replace('"', "\"\""))
+        } else {
+            v
+        }
+    };
+    let fields = [
+        field(row.deal.map(|d| d.to_string())),
+        field(Some(row.position.clone())),
+        field(Some(row.state.name().to_string())),
+        field(row.verdict.clone()),
+        field(row.nodes.map(|n| n.to_string())),
+        field(row.milliseconds.map(|m| format!("{m:.3}"))),
+        field(row.algorithm.clone()),
+        field(row.node_id.clone()),
+    ];
+    let mut line = fields.join(",");
+    line.push('\n');
+    line
 }

@@ -65,6 +65,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/jobs/{id}", get(jobs::get).delete(jobs::cancel))
         .route("/v1/batches", post(batches::create))
         .route("/v1/batches/{id}", get(batches::get))
+        .route("/v1/batches/{id}/results", get(batches::results))
         .route("/v1/stats/win-rates", get(ops::win_rates))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics))

@@ -32,6 +32,7 @@ use utoipa::OpenApi;
         super::jobs::cancel,
         super::batches::create,
         super::batches::get,
+        super::batches::results,
         win_rates,
         super::ui::deal,
         healthz,

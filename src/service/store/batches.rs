@@ -37,6 +37,19 @@ pub struct NewBatch {
     pub threads: i64,
 }
 
+/// One line of a batch's results.
+#[derive(Clone, Debug, sqlx::FromRow, serde::Serialize, PartialEq)]
+pub struct BatchResult {
+    pub deal: Option<i64>,
+    pub position: String,
+    pub state: JobState,
+    pub verdict: Option<String>,
+    pub nodes: Option<i64>,
+    pub milliseconds: Option<f64>,
+    pub algorithm: Option<String>,
+    pub node_id: Option<String>,
+}
+
 /// Job counts of one batch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchCounts {
@@ -127,6 +140,39 @@ impl Store {
             }
             tx.commit().await?;
             Ok(true)
+        })
+    }
+
+    /// Sends the results of batch `batch_id`'s jobs, in deal order, to `out` as they are
+    /// read (the bounded channel keeps memory constant); stops early when `out` closes.
+    /// A read error is sent as the last item.
+    pub async fn stream_batch_results(
+        &self,
+        batch_id: &str,
+        out: tokio::sync::mpsc::Sender<sqlx::Result<BatchResult>>,
+    ) -> sqlx::Result<()> {
+        use futures_util::TryStreamExt;
+        on_pool!(self, read, |Db, pool, _d| {
+            let mut rows = sqlx::query_as::<Db, BatchResult>(
+                "SELECT deal_seed AS deal, position, state, verdict, nodes,
+                     elapsed_ms AS milliseconds, used_algorithm AS algorithm, node_id
+                 FROM jobs WHERE batch_id = $1 ORDER BY seq",
+            )
+            .bind(batch_id)
+            .fetch(pool);
+            loop {
+                let row = rows.try_next().await;
+                let end = !matches!(row, Ok(Some(_)));
+                let sent = match row {
+                    Ok(Some(row)) => out.send(Ok(row)).await,
+                    Ok(None) => break,
+                    Err(e) => out.send(Err(e)).await,
+                };
+                if sent.is_err() || end {
+                    break;
+                }
+            }
+            Ok(())
         })
     }
 

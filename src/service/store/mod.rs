@@ -27,7 +27,7 @@ mod stats;
 #[doc(hidden)]
 pub mod testing;
 
-pub use batches::{BatchCounts, BatchRow, NewBatch};
+pub use batches::{BatchCounts, BatchResult, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
 pub use leases::{Lease, Reclaimed};
