@@ -63,7 +63,11 @@ async fn the_api_works_on_postgres() {
     let ndjson = t.text(&format!("/v1/batches/{bid}/results")).await;
     let deals: Vec<i64> = ndjson
         .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["deal"].as_i64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["deal"]
+                .as_i64()
+                .unwrap()
+        })
         .collect();
     assert_eq!(deals, (100..108).collect::<Vec<_>>());
     // Lists filter and page.
