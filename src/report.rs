@@ -4,7 +4,7 @@
 //! Invariant: field names here are public (docs/notation.md moves, README command-line JSON);
 //! additions are fine, renames are not.
 
-use gaps_engine::{format_position, Move, Position, SearchStats, SolveReport, Variant};
+use gaps_engine::{format_position, Move, Position, SearchStats, SolveReport, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -68,6 +68,19 @@ pub struct StatsJson {
     pub blocks: u64,
     /// Threads the search ran on (0 in rows stored before it was recorded).
     pub threads: u64,
+}
+
+/// The solution of `report` as JSON moves when it is `solvable` (`None` otherwise: a
+/// finished search without a win stores no solution).
+pub fn solution_json(report: &SolveReport) -> Option<Vec<MoveJson>> {
+    (report.verdict == Verdict::Solvable).then(|| {
+        report
+            .solution
+            .iter()
+            .copied()
+            .map(MoveJson::from)
+            .collect()
+    })
 }
 
 impl From<&SearchStats> for StatsJson {
@@ -150,12 +163,7 @@ impl SolveJson {
             position: format_position(position),
             variant: variant.name(),
             verdict: report.verdict.name(),
-            solution: report
-                .solution
-                .iter()
-                .copied()
-                .map(MoveJson::from)
-                .collect(),
+            solution: solution_json(report).unwrap_or_default(),
             algorithm: report.algorithm.name(),
             stopped: report.stopped.map(|s| s.name()),
             seed: report.seed,

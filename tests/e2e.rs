@@ -5,78 +5,29 @@
 use gaps_engine::{deal, Layout, SolveOptions, Solver, Variant};
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Server {
-    child: Child,
-    base: String,
+mod process;
+
+use process::{free_port, Served};
+
+fn start(db: &Path, port: u16) -> Served {
+    let database = format!("sqlite://{}", db.display());
+    let env = [
+        ("GAPS_SOLVER__THREADS", "2"),
+        ("GAPS_SOLVER__TABLE_MB", "16"),
+        ("GAPS_LOG__FILTER", "warn"),
+    ];
+    Served::start(&database, port, &env)
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// Polls every job until all are final; returns them by id.
+trait WaitAll {
+    fn wait_all(&self, ids: &[String], limit: Duration) -> HashMap<String, Value>;
 }
 
-fn start(db: &Path, port: u16) -> Server {
-    let child = Command::new(env!("CARGO_BIN_EXE_gaps"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--database", &format!("sqlite://{}", db.display())])
-        .env("GAPS_SOLVER__THREADS", "2")
-        .env("GAPS_SOLVER__TABLE_MB", "16")
-        .env("GAPS_LOG__FILTER", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let server = Server {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-    };
-    let began = Instant::now();
-    while began.elapsed() < Duration::from_secs(20) {
-        if ureq::get(&format!("{}/healthz", server.base))
-            .call()
-            .is_ok()
-        {
-            return server;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("the service did not become healthy"); // Drop kills the child.
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        // A failing test must not leave a server behind.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    fn post(&self, path: &str, body: Value) -> Value {
-        ureq::post(&format!("{}{path}", self.base))
-            .send_json(body)
-            .expect("accepted")
-            .into_json()
-            .unwrap()
-    }
-
-    fn get(&self, path: &str) -> Value {
-        ureq::get(&format!("{}{path}", self.base))
-            .call()
-            .expect("found")
-            .into_json()
-            .unwrap()
-    }
-
-    /// Polls every job until all are final; returns them by id.
+impl WaitAll for Served {
     fn wait_all(&self, ids: &[String], limit: Duration) -> HashMap<String, Value> {
         let began = Instant::now();
         let mut done = HashMap::new();
@@ -99,29 +50,6 @@ impl Server {
             std::thread::sleep(Duration::from_millis(50));
         }
         done
-    }
-
-    fn terminate(&mut self) -> std::process::ExitStatus {
-        Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        let began = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                began.elapsed() < Duration::from_secs(15),
-                "SIGTERM did not stop the service"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn kill_hard(&mut self) {
-        self.child.kill().unwrap(); // SIGKILL
-        self.child.wait().unwrap();
     }
 }
 

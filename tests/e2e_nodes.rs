@@ -7,102 +7,41 @@
 use gaps::service::store::testing::temp_pg_database;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const DEALS: u64 = 2000;
 
+mod process;
+
+use process::{free_port, Served};
+
+/// A node: the service and its id.
 struct Node {
-    child: Child,
-    base: String,
+    served: Served,
     id: String,
-    port: u16,
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+impl std::ops::Deref for Node {
+    type Target = Served;
+    fn deref(&self) -> &Served {
+        &self.served
+    }
 }
 
 fn start(url: &str, id: &str, port: u16) -> Node {
-    let child = Command::new(env!("CARGO_BIN_EXE_gaps"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--database", url])
-        .env("GAPS_QUEUE__NODE_ID", id)
-        .env("GAPS_QUEUE__LEASE_MS", "2000")
-        .env("GAPS_QUEUE__HEARTBEAT_MS", "400")
-        .env("GAPS_SOLVER__THREADS", "1")
-        .env("GAPS_SOLVER__TABLE_MB", "8")
-        .env("GAPS_DEEPEN__ENABLED", "false")
-        .env("GAPS_QUEUE__MAX_ATTEMPTS", "5")
-        .env("GAPS_LOG__FILTER", "error")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let node = Node {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
+    let env = [
+        ("GAPS_QUEUE__NODE_ID", id),
+        ("GAPS_QUEUE__LEASE_MS", "2000"),
+        ("GAPS_QUEUE__HEARTBEAT_MS", "400"),
+        ("GAPS_QUEUE__MAX_ATTEMPTS", "5"),
+        ("GAPS_SOLVER__THREADS", "1"),
+        ("GAPS_SOLVER__TABLE_MB", "8"),
+        ("GAPS_DEEPEN__ENABLED", "false"),
+        ("GAPS_LOG__FILTER", "error"),
+    ];
+    Node {
+        served: Served::start(url, port, &env),
         id: id.into(),
-        port,
-    };
-    let began = Instant::now();
-    while began.elapsed() < Duration::from_secs(30) {
-        if ureq::get(&format!("{}/healthz", node.base)).call().is_ok() {
-            return node;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("node {id} did not become healthy");
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = signal(&self.child, "CONT");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn signal(child: &Child, name: &str) -> std::io::Result<std::process::ExitStatus> {
-    Command::new("kill")
-        .args([format!("-{name}"), child.id().to_string()])
-        .status()
-}
-
-impl Node {
-    fn get(&self, path: &str) -> Value {
-        ureq::get(&format!("{}{path}", self.base))
-            .call()
-            .expect("found")
-            .into_json()
-            .unwrap()
-    }
-
-    fn text(&self, path: &str) -> String {
-        ureq::get(&format!("{}{path}", self.base))
-            .call()
-            .expect("found")
-            .into_string()
-            .unwrap()
-    }
-
-    fn post(&self, path: &str, body: Value) -> Value {
-        ureq::post(&format!("{}{path}", self.base))
-            .send_json(body)
-            .expect("accepted")
-            .into_json()
-            .unwrap()
-    }
-
-    /// Stops with SIGTERM (graceful: running jobs go back to the queue).
-    fn stop(mut self) {
-        let _ = signal(&self.child, "TERM");
-        let _ = self.child.wait();
     }
 }
 
@@ -153,17 +92,17 @@ fn three_nodes_finish_a_batch_through_kills_pauses_and_restarts() {
 
     // SIGSTOP node 2 past its lease, then SIGCONT: its job was claimed again meanwhile,
     // and whatever it finishes late changes nothing.
-    signal(&nodes[0].child, "STOP").unwrap();
+    nodes[0].signal("STOP");
     std::thread::sleep(Duration::from_millis(3500));
-    signal(&nodes[0].child, "CONT").unwrap();
+    nodes[0].signal("CONT");
     nodes.push(start(&url, &killed_id, killed_port));
     let progress = done(&nodes[1], &id);
     wait_for_done(&nodes[1], &id, progress + 200, Duration::from_secs(120));
 
     // Restart everything once.
     let ids: Vec<(String, u16)> = nodes.iter().map(|n| (n.id.clone(), n.port)).collect();
-    for node in nodes.drain(..) {
-        node.stop();
+    for mut node in nodes.drain(..) {
+        assert!(node.served.terminate().success());
     }
     let nodes: Vec<Node> = ids.iter().map(|(i, p)| start(&url, i, *p)).collect();
     wait_for_done(&nodes[2], &id, DEALS as i64, Duration::from_secs(300));

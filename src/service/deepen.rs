@@ -20,7 +20,7 @@ use super::metrics::Metrics;
 use super::runner::Runner;
 use super::solver_pool::{SolveWork, SolverThread};
 use super::store::{Deepened, Store, UnknownVerdict};
-use crate::report::MoveJson;
+use crate::report::solution_json;
 use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason, Verdict};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -124,14 +124,7 @@ async fn round(
     }
     let found = Deepened {
         verdict: report.verdict,
-        solution: (report.verdict == Verdict::Solvable).then(|| {
-            report
-                .solution
-                .iter()
-                .copied()
-                .map(MoveJson::from)
-                .collect()
-        }),
+        solution: solution_json(&report),
         algorithm: report.algorithm,
         nodes: report.stats.nodes as i64,
         elapsed_ms: report.stats.elapsed.as_secs_f64() * 1e3,

@@ -25,8 +25,8 @@ use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverThread};
 use super::store::{Announce, BatchRow, Finish, JobRow, Lease, NewJob, Store};
-use crate::report::{JobStats, MoveJson, StatsJson};
-use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason, Verdict};
+use crate::report::{solution_json, JobStats, StatsJson};
+use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -388,14 +388,7 @@ impl Runner {
                         stats: Some(JobStats::Searched(stats)),
                     }
                 } else {
-                    let solution = (report.verdict == Verdict::Solvable).then(|| {
-                        report
-                            .solution
-                            .iter()
-                            .copied()
-                            .map(MoveJson::from)
-                            .collect()
-                    });
+                    let solution = solution_json(&report);
                     Finish::Verdict {
                         verdict: report.verdict,
                         solution,
