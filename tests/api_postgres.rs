@@ -190,3 +190,61 @@ async fn an_api_only_node_queues_jobs_that_another_node_runs() {
         "{metrics}"
     );
 }
+
+#[tokio::test]
+async fn a_lost_database_answers_503_and_the_service_recovers() {
+    let Some(t) = start_on_postgres().await else {
+        return;
+    };
+    let url = t.postgres.as_ref().unwrap().url().to_string();
+    let (_, name) = url.rsplit_once('/').unwrap();
+    let admin_url = std::env::var("GAPS_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
+    let before = t.job_count().await;
+    // The database goes away: no new connections, and the service's are cut.
+    sqlx::query(&format!("ALTER DATABASE {name} ALLOW_CONNECTIONS false"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1")
+        .bind(name)
+        .execute(&admin)
+        .await
+        .unwrap();
+    let (status, content_type, problem) = t
+        .call(
+            "POST",
+            "/v1/jobs",
+            Some(r#"{"deal": {"seed": 5, "suits": 4, "ranks": 5}}"#),
+        )
+        .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{problem}");
+    assert_eq!(content_type, "application/problem+json");
+    assert!(problem["detail"].as_str().unwrap().contains("database"));
+    // It comes back: the same request is accepted and solved, and nothing was stored
+    // while it was away.
+    sqlx::query(&format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+    let began = std::time::Instant::now();
+    loop {
+        let (status, _, job) = t
+            .call(
+                "POST",
+                "/v1/jobs?wait_ms=10000",
+                Some(r#"{"deal": {"seed": 5, "suits": 4, "ranks": 5}}"#),
+            )
+            .await;
+        if status == StatusCode::ACCEPTED {
+            assert_eq!(job["state"], "done", "{job}");
+            break;
+        }
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{job}");
+        assert!(began.elapsed() < Duration::from_secs(30), "no recovery");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(t.job_count().await, before + 1);
+}

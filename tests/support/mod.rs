@@ -14,7 +14,7 @@ use tower::ServiceExt;
 pub struct TestService {
     pub service: Service,
     _dir: tempfile::TempDir,
-    _postgres: Option<TempPgDatabase>,
+    pub postgres: Option<TempPgDatabase>,
 }
 
 pub async fn start() -> TestService {
@@ -36,7 +36,7 @@ pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> TestService {
     TestService {
         service,
         _dir: dir,
-        _postgres: None,
+        postgres: None,
     }
 }
 
@@ -55,7 +55,7 @@ pub async fn start_on_postgres_with(adjust: impl FnOnce(&mut Config)) -> Option<
         adjust(c);
     })
     .await;
-    t._postgres = Some(db);
+    t.postgres = Some(db);
     Some(t)
 }
 
