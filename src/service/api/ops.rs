@@ -4,18 +4,16 @@
 //! handlers use, so it cannot drift from them.
 
 use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::job::{JobState, Stored};
+use crate::service::job::JobState;
 use crate::service::model::{
     BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
     Rates, WinRateRow,
 };
-use crate::service::store::EffortSample;
 use crate::service::AppState;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use gaps_engine::Variant;
 use utoipa::OpenApi;
 
 /// The OpenAPI document of the service.
@@ -61,67 +59,30 @@ pub struct ApiDoc;
     responses((status = 200, description = "One row per variant and size", body = Vec<WinRateRow>)))]
 pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinRateRow>>> {
     let counts = state.store.win_rate_counts().await?;
-    let samples = state.store.effort_samples().await?;
+    let effort = state.store.effort().await?;
     let rows = counts
         .into_iter()
-        .map(|c| {
-            let effort = effort_of(&samples, c.variant, c.suits, c.ranks);
-            WinRateRow {
-                rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
-                variant: c.variant.0.name().into(),
-                suits: c.suits,
-                ranks: c.ranks,
-                effort,
-            }
+        .map(|c| WinRateRow {
+            rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+            variant: c.variant.0.name().into(),
+            suits: c.suits,
+            ranks: c.ranks,
+            effort: effort
+                .iter()
+                .filter(|e| e.variant == c.variant && e.suits == c.suits && e.ranks == c.ranks)
+                .map(|e| Effort {
+                    algorithm: e.algorithm.0.name().into(),
+                    verdict: e.verdict.0.name().into(),
+                    jobs: e.jobs as usize,
+                    mean_nodes: e.mean_nodes,
+                    median_nodes: e.median_nodes,
+                    mean_ms: e.mean_ms,
+                    median_ms: e.median_ms,
+                })
+                .collect(),
         })
         .collect();
     Ok(Json(rows))
-}
-
-/// Mean and median effort per (algorithm, verdict) of one variant and size; `samples`
-/// are sorted by (variant, suits, ranks, algorithm, verdict).
-fn effort_of(
-    samples: &[EffortSample],
-    variant: Stored<Variant>,
-    suits: i64,
-    ranks: i64,
-) -> Vec<Effort> {
-    let mine: Vec<&EffortSample> = samples
-        .iter()
-        .filter(|s| s.variant == variant && s.suits == suits && s.ranks == ranks)
-        .collect();
-    let mut out = Vec::new();
-    for group in mine.chunk_by(|a, b| a.algorithm == b.algorithm && a.verdict == b.verdict) {
-        let mut nodes: Vec<f64> = group.iter().map(|s| s.nodes as f64).collect();
-        let mut ms: Vec<f64> = group.iter().map(|s| s.elapsed_ms).collect();
-        out.push(Effort {
-            algorithm: group[0].algorithm.0.name().into(),
-            verdict: group[0].verdict.0.name().into(),
-            jobs: group.len(),
-            mean_nodes: mean(&nodes),
-            median_nodes: median(&mut nodes),
-            mean_ms: mean(&ms),
-            median_ms: median(&mut ms),
-        });
-    }
-    out
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len().max(1) as f64
-}
-
-fn median(xs: &mut [f64]) -> f64 {
-    if xs.is_empty() {
-        return 0.0;
-    }
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
 }
 
 /// 200 when the service can take jobs: the store answers and no shutdown is under way.

@@ -31,7 +31,7 @@ pub use batches::{BatchCounts, BatchResult, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
 pub use leases::{Lease, Reclaimed};
-pub use stats::{EffortSample, WinRateCounts};
+pub use stats::{EffortRow, WinRateCounts};
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{
