@@ -158,6 +158,27 @@ fn after_kill_9_every_accepted_job_finishes_exactly_once() {
         .collect();
     deals.sort();
     assert_eq!(deals, (0..25).collect::<Vec<_>>());
+    // `gaps results` prints the same rows as the API's stream, in deal order.
+    let printed = std::process::Command::new(env!("CARGO_BIN_EXE_gaps"))
+        .args(["results", "--csv", "--batch", &batch_id])
+        .args(["--database", &format!("sqlite://{}", db.display())])
+        .output()
+        .unwrap();
+    assert!(printed.status.success());
+    let csv = String::from_utf8(printed.stdout).unwrap();
+    assert_eq!(
+        csv,
+        server.text_csv(&format!("/v1/batches/{batch_id}/results"))
+    );
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 26);
+    assert!(lines[1].starts_with("0,") && lines[25].starts_with("24,"));
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_gaps"))
+        .args(["results", "--batch", "nope"])
+        .args(["--database", &format!("sqlite://{}", db.display())])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
     // Nothing else appeared: every job listed is one we submitted or of the batch.
     let all = server.get("/v1/jobs?limit=500");
     assert_eq!(all["jobs"].as_array().unwrap().len(), ids.len() + 25);

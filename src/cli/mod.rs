@@ -20,6 +20,7 @@ mod bench;
 mod blocks_table;
 mod count;
 mod deal;
+mod results;
 mod serve;
 mod solve;
 mod table1;
@@ -65,6 +66,8 @@ enum Command {
     Serve(serve::ServeCmd),
     /// Run jobs from a shared database without the HTTP API.
     Worker(worker::WorkerCmd),
+    /// Print a batch's results from the database (NDJSON, or CSV).
+    Results(results::ResultsCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
     /// Print a numbered deal.
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Serve(cmd)) => serve::run(cmd),
         Some(Command::Worker(cmd)) => worker::run(cmd),
+        Some(Command::Results(cmd)) => results::run(cmd),
         Some(Command::Table1(cmd)) => table1::run(cmd),
         None => serve::run(serve::ServeCmd::default()),
     };

@@ -78,6 +78,16 @@ impl Served {
             .unwrap()
     }
 
+    /// The body of `GET path` asking for CSV.
+    pub fn text_csv(&self, path: &str) -> String {
+        ureq::get(&format!("{}{path}", self.base))
+            .set("accept", "text/csv")
+            .call()
+            .expect("found")
+            .into_string()
+            .unwrap()
+    }
+
     /// Sends signal `name` (`TERM`, `STOP`, `CONT`, ...).
     pub fn signal(&self, name: &str) {
         Command::new("kill")

@@ -7,7 +7,7 @@
 use super::ApiJson;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::model::{BatchRequest, BatchView};
-use crate::service::store::BatchResult;
+use crate::service::store::{csv_line, ndjson_line, CSV_HEADER};
 use crate::service::AppState;
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -123,36 +123,4 @@ pub async fn results(
         Body::from_stream(lines),
     )
         .into_response())
-}
-
-const CSV_HEADER: &str = "deal,position,state,verdict,nodes,milliseconds,algorithm,node_id\n";
-
-fn ndjson_line(row: &BatchResult) -> String {
-    let mut line = serde_json::to_string(row).expect("a result row serialises");
-    line.push('\n');
-    line
-}
-
-fn csv_line(row: &BatchResult) -> String {
-    let field = |v: Option<String>| {
-        let v = v.unwrap_or_default();
-        if v.contains([',', '"', '\n']) {
-            format!("\"{}\"", v.replace('"', "\"\""))
-        } else {
-            v
-        }
-    };
-    let fields = [
-        field(row.deal.map(|d| d.to_string())),
-        field(Some(row.position.clone())),
-        field(Some(row.state.name().to_string())),
-        field(row.verdict.clone()),
-        field(row.nodes.map(|n| n.to_string())),
-        field(row.milliseconds.map(|m| format!("{m:.3}"))),
-        field(row.algorithm.clone()),
-        field(row.node_id.clone()),
-    ];
-    let mut line = fields.join(",");
-    line.push('\n');
-    line
 }

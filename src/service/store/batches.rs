@@ -50,6 +50,41 @@ pub struct BatchResult {
     pub node_id: Option<String>,
 }
 
+/// The header line of a batch's results as CSV.
+pub const CSV_HEADER: &str = "deal,position,state,verdict,nodes,milliseconds,algorithm,node_id\n";
+
+/// One result as an NDJSON line.
+pub fn ndjson_line(row: &BatchResult) -> String {
+    let mut line = serde_json::to_string(row).expect("a result row serialises");
+    line.push('\n');
+    line
+}
+
+/// One result as a CSV line (fields with a comma, quote or newline quoted).
+pub fn csv_line(row: &BatchResult) -> String {
+    let field = |v: Option<String>| {
+        let v = v.unwrap_or_default();
+        if v.contains([',', '"', '\n']) {
+            format!("\"{}\"", v.replace('"', "\"\""))
+        } else {
+            v
+        }
+    };
+    let fields = [
+        field(row.deal.map(|d| d.to_string())),
+        field(Some(row.position.clone())),
+        field(Some(row.state.name().to_string())),
+        field(row.verdict.clone()),
+        field(row.nodes.map(|n| n.to_string())),
+        field(row.milliseconds.map(|m| format!("{m:.3}"))),
+        field(row.algorithm.clone()),
+        field(row.node_id.clone()),
+    ];
+    let mut line = fields.join(",");
+    line.push('\n');
+    line
+}
+
 /// Job counts of one batch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchCounts {

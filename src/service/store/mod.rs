@@ -27,7 +27,9 @@ mod stats;
 #[doc(hidden)]
 pub mod testing;
 
-pub use batches::{BatchCounts, BatchResult, BatchRow, NewBatch};
+pub use batches::{
+    csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
+};
 pub use deepen::{Deepened, UnknownVerdict};
 pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
 pub use leases::{Lease, Reclaimed};
