@@ -334,16 +334,21 @@ pub(crate) mod test_support {
         }
     }
 
-    /// A searched finish with `verdict`.
+    /// A searched finish with `verdict` (10 nodes, 1 ms).
     pub fn verdict(verdict: Verdict) -> Finish {
+        searched(verdict, 10, 1.0)
+    }
+
+    /// A finish of a `dfs` search with `verdict`, `nodes` and `elapsed_ms`.
+    pub fn searched(verdict: Verdict, nodes: i64, elapsed_ms: f64) -> Finish {
         Finish::Verdict {
             verdict,
             solution: None,
             stats: JobStats::Searched(StatsJson::default()),
             stopped: None,
             used_algorithm: Algorithm::Dfs,
-            nodes: 10,
-            elapsed_ms: 1.0,
+            nodes,
+            elapsed_ms,
             cached: false,
         }
     }

@@ -88,23 +88,8 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{new_job, on_both, test_lease};
-    use super::super::Finish;
-    use crate::report::{JobStats, StatsJson};
-    use gaps_engine::{Algorithm, Verdict};
-
-    fn searched(verdict: Verdict, nodes: i64, elapsed_ms: f64) -> Finish {
-        Finish::Verdict {
-            verdict,
-            solution: None,
-            stats: JobStats::Searched(StatsJson::default()),
-            stopped: None,
-            used_algorithm: Algorithm::Dfs,
-            nodes,
-            elapsed_ms,
-            cached: false,
-        }
-    }
+    use super::super::test_support::{new_job, on_both, searched, test_lease};
+    use gaps_engine::Verdict;
 
     #[tokio::test]
     async fn effort_means_and_medians_are_computed_in_the_database() {
