@@ -22,6 +22,7 @@
 mod batches;
 mod deepen;
 mod jobs;
+mod known;
 mod leases;
 mod stats;
 #[doc(hidden)]
@@ -31,7 +32,8 @@ pub use batches::{
     csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
 };
 pub use deepen::{Deepened, UnknownVerdict};
-pub use jobs::{Finish, JobFilter, JobRow, KnownVerdict, NewJob};
+pub use jobs::{Finish, JobFilter, JobRow, NewJob};
+pub use known::KnownVerdict;
 pub use leases::{Lease, Reclaimed};
 pub use stats::{EffortRow, WinRateCounts};
 

@@ -1,0 +1,140 @@
+//! Known verdicts: the best verdict stored per (variant, canonical position), and
+//! when a stored answer may serve a new request without a search.
+//!
+//! Invariant: an exact verdict answers any request; an `unknown` answers only a request
+//! that would not search further (same algorithm, no larger limits, table or threads).
+
+use super::jobs::NewJob;
+use super::{on_pool, Finish, Store};
+use crate::report::{JobStats, MoveJson};
+use crate::service::job::Stored;
+use gaps_engine::{Algorithm, Position, Variant, Verdict};
+use sqlx::types::Json;
+
+/// The stored best verdict of a position.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct KnownVerdict {
+    pub verdict: Stored<Verdict>,
+    pub solution: Option<Json<Vec<MoveJson>>>,
+    pub algorithm: Stored<Algorithm>,
+    pub nodes: i64,
+    pub elapsed_ms: f64,
+    pub limit_nodes: Option<i64>,
+    pub limit_time_ms: i64,
+    pub job_id: String,
+    pub limit_probes: Option<i64>,
+    pub requested_algorithm: Stored<Algorithm>,
+    pub table_mb: Option<i64>,
+    pub threads: i64,
+}
+
+impl KnownVerdict {
+    /// True if this answer serves `job`: an exact verdict always; an `unknown` only if
+    /// the job asks for the same algorithm with no larger limits than those tried.
+    pub fn answers(&self, job: &NewJob) -> bool {
+        if self.verdict.0 != Verdict::Unknown {
+            return true;
+        }
+        let not_larger = |new: Option<i64>, old: Option<i64>| match (new, old) {
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(new), Some(old)) => new <= old,
+        };
+        job.algorithm == self.requested_algorithm
+            && not_larger(job.limit_nodes, self.limit_nodes)
+            && not_larger(job.limit_probes, self.limit_probes)
+            && not_larger(job.table_mb, self.table_mb)
+            && job.threads <= self.threads
+            && job.limit_time_ms <= self.limit_time_ms
+    }
+}
+
+impl Store {
+    /// The best verdict stored for `position` under `variant`.
+    pub async fn known_verdict(
+        &self,
+        variant: Variant,
+        position: &Position,
+    ) -> sqlx::Result<Option<KnownVerdict>> {
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, KnownVerdict>(
+                "SELECT verdict, solution, algorithm, nodes, elapsed_ms, limit_nodes,
+                     limit_time_ms, job_id, limit_probes, requested_algorithm, table_mb, threads
+                 FROM verdicts WHERE variant = $1 AND position = $2",
+            )
+            .bind(Stored(variant))
+            .bind(Stored(*position))
+            .fetch_optional(pool)
+            .await
+        })
+    }
+}
+
+impl KnownVerdict {
+    /// How a claimed job ends when this answer serves it: `done`, `cached`, no search.
+    pub fn as_cached_finish(&self) -> Finish {
+        Finish::Verdict {
+            verdict: self.verdict.0,
+            solution: self.solution.clone().map(|s| s.0),
+            stats: cached_stats(self),
+            stopped: None,
+            used_algorithm: self.algorithm.0,
+            nodes: 0,
+            elapsed_ms: 0.0,
+            cached: true,
+        }
+    }
+}
+
+/// Statistics of a job answered from the store: no search ran (the same for jobs answered
+/// at submission and jobs answered when a lane claims them).
+pub(super) fn cached_stats(known: &KnownVerdict) -> JobStats {
+    JobStats::Cached(crate::report::CachedStats {
+        nodes: 0,
+        elapsed_ms: 0.0,
+        cached: true,
+        answered_by_job: known.job_id.clone(),
+        original_nodes: known.nodes,
+        original_elapsed_ms: known.elapsed_ms,
+    })
+}
+
+#[cfg(test)]
+mod known_tests {
+    use super::super::test_support::{new_job, on_both, test_lease, verdict};
+    use gaps_engine::Verdict;
+
+    #[tokio::test]
+    async fn a_stored_unknown_answers_only_requests_that_would_not_search_further() {
+        on_both(|store| async move {
+            let mut tried = new_job("tried", 7);
+            tried.table_mb = Some(16);
+            tried.threads = 1;
+            store.insert_job(&tried).await.unwrap();
+            let running = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            store
+                .finish(&running, &verdict(Verdict::Unknown))
+                .await
+                .unwrap();
+            let known = store
+                .known_verdict(tried.variant.0, &tried.position.0)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(known.answers(&tried));
+            let mut more_threads = tried.clone();
+            more_threads.threads = 2;
+            assert!(!known.answers(&more_threads));
+            let mut larger_table = tried.clone();
+            larger_table.table_mb = Some(32);
+            assert!(!known.answers(&larger_table));
+            let mut smaller_table = tried.clone();
+            smaller_table.table_mb = Some(8);
+            assert!(known.answers(&smaller_table));
+            let mut longer = tried.clone();
+            longer.limit_time_ms += 1;
+            assert!(!known.answers(&longer));
+        })
+        .await;
+    }
+}
