@@ -1,6 +1,6 @@
 //! Jobs: insert, read, list, finish and cancel (claims and leases: `leases`; known
 //! verdicts: `known`).
-//
+//!
 //! Invariant: state changes are conditional on the current state (`WHERE state = ...`),
 //! so a late or repeated call can never move a job backwards or finish it twice.
 
