@@ -276,6 +276,20 @@ impl Store {
                         .bind(job.spec.threads)
                         .execute(&mut *tx)
                         .await?;
+                        super::stats::record_effort!(
+                            Db,
+                            tx,
+                            d,
+                            (
+                                job.spec.variant,
+                                job.spec.suits,
+                                job.spec.ranks,
+                                Stored(*used_algorithm),
+                                Stored(*verdict)
+                            ),
+                            *nodes,
+                            *elapsed_ms
+                        );
                     }
                     done
                 }

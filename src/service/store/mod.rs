@@ -17,6 +17,8 @@
 //!   the queue.
 //! - An exact verdict in `verdicts` is never replaced; an `unknown` is replaced by any
 //!   later verdict for the same (variant, position).
+//! - Statistics are aggregates kept in step with the data (see `stats`), never a pass
+//!   over every job.
 //! - Timestamps are RFC 3339 UTC text with milliseconds on both backends.
 
 mod batches;
@@ -53,18 +55,28 @@ pub(crate) struct Dialect {
     pub claim_lock: &'static str,
     /// "Now" in milliseconds since the Unix epoch, as an integer.
     pub now_ms: &'static str,
+    /// The statement that makes concurrent finishes wait while the effort aggregates
+    /// are rebuilt (empty on SQLite, whose write transactions already exclude each
+    /// other).
+    pub lock_effort: &'static str,
+    /// Rows each aggregate value is spread over (see `stats`).
+    pub aggregate_shards: u64,
 }
 
 pub(crate) const SQLITE: Dialect = Dialect {
     now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
     claim_lock: "",
     now_ms: "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
+    lock_effort: "",
+    aggregate_shards: 1,
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
     now: "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
     claim_lock: "FOR UPDATE SKIP LOCKED",
     now_ms: "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+    lock_effort: "LOCK TABLE effort_totals, effort_histogram IN EXCLUSIVE MODE",
+    aggregate_shards: 8,
 };
 
 /// What one node tells the others (see [`Store::announce`]).
@@ -115,6 +127,8 @@ enum Pools {
 #[derive(Clone, Debug)]
 pub struct Store {
     pools: Pools,
+    /// Effort medians as last read (see `stats`), shared by the store's clones.
+    medians: std::sync::Arc<stats::MedianCache>,
 }
 
 /// Runs `$body` on the store's pool for reads (`read`) or writes (`write`), with `$db`
@@ -225,9 +239,12 @@ impl Store {
             .acquire_timeout(Duration::from_secs(30))
             .connect_with(common.read_only(true))
             .await?;
-        Ok(Store {
+        let store = Store {
             pools: Pools::Sqlite { writer, reader },
-        })
+            medians: Default::default(),
+        };
+        store.rebuild_pending_aggregates().await?;
+        Ok(store)
     }
 
     async fn open_postgres(url: &str, connections: u32) -> anyhow::Result<Store> {
@@ -238,9 +255,12 @@ impl Store {
             .await
             .map_err(|e| anyhow::anyhow!("database: cannot connect to PostgreSQL: {e}"))?;
         POSTGRES_MIGRATOR.run(&pool).await?;
-        Ok(Store {
+        let store = Store {
             pools: Pools::Postgres(pool),
-        })
+            medians: Default::default(),
+        };
+        store.rebuild_pending_aggregates().await?;
+        Ok(store)
     }
 
     /// Tells the other nodes sharing the database about `event` (PostgreSQL `NOTIFY`;

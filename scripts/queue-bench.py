@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Measure how many trivial jobs per second the queue claims, runs and finishes.
+
+    scripts/queue-bench.py --gaps target/release/gaps --backend sqlite --nodes 1 --jobs 20000
+    scripts/queue-bench.py --gaps target/release/gaps --backend postgres --nodes 3 --jobs 20000
+
+Starts NODES `gaps serve` processes on a fresh database (a temporary SQLite file, which
+allows one node, or the PostgreSQL database `gaps_queue_bench` on 127.0.0.1, dropped
+first), posts one batch of JOBS distinct basic 4x5 deals (each solved in microseconds,
+so the queue, not the solver, is measured) and times it from the POST until every job
+has ended. Then reads the batch's results and checks that every deal ended `done`
+exactly once, and prints how many each node ran. Standard library plus `psql`.
+"""
+
+import argparse
+import collections
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import tempfile
+import time
+
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
+PG_NAME = "gaps_queue_bench"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(port, method, path, body=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"content-type": "application/json"} if body is not None else {}
+    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    r = conn.getresponse()
+    return r.status, r.read()
+
+
+def start(gaps, url, port, node_id, threads):
+    env = {**os.environ, "GAPS_DEEPEN__ENABLED": "false", "GAPS_QUEUE__NODE_ID": node_id}
+    if threads is not None:
+        env["GAPS_SOLVER__THREADS"] = str(threads)
+    proc = subprocess.Popen(
+        [gaps, "serve", "--database", url, "--listen", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    while True:
+        try:
+            if request(port, "GET", "/healthz")[0] == 200:
+                return proc
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            raise SystemExit(f"gaps serve exited with {proc.returncode}")
+        time.sleep(0.1)
+
+
+def psql(url, sql):
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql], check=True,
+                   stderr=subprocess.DEVNULL)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gaps", default="target/release/gaps")
+    p.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument("--nodes", type=int, default=1)
+    p.add_argument("--threads", type=int, help="solver threads per node (default: cores)")
+    p.add_argument("--jobs", type=int, default=20_000)
+    args = p.parse_args()
+    if args.backend == "sqlite" and args.nodes != 1:
+        raise SystemExit("SQLite allows one node")
+
+    tmp = tempfile.TemporaryDirectory()
+    if args.backend == "sqlite":
+        url = f"sqlite://{os.path.join(tmp.name, 'bench.db')}"
+    else:
+        psql(PG_ADMIN, f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
+        psql(PG_ADMIN, f"CREATE DATABASE {PG_NAME}")
+        url = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+    ports = [free_port() for _ in range(args.nodes)]
+    procs = [start(args.gaps, url, port, f"node-{k}", args.threads) for k, port in enumerate(ports)]
+    try:
+        seed = random.randrange(1 << 40)
+        t = time.perf_counter()
+        status, body = request(ports[0], "POST", "/v1/batches", {
+            "variant": "basic", "suits": 4, "ranks": 5, "seed": seed, "count": args.jobs,
+        })
+        assert status == 202, body
+        batch = json.loads(body)["id"]
+        filled = None
+        while True:
+            view = json.loads(request(ports[-1], "GET", f"/v1/batches/{batch}")[1])
+            if filled is None and view["jobs_created"] == args.jobs:
+                filled = time.perf_counter() - t
+            if view["finished"]:
+                break
+            time.sleep(0.05)
+        seconds = time.perf_counter() - t
+        assert view["done"] == args.jobs, view
+        status, body = request(ports[0], "GET", f"/v1/batches/{batch}/results")
+        lines = [json.loads(line) for line in body.splitlines()]
+        deals = [line["deal"] for line in lines]
+        assert deals == list(range(seed, seed + args.jobs)), "every deal once, in order"
+        assert all(line["state"] == "done" for line in lines)
+        by_node = collections.Counter(line["node_id"] for line in lines)
+        print(
+            f"{args.backend}, {args.nodes} node(s), solver threads "
+            f"{args.threads if args.threads is not None else 'cores'}: {args.jobs} jobs "
+            f"claimed, solved and finished in {seconds:.2f} s = {args.jobs / seconds:,.0f} jobs/s "
+            f"(all {args.jobs} queued after {filled:.2f} s; by node: {dict(sorted(by_node.items()))})"
+        )
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=60)
+        if args.backend == "postgres":
+            psql(PG_ADMIN, f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
