@@ -467,3 +467,34 @@ fn hybrid_decides_small_deals_and_reports_memory_limits() {
         "{v}"
     );
 }
+
+#[test]
+fn backup_copies_a_sqlite_store_to_a_new_file_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}", dir.path().join("live.db").display());
+    let copy = dir.path().join("copy.db");
+    gaps()
+        .args(["backup", "--database", &db, "--to"])
+        .arg(&copy)
+        .assert()
+        .success();
+    assert!(copy.exists());
+    // Never over an existing file, never of PostgreSQL: exit 2 with the reason.
+    gaps()
+        .args(["backup", "--database", &db, "--to"])
+        .arg(&copy)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("exists"));
+    gaps()
+        .args([
+            "backup",
+            "--database",
+            "postgres://nobody@127.0.0.1:1/x",
+            "--to",
+        ])
+        .arg(dir.path().join("pg.db"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("pg_dump"));
+}

@@ -16,6 +16,7 @@ macro_rules! outln {
 }
 
 mod args;
+mod backup;
 mod bench;
 mod blocks_table;
 mod count;
@@ -68,6 +69,8 @@ enum Command {
     Worker(worker::WorkerCmd),
     /// Print a batch's results from the database (NDJSON, or CSV).
     Results(results::ResultsCmd),
+    /// Write a consistent copy of a live SQLite database to a new file.
+    Backup(backup::BackupCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
     /// Print a numbered deal.
@@ -100,6 +103,7 @@ pub fn main() -> ExitCode {
         Some(Command::Serve(cmd)) => serve::run(cmd),
         Some(Command::Worker(cmd)) => worker::run(cmd),
         Some(Command::Results(cmd)) => results::run(cmd),
+        Some(Command::Backup(cmd)) => backup::run(cmd),
         Some(Command::Table1(cmd)) => table1::run(cmd),
         None => serve::run(serve::ServeCmd::default()),
     };

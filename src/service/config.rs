@@ -30,6 +30,10 @@ pub struct Config {
     pub queue: QueueConfig,
     /// Re-searching stored `unknown` verdicts on idle threads.
     pub deepen: DeepenConfig,
+    /// Bearer tokens (contract section 5.1).
+    pub auth: AuthConfig,
+    /// How long finished jobs are kept.
+    pub retention: RetentionConfig,
     /// Logging.
     pub log: LogConfig,
 }
@@ -49,6 +53,52 @@ pub struct QueueConfig {
     /// Claims after which an abandoned job ends `failed` instead of going back to the
     /// queue.
     pub max_attempts: u32,
+}
+
+/// Retention settings.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetentionConfig {
+    /// Finished jobs outside batches are deleted this many days after they ended;
+    /// 0 keeps them forever. Known verdicts and statistics are always kept.
+    pub finished_days: u32,
+    /// Seconds between two sweeps.
+    pub sweep_s: u64,
+}
+
+/// Access settings: who may write (and read).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthConfig {
+    /// Accepted bearer tokens; none = an open service. A list, or one comma-separated
+    /// string (`GAPS_AUTH__TOKENS=a,b`).
+    #[serde(deserialize_with = "list_or_commas")]
+    pub tokens: Vec<String>,
+    /// Whether reads need a token too (`/healthz` never does).
+    pub protect_reads: bool,
+    /// Names of the tokens that may cancel any job (others cancel only their own).
+    #[serde(deserialize_with = "list_or_commas")]
+    pub admins: Vec<String>,
+}
+
+/// A list of strings given as a list or as one comma-separated string (what an
+/// environment variable holds); empty items are dropped.
+fn list_or_commas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Items {
+        List(Vec<String>),
+        Text(String),
+    }
+    let items = match Items::deserialize(d)? {
+        Items::List(items) => items,
+        Items::Text(text) => text.split(',').map(str::to_string).collect(),
+    };
+    Ok(items
+        .into_iter()
+        .map(|item| item.trim().to_string())
+        .filter(|item| !item.is_empty())
+        .collect())
 }
 
 /// Deepening settings.
@@ -121,6 +171,12 @@ pub struct LimitsConfig {
     pub default_page_size: u32,
     /// Largest page size.
     pub max_page_size: u32,
+    /// Job and batch creations per second per client; 0 = no limit.
+    pub rate_per_s: u32,
+    /// Creations a client may make at once before the rate applies.
+    pub rate_burst: u32,
+    /// Most queued jobs one client may have (`POST /v1/jobs` beyond it: 429); 0 = no cap.
+    pub max_queued_per_client: u64,
 }
 
 /// Logging settings.
@@ -273,6 +329,30 @@ impl Config {
         if !matches!(self.log.format.as_str(), "pretty" | "json") {
             return bad("log.format must be \"pretty\" or \"json\"");
         }
+        if self.retention.sweep_s == 0 || self.retention.sweep_s > 86_400 * 365 {
+            return bad("retention.sweep_s must be between 1 and 31536000");
+        }
+        if l.rate_per_s > 0 && l.rate_burst == 0 {
+            return bad("limits.rate_burst must be at least 1 when limits.rate_per_s is set");
+        }
+        let a = &self.auth;
+        if a.tokens.iter().any(|t| t.chars().any(char::is_whitespace)) {
+            return bad("auth.tokens: a token cannot hold spaces");
+        }
+        if a.protect_reads && a.tokens.is_empty() {
+            return bad("auth.protect_reads needs auth.tokens");
+        }
+        let names: Vec<String> = a
+            .tokens
+            .iter()
+            .map(|t| super::access::token_name(t))
+            .collect();
+        if (1..names.len()).any(|k| names[..k].contains(&names[k])) {
+            return bad("auth.tokens: two tokens have the same name");
+        }
+        if let Some(admin) = a.admins.iter().find(|n| !names.contains(n)) {
+            return bad(&format!("auth.admins: no token is named {admin:?}"));
+        }
         Ok(())
     }
 }
@@ -280,6 +360,31 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_come_as_a_list_or_as_one_comma_separated_string() {
+        let load = |toml: &str| {
+            Figment::from(Toml::string(DEFAULT_TOML))
+                .merge(Toml::string(toml))
+                .extract::<Config>()
+                .unwrap()
+        };
+        let from_text = load("[auth]\ntokens = \"alice:s3cret, bob:x,,\"\nadmins = \"bob\"");
+        assert_eq!(from_text.auth.tokens, ["alice:s3cret", "bob:x"]);
+        assert_eq!(from_text.auth.admins, ["bob"]);
+        assert!(from_text.validate().is_ok());
+        let from_list = load("[auth]\ntokens = [\"alice:s3cret\"]");
+        assert_eq!(from_list.auth.tokens, ["alice:s3cret"]);
+        let mut bad = from_list.clone();
+        bad.auth.admins = vec!["carol".into()];
+        assert!(bad.validate().is_err(), "an admin with no token");
+        let mut bad = from_list.clone();
+        bad.auth.tokens.push("alice:other".into());
+        assert!(bad.validate().is_err(), "two tokens named alice");
+        let mut bad = Config::defaults();
+        bad.auth.protect_reads = true;
+        assert!(bad.validate().is_err(), "protected reads with no token");
+    }
 
     #[test]
     fn defaults_are_valid() {

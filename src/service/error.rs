@@ -30,6 +30,13 @@ pub enum ApiError {
     /// The body is too large (413).
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// The caller's token may not do this (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The client is over its rate limit or queued-jobs cap (429); the response
+    /// carries `Retry-After`.
+    #[error("{0}")]
+    TooManyRequests(String),
     /// The service cannot take work now (503): shutting down, or its store is down.
     #[error("{0}")]
     Unavailable(String),
@@ -143,6 +150,12 @@ impl ApiError {
                 "payload-too-large",
                 "Payload too large",
             ),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden", "Forbidden"),
+            ApiError::TooManyRequests(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "too-many-requests",
+                "Too many requests",
+            ),
             ApiError::Unavailable(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "unavailable",
@@ -176,7 +189,10 @@ pub fn problem_response(status: StatusCode, kind: &str, title: &str, detail: Str
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, kind, title) = self.parts();
-        let retry = status == StatusCode::SERVICE_UNAVAILABLE;
+        let retry = matches!(
+            status,
+            StatusCode::SERVICE_UNAVAILABLE | StatusCode::TOO_MANY_REQUESTS
+        );
         let detail = match &self {
             ApiError::Internal(cause) => {
                 tracing::error!(error = %format!("{cause:#}"), "internal error");

@@ -45,6 +45,12 @@ pub struct Metrics {
     pub deepen_seconds: Counter<f64, AtomicU64>,
     /// 1, labelled with this node's id.
     pub node: Family<Labels, Gauge>,
+    /// Creations refused with 429 (rate limit or queued-jobs cap), by `reason`.
+    pub refused: Family<Labels, Counter>,
+    /// Requests refused with 401.
+    pub unauthorized: Counter,
+    /// Jobs and batches created by holders of a token, by the token's `name`.
+    pub created_by_token: Family<Labels, Counter>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -69,7 +75,25 @@ impl Default for Metrics {
             deepen_searches: Family::default(),
             deepen_seconds: Counter::default(),
             node: Family::default(),
+            refused: Family::default(),
+            unauthorized: Counter::default(),
+            created_by_token: Family::default(),
         };
+        registry.register(
+            "refused",
+            "Creations refused with 429, by reason (rate, queued)",
+            m.refused.clone(),
+        );
+        registry.register(
+            "unauthorized",
+            "Requests refused with 401",
+            m.unauthorized.clone(),
+        );
+        registry.register(
+            "created_by_token",
+            "Jobs and batches created, by token name",
+            m.created_by_token.clone(),
+        );
         registry.register("jobs_submitted", "Jobs accepted", m.jobs_submitted.clone());
         registry.register(
             "jobs_finished",

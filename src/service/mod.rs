@@ -5,6 +5,7 @@
 //! solve); no solve runs on the async runtime; start-up runs the migrations and
 //! re-queues jobs a crash left running before any request is served.
 
+pub mod access;
 pub mod api;
 pub mod config;
 pub mod deepen;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub runner: Arc<Runner>,
     /// Metrics registry.
     pub metrics: Arc<Metrics>,
+    /// Tokens and rate limits.
+    pub access: Arc<access::Access>,
 }
 
 /// A started service core: state for the router plus the lanes to await at shutdown.
@@ -95,6 +98,14 @@ impl Service {
             Duration::from_millis(config.queue.lease_ms / 2),
             max_attempts,
         ));
+        if config.retention.finished_days > 0 {
+            tokio::spawn(prune_finished_jobs(
+                runner.clone(),
+                store.clone(),
+                config.retention.finished_days,
+                Duration::from_secs(config.retention.sweep_s),
+            ));
+        }
         let filler = runner.clone();
         tokio::spawn(async move {
             if let Err(e) = filler.fill_batches().await {
@@ -120,6 +131,7 @@ impl Service {
         }
         Ok(Service {
             state: AppState {
+                access: Arc::new(access::Access::new(&config)),
                 config,
                 store,
                 runner,
@@ -160,7 +172,10 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!(address = %listener.local_addr()?, "listening");
     let runner = service.state.runner.clone();
-    axum::serve(listener, service.router())
+    let app = service
+        .router()
+        .into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
             tracing::info!("shutting down: no new jobs; running solves are re-queued");
@@ -258,6 +273,19 @@ async fn reclaim_expired_leases(
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
         }
+    }
+}
+
+/// Deletes finished jobs older than `days` days (see [`Store::prune_finished`]) at
+/// start and then every `every`.
+async fn prune_finished_jobs(runner: Arc<Runner>, store: Store, days: u32, every: Duration) {
+    while !runner.is_shutting_down() {
+        match store.prune_finished(days).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(deleted = n, days, "retention: deleted old finished jobs"),
+            Err(e) => tracing::warn!(error = %e, "retention sweep failed; retried later"),
+        }
+        tokio::time::sleep(every).await;
     }
 }
 

@@ -167,6 +167,9 @@ pub struct JobView {
     pub attempts: i64,
     /// The node that runs (or ran) the job.
     pub node_id: Option<String>,
+    /// Who created the job: the name of the caller's token, or its address on an open
+    /// service.
+    pub created_by: Option<String>,
     pub cancel_requested: bool,
     pub created_at: String,
     pub started_at: Option<String>,
@@ -220,6 +223,7 @@ impl From<JobRow> for JobView {
             error: r.error,
             attempts: r.attempts,
             node_id: r.node_id,
+            created_by: r.spec.created_by,
             cancel_requested: r.cancel_requested,
             created_at: r.created_at,
             started_at: r.started_at,
@@ -293,6 +297,8 @@ pub struct BatchView {
     pub count: i64,
     pub limits: Limits,
     pub created_at: String,
+    /// Who created the batch (as `created_by` of a job).
+    pub created_by: Option<String>,
     /// Jobs inserted so far (jobs are inserted in the background).
     pub jobs_created: i64,
     pub queued: i64,
@@ -329,6 +335,7 @@ impl BatchView {
             count: b.spec.count,
             created_at: b.created_at,
             jobs_created: b.materialized,
+            created_by: b.spec.created_by,
             queued: c.queued,
             running: c.running,
             done: c.done,
@@ -482,7 +489,12 @@ fn deal_seed(seed: u64) -> Result<i64, ApiError> {
 
 impl JobRequest {
     /// The job this request asks for, or what is wrong with it.
-    pub fn validate(&self, id: String, config: &Config) -> Result<NewJob, ApiError> {
+    pub fn validate(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+    ) -> Result<NewJob, ApiError> {
         let common = validate_common(
             self.variant.as_deref(),
             self.algorithm.as_deref(),
@@ -526,13 +538,19 @@ impl JobRequest {
             batch_id: None,
             limit_probes: common.limit_probes,
             threads: common.threads,
+            created_by: Some(created_by.to_string()),
         })
     }
 }
 
 impl BatchRequest {
     /// The batch this request asks for, or what is wrong with it.
-    pub fn validate(&self, id: String, config: &Config) -> Result<NewBatch, ApiError> {
+    pub fn validate(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+    ) -> Result<NewBatch, ApiError> {
         let caps = &config.limits;
         let common = validate_common(
             self.variant.as_deref(),
@@ -573,6 +591,7 @@ impl BatchRequest {
             limit_time_ms: common.limit_time_ms,
             limit_probes: common.limit_probes,
             threads: common.threads,
+            created_by: Some(created_by.to_string()),
         })
     }
 }

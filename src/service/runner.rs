@@ -267,6 +267,7 @@ impl Runner {
                         batch_id: Some(batch.spec.id.clone()),
                         limit_probes: batch.spec.limit_probes,
                         threads: batch.spec.threads,
+                        created_by: batch.spec.created_by.clone(),
                     }
                 })
                 .collect();

@@ -100,6 +100,38 @@ impl TestService {
         (status, content_type, value)
     }
 
+    /// `method uri` with an optional JSON body, bearer token and peer address; returns
+    /// the status, the headers and the JSON body.
+    pub async fn call_as(
+        &self,
+        method: &str,
+        uri: &str,
+        body: Option<&str>,
+        token: Option<&str>,
+        peer: Option<&str>,
+    ) -> (StatusCode, axum::http::HeaderMap, Value) {
+        let mut req = Request::builder().method(method).uri(uri);
+        if body.is_some() {
+            req = req.header(header::CONTENT_TYPE, "application/json");
+        }
+        if let Some(token) = token {
+            req = req.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let mut req = req
+            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+            .unwrap();
+        if let Some(peer) = peer {
+            let addr: std::net::SocketAddr = peer.parse().unwrap();
+            req.extensions_mut()
+                .insert(axum::extract::ConnectInfo(addr));
+        }
+        let res = self.service.router().oneshot(req).await.unwrap();
+        let (parts, body) = res.into_parts();
+        let bytes = body.collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (parts.status, parts.headers, value)
+    }
+
     /// The body of `GET uri` as text (for `/metrics`).
     pub async fn text(&self, uri: &str) -> String {
         self.text_with(uri, ("accept", "*/*")).await

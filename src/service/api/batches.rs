@@ -5,6 +5,7 @@
 //! of any accepted size never holds the writer for long.
 
 use super::ApiJson;
+use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::model::{BatchRequest, BatchView};
 use crate::service::store::{csv_line, ndjson_line, CSV_HEADER};
@@ -13,24 +14,35 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use axum::Json;
 
 /// Queue a batch of numbered deals.
 #[utoipa::path(post, path = "/v1/batches", request_body = BatchRequest,
     responses(
         (status = 202, description = "Accepted; jobs are being queued", body = BatchView),
+        (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid variant, size, count or limits", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the client's rate limit (see Retry-After)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
     State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
     ApiJson(request): ApiJson<BatchRequest>,
 ) -> ApiResult<Response> {
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
-    let batch = request.validate(id, &state.config)?;
+    let batch = request.validate(id, &caller.name, &state.config)?;
     let row = state.store.insert_batch(&batch).await?;
+    if caller.authenticated {
+        state
+            .metrics
+            .created_by_token
+            .get_or_create(&vec![("name", caller.name.clone())])
+            .inc();
+    }
     let runner = state.runner.clone();
     tokio::spawn(async move {
         if let Err(e) = runner.fill_batches().await {

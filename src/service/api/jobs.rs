@@ -5,6 +5,7 @@
 //! is queued for the runner.
 
 use super::{ApiJson, ApiQuery};
+use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
 use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery};
@@ -13,6 +14,7 @@ use crate::service::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
 use axum::Json;
 use gaps_engine::{Variant, Verdict};
 use std::time::Duration;
@@ -41,10 +43,13 @@ fn wait_time(state: &AppState, wait: &WaitQuery) -> Duration {
     responses(
         (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = JobView),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid position, variant, algorithm or limits", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the client's rate limit or queued-jobs cap (see Retry-After)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
     State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
     ApiJson(request): ApiJson<JobRequest>,
 ) -> ApiResult<Response> {
@@ -52,7 +57,18 @@ pub async fn create(
         return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
-    let job = request.validate(id, &state.config)?;
+    let job = request.validate(id, &caller.name, &state.config)?;
+    let cap = state.config.limits.max_queued_per_client;
+    if cap > 0 && state.store.queued_by(&caller.name).await? >= cap as i64 {
+        state
+            .metrics
+            .refused
+            .get_or_create(&vec![("reason", "queued".into())])
+            .inc();
+        return Err(ApiError::TooManyRequests(format!(
+            "this client has {cap} jobs queued, the most allowed; retry when some have run"
+        )));
+    }
     let known = state
         .store
         .known_verdict(job.variant.0, &job.position.0)
@@ -79,6 +95,13 @@ pub async fn create(
         }
     };
     state.metrics.jobs_submitted.inc();
+    if caller.authenticated {
+        state
+            .metrics
+            .created_by_token
+            .get_or_create(&vec![("name", caller.name.clone())])
+            .inc();
+    }
     let wait = wait_time(&state, &wait);
     if !row.is_final() && !wait.is_zero() {
         if let Some(after) = state.runner.wait_final(&row.spec.id, wait).await? {
@@ -119,11 +142,14 @@ pub async fn get(
 #[utoipa::path(delete, path = "/v1/jobs/{id}", params(("id" = String, Path, description = "Job id")),
     responses(
         (status = 200, description = "The job after the request: `cancelled`, or `running` with `cancel_requested` until its solver stops (within milliseconds)", body = JobView),
+        (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Another client's job (only its creator or an admin may cancel it)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such job", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The job already ended", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn cancel(
     State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<JobView>> {
     let before = state
@@ -131,6 +157,12 @@ pub async fn cancel(
         .job(&id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    let own = before.spec.created_by.as_deref() == Some(caller.name.as_str());
+    if state.access.is_protected() && !caller.admin && !own {
+        return Err(ApiError::Forbidden(format!(
+            "job {id} was created by another client; only its creator or an admin may cancel it"
+        )));
+    }
     if before.is_final() {
         return Err(ApiError::Conflict(format!(
             "job {id} already ended ({})",

@@ -79,6 +79,10 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(
             state.clone(),
+            crate::service::access::guard,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
             record_latency,
         ))
         .layer(axum::extract::DefaultBodyLimit::max(
@@ -114,7 +118,10 @@ pub fn router(state: AppState) -> Router {
             CorsLayer::new()
                 .allow_origin(allow)
                 .allow_methods([Method::GET, Method::POST, Method::DELETE])
-                .allow_headers([axum::http::header::CONTENT_TYPE]),
+                .allow_headers([
+                    axum::http::header::CONTENT_TYPE,
+                    axum::http::header::AUTHORIZATION,
+                ]),
         );
     }
     app

@@ -35,6 +35,8 @@ pub struct NewBatch {
     pub limit_probes: Option<i64>,
     /// Threads of each job's search.
     pub threads: i64,
+    /// The caller that created it (see [`super::NewJob::created_by`]); its jobs carry it.
+    pub created_by: Option<String>,
 }
 
 /// One line of a batch's results.
@@ -104,8 +106,8 @@ impl Store {
         on_pool!(self, write, |Db, pool, _d| {
             sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms, limit_probes, threads)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *",
+                 limit_time_ms, limit_probes, threads, created_by)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
         )
         .bind(&batch.id)
         .bind(batch.variant)
@@ -118,6 +120,7 @@ impl Store {
         .bind(batch.limit_time_ms)
         .bind(batch.limit_probes)
         .bind(batch.threads)
+        .bind(&batch.created_by)
         .fetch_one(pool)
         .await
         })
@@ -272,6 +275,7 @@ mod tests {
                 limit_time_ms: 1000,
                 limit_probes: None,
                 threads: 1,
+                created_by: None,
             };
             store.insert_batch(&batch).await.unwrap();
             let first = [job("j0", "b", 10), job("j1", "b", 11)];

@@ -16,13 +16,13 @@ use sqlx::QueryBuilder;
 macro_rules! new_job_columns {
     () => {
         "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
-         table_mb, search_seed, batch_id, limit_probes, threads"
+         table_mb, search_seed, batch_id, limit_probes, threads, created_by"
     };
 }
-/// One placeholder per column of `new_job_columns!` (they are the first 14).
+/// One placeholder per column of `new_job_columns!` (they are the first 15).
 macro_rules! new_job_values {
     () => {
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14"
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15"
     };
 }
 
@@ -82,6 +82,8 @@ pub struct NewJob {
     /// Threads of the search (`limits.threads`; a solve gets fewer when the pool's
     /// threads are busy).
     pub threads: i64,
+    /// The caller that created it: a token's name, or an address on an open service.
+    pub created_by: Option<String>,
 }
 
 /// How a running job ended.
@@ -142,7 +144,7 @@ impl Store {
                          cached, started_at, finished_at)
                      VALUES (",
                     new_job_values!(),
-                    ", 'done', $15, $16, $17, $18, 0, 0, TRUE, {now}, {now}) RETURNING *"
+                    ", 'done', $16, $17, $18, $19, 0, 0, TRUE, {now}, {now}) RETURNING *"
                 ),
                 now = d.now
             );
@@ -200,6 +202,18 @@ impl Store {
                 .await?
         });
         Ok(flag.unwrap_or(false))
+    }
+
+    /// How many jobs created by `client` wait in the queue.
+    pub async fn queued_by(&self, client: &str) -> sqlx::Result<i64> {
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_scalar::<Db, i64>(
+                "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND created_by = $1",
+            )
+            .bind(client)
+            .fetch_one(pool)
+            .await
+        })
     }
 
     /// Ends a running job; a verdict is also recorded as the position's known verdict.
@@ -387,6 +401,7 @@ macro_rules! bind_new_job {
             .bind(&job.batch_id)
             .bind(job.limit_probes)
             .bind(job.threads)
+            .bind(&job.created_by)
     }};
 }
 pub(super) use bind_new_job;

@@ -61,6 +61,8 @@ pub(crate) struct Dialect {
     pub lock_effort: &'static str,
     /// Rows each aggregate value is spread over (see `stats`).
     pub aggregate_shards: u64,
+    /// "Now" minus `$1` days, in the text form of the timestamps.
+    pub days_ago: &'static str,
 }
 
 pub(crate) const SQLITE: Dialect = Dialect {
@@ -69,6 +71,7 @@ pub(crate) const SQLITE: Dialect = Dialect {
     now_ms: "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)",
     lock_effort: "",
     aggregate_shards: 1,
+    days_ago: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $1 || ' days')",
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
@@ -77,6 +80,8 @@ pub(crate) const POSTGRES: Dialect = Dialect {
     now_ms: "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
     lock_effort: "LOCK TABLE effort_totals, effort_histogram IN EXCLUSIVE MODE",
     aggregate_shards: 8,
+    days_ago: "to_char((clock_timestamp() - make_interval(days => $1)) AT TIME ZONE 'UTC',
+        'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
 };
 
 /// What one node tells the others (see [`Store::announce`]).
@@ -306,6 +311,51 @@ impl Store {
         }
     }
 
+    /// Deletes finished jobs (done, failed, cancelled) that ended more than `days` days
+    /// ago and belong to no batch, in chunks of 1,000 (short write transactions).
+    /// Known verdicts and the statistics are kept: they live in their own tables.
+    /// Returns how many jobs were deleted.
+    pub async fn prune_finished(&self, days: u32) -> sqlx::Result<u64> {
+        let days = i32::try_from(days).unwrap_or(i32::MAX);
+        let mut deleted = 0;
+        loop {
+            let n = on_pool!(self, write, |Db, pool, d| {
+                sqlx::query::<Db>(&format!(
+                    "DELETE FROM jobs WHERE seq IN (
+                         SELECT seq FROM jobs
+                         WHERE batch_id IS NULL AND finished_at < {cutoff}
+                             AND state IN ('done', 'failed', 'cancelled')
+                         LIMIT 1000)",
+                    cutoff = d.days_ago
+                ))
+                .bind(days)
+                .execute(pool)
+                .await?
+                .rows_affected()
+            });
+            deleted += n;
+            if n < 1000 {
+                return Ok(deleted);
+            }
+        }
+    }
+
+    /// Writes a consistent, compacted copy of an SQLite store to `path` (a new file) with
+    /// `VACUUM INTO`, while the store stays in use. PostgreSQL stores are refused.
+    pub async fn backup_sqlite(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        let Pools::Sqlite { reader, .. } = &self.pools else {
+            anyhow::bail!("backups of PostgreSQL stores are pg_dump's job");
+        };
+        let target = path
+            .to_str()
+            .ok_or_else(|| anyhow::anyhow!("the backup path must be UTF-8"))?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(target)
+            .execute(reader)
+            .await?;
+        Ok(())
+    }
+
     /// True when the database answers reads and writes can be made (for `/healthz`).
     pub async fn ping(&self) -> bool {
         on_pool!(self, read, |Db, pool, _d| {
@@ -345,6 +395,7 @@ pub(crate) mod test_support {
             batch_id: None,
             limit_probes: None,
             threads: 1,
+            created_by: None,
         }
     }
 
@@ -404,5 +455,77 @@ pub(crate) mod test_support {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
         (Store::open(&url, "normal", 2).await.unwrap(), dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{new_job, temp_store, test_lease, verdict};
+    use super::Store;
+    use gaps_engine::Verdict;
+
+    #[tokio::test]
+    async fn a_backup_of_a_live_store_opens_with_its_jobs_and_statistics() {
+        let (store, dir) = temp_store().await;
+        store.insert_job(&new_job("done", 1)).await.unwrap();
+        let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+        assert!(store
+            .finish(&job, &verdict(Verdict::Solvable))
+            .await
+            .unwrap());
+        store.insert_job(&new_job("queued", 2)).await.unwrap();
+        let copy = dir.path().join("copy.db");
+        store.backup_sqlite(&copy).await.unwrap();
+        // The live store keeps working after the copy.
+        store.insert_job(&new_job("later", 3)).await.unwrap();
+        assert!(
+            store.backup_sqlite(&copy).await.is_err(),
+            "never overwrites"
+        );
+
+        let url = format!("sqlite://{}", copy.display());
+        let restored = Store::open(&url, "normal", 1).await.unwrap();
+        let done = restored.job("done").await.unwrap().unwrap();
+        assert_eq!(done.verdict.map(|v| v.0), Some(Verdict::Solvable));
+        assert!(restored.job("queued").await.unwrap().is_some());
+        assert!(restored.job("later").await.unwrap().is_none());
+        assert_eq!(
+            restored.win_rate_counts().await.unwrap(),
+            store.win_rate_counts().await.unwrap()
+        );
+        assert_eq!(restored.effort().await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn the_retention_sweep_deletes_old_finished_jobs_only_and_keeps_statistics() {
+        super::test_support::on_both(|store| async move {
+            for (id, seed) in [("old", 1), ("recent", 2)] {
+                store.insert_job(&new_job(id, seed)).await.unwrap();
+                let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+                assert!(store
+                    .finish(&job, &verdict(Verdict::Solvable))
+                    .await
+                    .unwrap());
+            }
+            store.insert_job(&new_job("queued", 3)).await.unwrap();
+            super::on_pool!(store, write, |Db, pool, _d| {
+                sqlx::query::<Db>(
+                    "UPDATE jobs SET finished_at = '2020-01-01T00:00:00.000Z' WHERE id = 'old'",
+                )
+                .execute(pool)
+                .await
+                .unwrap();
+            });
+            let rates = store.win_rate_counts().await.unwrap();
+            let effort = store.effort().await.unwrap();
+            assert_eq!(store.prune_finished(30).await.unwrap(), 1);
+            assert!(store.job("old").await.unwrap().is_none());
+            assert!(store.job("recent").await.unwrap().is_some());
+            assert!(store.job("queued").await.unwrap().is_some());
+            assert_eq!(store.win_rate_counts().await.unwrap(), rates);
+            assert_eq!(store.effort().await.unwrap(), effort);
+            assert_eq!(store.prune_finished(30).await.unwrap(), 0);
+        })
+        .await;
     }
 }
