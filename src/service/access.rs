@@ -41,6 +41,19 @@ pub struct Caller {
     pub authenticated: bool,
 }
 
+impl Caller {
+    /// Counts a job or batch this caller created, by token name (callers without a
+    /// token are not counted by name: addresses would make labels unbounded).
+    pub fn count_creation(&self, metrics: &super::metrics::Metrics) {
+        if self.authenticated {
+            metrics
+                .created_by_token
+                .get_or_create(&vec![("name", self.name.clone())])
+                .inc();
+        }
+    }
+}
+
 /// One configured token: its name and digest.
 struct Token {
     name: String,

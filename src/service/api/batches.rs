@@ -36,13 +36,7 @@ pub async fn create(
     let id = uuid::Uuid::now_v7().to_string();
     let batch = request.validate(id, &caller.name, &state.config)?;
     let row = state.store.insert_batch(&batch).await?;
-    if caller.authenticated {
-        state
-            .metrics
-            .created_by_token
-            .get_or_create(&vec![("name", caller.name.clone())])
-            .inc();
-    }
+    caller.count_creation(&state.metrics);
     let runner = state.runner.clone();
     tokio::spawn(async move {
         if let Err(e) = runner.fill_batches().await {

@@ -95,13 +95,7 @@ pub async fn create(
         }
     };
     state.metrics.jobs_submitted.inc();
-    if caller.authenticated {
-        state
-            .metrics
-            .created_by_token
-            .get_or_create(&vec![("name", caller.name.clone())])
-            .inc();
-    }
+    caller.count_creation(&state.metrics);
     let wait = wait_time(&state, &wait);
     if !row.is_final() && !wait.is_zero() {
         if let Some(after) = state.runner.wait_final(&row.spec.id, wait).await? {
