@@ -375,14 +375,7 @@ async fn a_batch_runs_every_deal_and_reports_its_win_rate() {
         .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
     let id = batch["id"].as_str().unwrap();
-    let mut view = Value::Null;
-    for _ in 0..200 {
-        view = t.call("GET", &format!("/v1/batches/{id}"), None).await.2;
-        if view["finished"] == true {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    let view = t.wait_batch(id).await;
     assert_eq!(view["finished"], true, "{view}");
     assert_eq!(view["done"], 40);
     let rates = &view["rates"];

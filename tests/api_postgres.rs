@@ -44,15 +44,8 @@ async fn the_api_works_on_postgres() {
         .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
     let bid = batch["id"].as_str().unwrap().to_string();
-    let mut finished = serde_json::Value::Null;
-    for _ in 0..200 {
-        let (_, _, b) = t.call("GET", &format!("/v1/batches/{bid}"), None).await;
-        if b["finished"] == true {
-            finished = b;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let finished = t.wait_batch(&bid).await;
+    assert_eq!(finished["finished"], true, "{finished}");
     assert_eq!(finished["done"], 8, "{finished}");
     let rates = &finished["rates"];
     assert_eq!(

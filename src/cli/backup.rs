@@ -5,7 +5,6 @@
 //! Invariant: an existing FILE is never overwritten, and a PostgreSQL store is refused
 //! with a pointer to `pg_dump`, its own consistent-copy tool.
 
-use crate::service::config::Config;
 use crate::service::store::Store;
 use clap::Args;
 use std::path::PathBuf;
@@ -26,11 +25,7 @@ pub struct BackupCmd {
 
 /// Writes the copy; exit 2 if the target exists or the store is not SQLite.
 pub fn run(cmd: BackupCmd) -> anyhow::Result<()> {
-    let mut config =
-        Config::load(cmd.config.as_deref()).map_err(|e| super::input_error(e.to_string()))?;
-    if let Some(url) = cmd.database {
-        config.database.url = url;
-    }
+    let config = super::load_config(cmd.config.as_deref(), cmd.database)?;
     if !config.database.url.starts_with("sqlite:") {
         return Err(super::input_error(
             "gaps backup copies SQLite stores; back up PostgreSQL with pg_dump",

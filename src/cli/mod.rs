@@ -45,6 +45,20 @@ impl fmt::Display for InputError {
 }
 impl std::error::Error for InputError {}
 
+/// The configuration (defaults, then `file`, then `GAPS_*` variables) with the
+/// database URL replaced by `database` when given; a bad configuration is bad input.
+pub fn load_config(
+    file: Option<&std::path::Path>,
+    database: Option<String>,
+) -> anyhow::Result<crate::service::config::Config> {
+    let mut config =
+        crate::service::config::Config::load(file).map_err(|e| input_error(e.to_string()))?;
+    if let Some(url) = database {
+        config.database.url = url;
+    }
+    Ok(config)
+}
+
 /// Shorthand for a bad-input error.
 pub fn input_error(message: impl Into<String>) -> anyhow::Error {
     InputError(message.into()).into()

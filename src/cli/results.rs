@@ -1,7 +1,6 @@
 //! `gaps results`: a batch's results from the database, as `GET /v1/batches/{id}/results`
 //! gives them (NDJSON, or CSV with `--csv`), streamed to standard output.
 
-use crate::service::config::Config;
 use crate::service::store::{csv_line, ndjson_line, Store, CSV_HEADER};
 use clap::Args;
 use std::io::Write;
@@ -26,11 +25,7 @@ pub struct ResultsCmd {
 
 /// Streams the batch's rows in deal order; exit 2 if there is no such batch.
 pub fn run(cmd: ResultsCmd) -> anyhow::Result<()> {
-    let mut config =
-        Config::load(cmd.config.as_deref()).map_err(|e| super::input_error(e.to_string()))?;
-    if let Some(url) = cmd.database {
-        config.database.url = url;
-    }
+    let config = super::load_config(cmd.config.as_deref(), cmd.database)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

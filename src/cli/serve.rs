@@ -1,6 +1,5 @@
 //! `gaps serve` (also what `gaps` with no arguments does): the HTTP service.
 
-use crate::service::config::Config;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -21,13 +20,9 @@ pub struct ServeCmd {
 
 /// Loads the configuration, applies the flags and serves until SIGTERM or Ctrl-C.
 pub fn run(cmd: ServeCmd) -> anyhow::Result<()> {
-    let mut config =
-        Config::load(cmd.config.as_deref()).map_err(|e| super::input_error(e.to_string()))?;
+    let mut config = super::load_config(cmd.config.as_deref(), cmd.database)?;
     if let Some(listen) = cmd.listen {
         config.server.listen = listen;
-    }
-    if let Some(url) = cmd.database {
-        config.database.url = url;
     }
     config
         .listen_addr()

@@ -1,7 +1,6 @@
 //! `gaps worker`: a node that only runs jobs (no HTTP API), for a database shared with
 //! other nodes; `/metrics` and `/healthz` on an optional address.
 
-use crate::service::config::Config;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -24,11 +23,7 @@ pub struct WorkerCmd {
 
 /// Loads the configuration, applies the flags and runs jobs until SIGTERM or Ctrl-C.
 pub fn run(cmd: WorkerCmd) -> anyhow::Result<()> {
-    let mut config =
-        Config::load(cmd.config.as_deref()).map_err(|e| super::input_error(e.to_string()))?;
-    if let Some(url) = cmd.database {
-        config.database.url = url;
-    }
+    let mut config = super::load_config(cmd.config.as_deref(), cmd.database)?;
     if let Some(id) = cmd.node_id {
         config.queue.node_id = id;
     }

@@ -198,11 +198,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     };
     if creates_work(&method, &path) {
         if let Err(seconds) = access.take(&caller.name) {
-            state
-                .metrics
-                .refused
-                .get_or_create(&vec![("reason", "rate".into())])
-                .inc();
+            state.metrics.count_refusal("rate");
             tracing::info!(client = %caller.name, "rate limited");
             return too_many(seconds);
         }

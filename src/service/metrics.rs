@@ -57,6 +57,15 @@ fn latency_histogram() -> Histogram {
     Histogram::new(exponential_buckets(0.000_25, 2.0, 16))
 }
 
+impl Metrics {
+    /// Counts a creation refused with 429 for `reason` (`rate` or `queued`).
+    pub fn count_refusal(&self, reason: &'static str) {
+        self.refused
+            .get_or_create(&vec![("reason", reason.to_string())])
+            .inc();
+    }
+}
+
 impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::with_prefix("gaps");

@@ -156,6 +156,19 @@ impl TestService {
         job
     }
 
+    /// The view of batch `id` once it has finished, or as last read after 10 s.
+    pub async fn wait_batch(&self, id: &str) -> Value {
+        let mut view = Value::Null;
+        for _ in 0..200 {
+            view = self.call("GET", &format!("/v1/batches/{id}"), None).await.2;
+            if view["finished"] == true {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        view
+    }
+
     pub async fn job_count(&self) -> usize {
         let (_, _, page) = self.call("GET", "/v1/jobs?limit=500", None).await;
         page["jobs"].as_array().unwrap().len()

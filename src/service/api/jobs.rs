@@ -60,11 +60,7 @@ pub async fn create(
     let job = request.validate(id, &caller.name, &state.config)?;
     let cap = state.config.limits.max_queued_per_client;
     if cap > 0 && state.store.queued_by(&caller.name).await? >= cap as i64 {
-        state
-            .metrics
-            .refused
-            .get_or_create(&vec![("reason", "queued".into())])
-            .inc();
+        state.metrics.count_refusal("queued");
         return Err(ApiError::TooManyRequests(format!(
             "this client has {cap} jobs queued, the most allowed; retry when some have run"
         )));
