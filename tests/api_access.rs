@@ -192,3 +192,89 @@ async fn a_client_at_its_queued_cap_gets_429_until_its_jobs_run() {
     assert_eq!(status, StatusCode::ACCEPTED);
     assert_eq!(t.job_count().await, 3);
 }
+
+#[tokio::test]
+async fn a_batchs_deals_count_against_its_clients_queued_cap() {
+    let t = start_with(|c| {
+        c.auth.tokens = vec![ALICE.into(), BOB.into()];
+        c.limits.max_queued_per_client = 10;
+        c.solver.threads = Some(0);
+    })
+    .await;
+    let batch = |count: u64| json!({"suits": 4, "ranks": 5, "count": count}).to_string();
+    let post = |body: String, token: &'static str| {
+        let t = &t;
+        async move {
+            let (status, headers, _) = t
+                .call_as("POST", "/v1/batches", Some(&body), Some(token), None)
+                .await;
+            (status, headers)
+        }
+    };
+    let (status, _) = post(batch(11), ALICE).await;
+    assert_eq!(
+        status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "larger than the cap"
+    );
+    let (status, _) = post(batch(6), ALICE).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (status, headers) = post(batch(5), ALICE).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "6 + 5 waiting > 10");
+    assert!(headers.contains_key(header::RETRY_AFTER));
+    let (status, _) = post(batch(4), ALICE).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "6 + 4 = 10");
+    let (status, _, _) = t
+        .call_as("POST", "/v1/jobs", Some(&job()), Some(ALICE), None)
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "10 deals wait");
+    let (status, _) = post(batch(10), BOB).await;
+    assert_eq!(
+        status,
+        StatusCode::ACCEPTED,
+        "another client keeps its share"
+    );
+}
+
+#[tokio::test]
+async fn beyond_the_wait_caps_a_request_is_answered_at_once() {
+    use std::time::Duration;
+    let t = start_with(|c| {
+        c.auth.tokens = vec![ALICE.into(), BOB.into()];
+        c.limits.max_waiters = 2;
+        c.limits.max_waiters_per_client = 1;
+        c.solver.threads = Some(0); // jobs stay queued
+    })
+    .await;
+    let (status, _, queued) = t
+        .call_as("POST", "/v1/jobs", Some(&job()), Some(ALICE), None)
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let uri = format!("/v1/jobs/{}?wait_ms=20000", queued["id"].as_str().unwrap());
+    // Alice's first wait holds her one slot...
+    let mut first = Box::pin(t.call_as("GET", &uri, None, Some(ALICE), None));
+    assert!(tokio::time::timeout(Duration::from_millis(200), &mut first)
+        .await
+        .is_err());
+    // ...so her second is answered at once, still queued.
+    let (status, _, job) = tokio::time::timeout(
+        Duration::from_secs(5),
+        t.call_as("GET", &uri, None, Some(ALICE), None),
+    )
+    .await
+    .expect("answered without waiting");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(job["state"], "queued");
+    // Bob still gets the node's second slot and waits.
+    let bob = t.call_as("GET", &uri, None, Some(BOB), None);
+    assert!(tokio::time::timeout(Duration::from_millis(200), bob)
+        .await
+        .is_err());
+    assert!(t
+        .text("/metrics")
+        .await
+        .contains("gaps_waits_refused_total 1"));
+    // Requests that ended (the timed-out futures were dropped) gave their slots back.
+    drop(first);
+    assert_eq!(t.service.state.waits.held(), 0);
+}

@@ -123,6 +123,14 @@ pub struct ServerConfig {
     pub cors_origins: Vec<String>,
     /// Seconds a graceful shutdown waits for running solves.
     pub shutdown_grace_s: u64,
+    /// Longest time, in milliseconds, from a request's arrival to its answer's headers
+    /// (a streamed body may take longer); beyond it, 503.
+    pub request_timeout_ms: u64,
+    /// Longest time, in milliseconds, a client may take to send a request's headers
+    /// (also how long an idle keep-alive connection stays open).
+    pub header_read_timeout_ms: u64,
+    /// Most connections open at once; further clients wait to be accepted.
+    pub max_connections: usize,
 }
 
 /// Store settings.
@@ -165,6 +173,11 @@ pub struct LimitsConfig {
     pub max_threads: usize,
     /// Longest wait a request may ask for.
     pub max_wait_ms: u64,
+    /// Most requests waiting (`wait_ms`) at once on this node; beyond it a request is
+    /// answered at once, without waiting.
+    pub max_waiters: usize,
+    /// Most of them from one client.
+    pub max_waiters_per_client: usize,
     /// Most deals in one batch.
     pub max_batch_deals: u64,
     /// Default page size of job lists.
@@ -260,6 +273,17 @@ impl Config {
         format!("{host}-{}", std::process::id())
     }
 
+    /// The bounds of the HTTP accept loop.
+    pub fn connection_limits(&self) -> super::listener::ConnectionLimits {
+        super::listener::ConnectionLimits {
+            max_connections: self.server.max_connections,
+            header_read_timeout: std::time::Duration::from_millis(
+                self.server.header_read_timeout_ms,
+            ),
+            grace: std::time::Duration::from_secs(self.server.shutdown_grace_s),
+        }
+    }
+
     /// The listen address.
     pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
         self.server.listen.parse().map_err(|e| {
@@ -275,6 +299,21 @@ impl Config {
         self.listen_addr()?;
         if self.server.body_limit_bytes < 1024 {
             return bad("server.body_limit_bytes must be at least 1024");
+        }
+        let server = &self.server;
+        if server.max_connections == 0 || server.max_connections > 1 << 20 {
+            return bad("server.max_connections must be between 1 and 1048576");
+        }
+        if server.header_read_timeout_ms == 0 || server.header_read_timeout_ms > 3_600_000 {
+            return bad("server.header_read_timeout_ms must be between 1 and 3600000");
+        }
+        // A request may wait `max_wait_ms` for a job; its answer must still fit.
+        if server.request_timeout_ms < self.limits.max_wait_ms.saturating_add(1000)
+            || server.request_timeout_ms > 86_400_000
+        {
+            return bad(
+                "server.request_timeout_ms must be at least limits.max_wait_ms + 1000 and at most 86400000",
+            );
         }
         if !matches!(self.database.synchronous.as_str(), "normal" | "full") {
             return bad("database.synchronous must be \"normal\" or \"full\"");
@@ -309,6 +348,9 @@ impl Config {
         }
         if l.max_batch_deals == 0 || l.max_batch_deals > 10_000_000 {
             return bad("limits.max_batch_deals must be between 1 and 10000000");
+        }
+        if l.max_waiters_per_client > l.max_waiters {
+            return bad("limits: need max_waiters_per_client <= max_waiters");
         }
         if l.default_page_size == 0 || l.default_page_size > l.max_page_size {
             return bad("limits: need 0 < default_page_size <= max_page_size");
@@ -406,6 +448,19 @@ mod tests {
         std::fs::write(&path, "[limits]\nmax_threads = 65\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());
         std::fs::write(&path, "[solver]\nexact_memory_mb = 0\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        std::fs::write(&path, "[server]\nrequest_timeout_ms = 30999\n").unwrap();
+        assert!(
+            Config::load(Some(&path)).is_err(),
+            "shorter than the longest wait"
+        );
+        std::fs::write(&path, "[server]\nmax_connections = 0\n").unwrap();
+        assert!(Config::load(Some(&path)).is_err());
+        std::fs::write(
+            &path,
+            "[limits]\nmax_waiters = 1\nmax_waiters_per_client = 2\n",
+        )
+        .unwrap();
         assert!(Config::load(Some(&path)).is_err());
         std::fs::write(&path, "[server]\ntypo = 1\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());

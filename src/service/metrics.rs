@@ -51,6 +51,11 @@ pub struct Metrics {
     pub unauthorized: Counter,
     /// Jobs and batches created by holders of a token, by the token's `name`.
     pub created_by_token: Family<Labels, Counter>,
+    /// Requests answered at once although they asked to wait (`limits.max_waiters` or
+    /// `limits.max_waiters_per_client` reached).
+    pub waits_refused: Counter,
+    /// Requests that took longer than `server.request_timeout_ms` (answered 503).
+    pub timed_out: Counter,
 }
 
 fn latency_histogram() -> Histogram {
@@ -87,7 +92,19 @@ impl Default for Metrics {
             refused: Family::default(),
             unauthorized: Counter::default(),
             created_by_token: Family::default(),
+            waits_refused: Counter::default(),
+            timed_out: Counter::default(),
         };
+        registry.register(
+            "waits_refused",
+            "Requests answered without the wait they asked for (wait caps reached)",
+            m.waits_refused.clone(),
+        );
+        registry.register(
+            "timed_out",
+            "Requests answered 503 after server.request_timeout_ms",
+            m.timed_out.clone(),
+        );
         registry.register(
             "refused",
             "Creations refused with 429, by reason (rate, queued)",

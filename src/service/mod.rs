@@ -11,11 +11,13 @@ pub mod config;
 pub mod deepen;
 pub mod error;
 pub mod job;
+pub mod listener;
 pub mod metrics;
 pub mod model;
 pub mod runner;
 pub mod solver_pool;
 pub mod store;
+pub mod wait_slots;
 
 use config::Config;
 use metrics::Metrics;
@@ -38,6 +40,8 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// Tokens and rate limits.
     pub access: Arc<access::Access>,
+    /// The bound on requests waiting for a job.
+    pub waits: Arc<wait_slots::WaitSlots>,
 }
 
 /// A started service core: state for the router plus the lanes to await at shutdown.
@@ -132,6 +136,10 @@ impl Service {
         Ok(Service {
             state: AppState {
                 access: Arc::new(access::Access::new(&config)),
+                waits: wait_slots::WaitSlots::new(
+                    config.limits.max_waiters,
+                    config.limits.max_waiters_per_client,
+                ),
                 config,
                 store,
                 runner,
@@ -172,16 +180,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!(address = %listener.local_addr()?, "listening");
     let runner = service.state.runner.clone();
-    let app = service
-        .router()
-        .into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            tracing::info!("shutting down: no new jobs; running solves are re-queued");
-            runner.begin_shutdown();
-        })
-        .await?;
+    let limits = service.state.config.connection_limits();
+    listener::serve(listener, service.router(), limits, async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: no new jobs; running solves are re-queued");
+        runner.begin_shutdown();
+    })
+    .await;
     service.shutdown().await;
     tracing::info!("stopped");
     Ok(())

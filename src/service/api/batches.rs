@@ -23,7 +23,7 @@ use axum::Json;
         (status = 202, description = "Accepted; jobs are being queued", body = BatchView),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid variant, size, count or limits", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the client's rate limit (see Retry-After)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the client's rate limit or queued-jobs cap (see Retry-After)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
     State(state): State<AppState>,
@@ -35,6 +35,21 @@ pub async fn create(
     }
     let id = uuid::Uuid::now_v7().to_string();
     let batch = request.validate(id, &caller.name, &state.config)?;
+    let cap = state.config.limits.max_queued_per_client;
+    if cap > 0 {
+        if batch.count as u64 > cap {
+            return Err(ApiError::Unprocessable(format!(
+                "count: a batch may hold at most {cap} deals here (limits.max_queued_per_client)"
+            )));
+        }
+        let waiting = state.store.queued_by(&caller.name).await?;
+        if waiting + batch.count > cap as i64 {
+            state.metrics.count_refusal("queued");
+            return Err(ApiError::TooManyRequests(format!(
+                "this client has {waiting} jobs waiting and may have at most {cap}; retry when some have run"
+            )));
+        }
+    }
     let row = state.store.insert_batch(&batch).await?;
     caller.count_creation(&state.metrics);
     let runner = state.runner.clone();

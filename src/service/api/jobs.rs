@@ -10,6 +10,7 @@ use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
 use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery};
 use crate::service::store::{Announce, JobFilter, JobRow};
+use crate::service::wait_slots::WaitSlot;
 use crate::service::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -30,12 +31,23 @@ fn view(state: &AppState, row: JobRow) -> JobView {
     view
 }
 
-fn wait_time(state: &AppState, wait: &WaitQuery) -> Duration {
-    Duration::from_millis(
-        wait.wait_ms
-            .unwrap_or(0)
-            .min(state.config.limits.max_wait_ms),
-    )
+/// How long this request may wait, with the slot that lets it: no wait (and no slot)
+/// when none was asked or the wait caps are reached.
+fn wait_time(state: &AppState, caller: &Caller, wait: &WaitQuery) -> (Duration, Option<WaitSlot>) {
+    let asked = wait
+        .wait_ms
+        .unwrap_or(0)
+        .min(state.config.limits.max_wait_ms);
+    if asked == 0 {
+        return (Duration::ZERO, None);
+    }
+    match state.waits.try_take(&caller.name) {
+        Some(slot) => (Duration::from_millis(asked), Some(slot)),
+        None => {
+            state.metrics.waits_refused.inc();
+            (Duration::ZERO, None)
+        }
+    }
 }
 
 /// Submit a job.
@@ -92,7 +104,7 @@ pub async fn create(
     };
     state.metrics.jobs_submitted.inc();
     caller.count_creation(&state.metrics);
-    let wait = wait_time(&state, &wait);
+    let (wait, _slot) = wait_time(&state, &caller, &wait);
     if !row.is_final() && !wait.is_zero() {
         if let Some(after) = state.runner.wait_final(&row.spec.id, wait).await? {
             row = after;
@@ -115,10 +127,11 @@ pub async fn create(
     ))]
 pub async fn get(
     State(state): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
 ) -> ApiResult<Json<JobView>> {
-    let wait = wait_time(&state, &wait);
+    let (wait, _slot) = wait_time(&state, &caller, &wait);
     let row = if wait.is_zero() {
         state.store.job(&id).await?
     } else {

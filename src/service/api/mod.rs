@@ -11,6 +11,7 @@ mod ops;
 mod ui;
 
 use super::error::{problem_response, ApiError};
+use super::metrics::Metrics;
 use super::AppState;
 use axum::extract::{FromRequest, FromRequestParts, MatchedPath, Query, Request};
 use axum::http::request::Parts;
@@ -20,7 +21,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
@@ -80,6 +82,13 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             crate::service::access::guard,
+        ))
+        .layer(middleware::from_fn_with_state(
+            RequestTimeout {
+                limit: Duration::from_millis(config.server.request_timeout_ms),
+                metrics: state.metrics.clone(),
+            },
+            limit_time,
         ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -145,6 +154,36 @@ async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> Response {
     )
 }
 
+/// The bound of [`limit_time`]: `server.request_timeout_ms`, and where to count.
+#[derive(Clone)]
+pub struct RequestTimeout {
+    /// Longest time to an answer's headers.
+    pub limit: Duration,
+    /// Counts the requests that took longer.
+    pub metrics: Arc<Metrics>,
+}
+
+/// Answers 503 when a request is not answered within its [`RequestTimeout`] (the
+/// request's future is dropped, which also releases what it held, a wait slot say).
+/// Only the answer's headers are bounded: a streamed body may take longer.
+pub async fn limit_time(
+    axum::extract::State(timeout): axum::extract::State<RequestTimeout>,
+    req: Request,
+    next: Next,
+) -> Response {
+    match tokio::time::timeout(timeout.limit, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => {
+            timeout.metrics.timed_out.inc();
+            ApiError::Unavailable(format!(
+                "the request was not answered within {} ms; it may or may not have taken effect",
+                timeout.limit.as_millis()
+            ))
+            .into_response()
+        }
+    }
+}
+
 async fn record_latency(
     axum::extract::State(state): axum::extract::State<AppState>,
     req: Request,
@@ -167,4 +206,47 @@ async fn record_latency(
         ])
         .observe(began.elapsed().as_secs_f64());
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_request_past_its_time_gets_503_problem_json_and_is_counted() {
+        let metrics = Arc::new(Metrics::default());
+        let app = Router::new()
+            .route(
+                "/slow",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                    "late"
+                }),
+            )
+            .route("/fast", get(|| async { "fast" }))
+            .layer(middleware::from_fn_with_state(
+                RequestTimeout {
+                    limit: Duration::from_millis(100),
+                    metrics: metrics.clone(),
+                },
+                limit_time,
+            ));
+        let call = |uri: &'static str| {
+            app.clone().oneshot(
+                Request::builder()
+                    .uri(uri)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+        };
+        let slow = call("/slow").await.unwrap();
+        assert_eq!(slow.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            slow.headers()[axum::http::header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+        assert_eq!(call("/fast").await.unwrap().status(), StatusCode::OK);
+        assert_eq!(metrics.timed_out.get(), 1);
+    }
 }

@@ -204,11 +204,15 @@ impl Store {
         Ok(flag.unwrap_or(false))
     }
 
-    /// How many jobs created by `client` wait in the queue.
+    /// How many jobs created by `client` wait: queued ones, and the deals of its
+    /// batches not yet queued.
     pub async fn queued_by(&self, client: &str) -> sqlx::Result<i64> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_scalar::<Db, i64>(
-                "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND created_by = $1",
+                // PostgreSQL's SUM of BIGINT is NUMERIC: cast back.
+                "SELECT CAST((SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND created_by = $1)
+                      + (SELECT COALESCE(SUM(count - materialized), 0) FROM batches
+                         WHERE materialized < count AND created_by = $1) AS BIGINT)",
             )
             .bind(client)
             .fetch_one(pool)
