@@ -91,8 +91,8 @@ pub async fn get(
 /// (`Accept: text/csv`), streamed in constant memory.
 #[utoipa::path(get, path = "/v1/batches/{id}/results", params(("id" = String, Path, description = "Batch id")),
     responses(
-        (status = 200, description = "One line per deal: deal, position, state, verdict, nodes, milliseconds, algorithm, node_id", content_type = "application/x-ndjson"),
-        (status = 200, description = "The same as CSV with a header line", content_type = "text/csv"),
+        (status = 200, description = "One line per deal: deal, position, state, verdict, nodes, milliseconds, algorithm, node_id; NDJSON, or CSV with a header line when `Accept: text/csv`",
+            content((String = "application/x-ndjson"), (String = "text/csv"))),
         (status = 404, description = "No such batch", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn results(

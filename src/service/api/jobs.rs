@@ -8,7 +8,9 @@ use super::{ApiJson, ApiQuery};
 use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
-use crate::service::model::{JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery};
+use crate::service::model::{
+    is_cursor, JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery,
+};
 use crate::service::store::{Announce, JobFilter, JobRow};
 use crate::service::wait_slots::WaitSlot;
 use crate::service::AppState;
@@ -31,13 +33,21 @@ fn view(state: &AppState, row: JobRow) -> JobView {
     view
 }
 
+/// Refuses a `wait_ms` above `limits.max_wait_ms` (before anything is stored).
+fn check_wait(state: &AppState, wait: &WaitQuery) -> ApiResult<()> {
+    let max = state.config.limits.max_wait_ms;
+    match wait.wait_ms {
+        Some(ms) if ms > max => Err(ApiError::BadRequest(format!(
+            "wait_ms must be between 0 and {max} (got {ms})"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// How long this request may wait, with the slot that lets it: no wait (and no slot)
-/// when none was asked or the wait caps are reached.
+/// when none was asked or the wait caps are reached. `wait` passed [`check_wait`].
 fn wait_time(state: &AppState, caller: &Caller, wait: &WaitQuery) -> (Duration, Option<WaitSlot>) {
-    let asked = wait
-        .wait_ms
-        .unwrap_or(0)
-        .min(state.config.limits.max_wait_ms);
+    let asked = wait.wait_ms.unwrap_or(0);
     if asked == 0 {
         return (Duration::ZERO, None);
     }
@@ -68,6 +78,7 @@ pub async fn create(
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
+    check_wait(&state, &wait)?;
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &caller.name, &state.config)?;
     let cap = state.config.limits.max_queued_per_client;
@@ -131,6 +142,7 @@ pub async fn get(
     Path(id): Path<String>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
 ) -> ApiResult<Json<JobView>> {
+    check_wait(&state, &wait)?;
     let (wait, _slot) = wait_time(&state, &caller, &wait);
     let row = if wait.is_zero() {
         state.store.job(&id).await?
@@ -219,7 +231,7 @@ pub async fn list(
         Some(c) => Some(
             c.parse::<i64>()
                 .ok()
-                .filter(|&n| n > 0)
+                .filter(|_| is_cursor(c))
                 .ok_or_else(|| ApiError::BadRequest(format!("cursor {c:?} is not valid")))?,
         ),
     };

@@ -5,6 +5,7 @@
 
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
+use crate::service::model::openapi_document;
 use crate::service::model::{
     BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
     Rates, WinRateRow,
@@ -130,9 +131,10 @@ pub async fn metrics(State(state): State<AppState>) -> ApiResult<Response> {
         .into_response())
 }
 
-/// The OpenAPI document.
-pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+/// The OpenAPI document, with this configuration's caps.
+pub async fn openapi(State(state): State<AppState>) -> Json<serde_json::Value> {
+    let derived = serde_json::to_value(ApiDoc::openapi()).expect("the document serialises");
+    Json(openapi_document(derived, &state.config))
 }
 
 /// A browsable page of the OpenAPI document (no external assets).

@@ -57,11 +57,14 @@ pub async fn style() -> Response {
 
 /// Size of a numbered deal.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct DealQuery {
     /// Suits (1..8, default 4).
+    #[param(minimum = 1, maximum = 8)]
     pub suits: Option<usize>,
     /// Ranks (3..13, default 13).
+    #[param(minimum = 3, maximum = 13)]
     pub ranks: Option<usize>,
 }
 

@@ -1,32 +1,104 @@
-//! The JSON shapes of the HTTP API (docs/http.md) and the validation of requests.
+//! The JSON shapes of the HTTP API (docs/http.md); their validation is in
+//! [`validate`], the configuration-dependent parts of their schema in [`schema`].
 //!
-//! Invariants: a request becomes a [`NewJob`] only through [`JobRequest::validate`],
+//! Invariants: a request becomes a `NewJob` only through [`JobRequest::validate`],
 //! which parses the position with the engine (the only parse of it: from here on it is
-//! a `Position`, text again only in the database and in JSON), checks the
-//! algorithm against the variant and caps every limit from configuration; anything
-//! wrong is an [`ApiError`] naming the field, and nothing is stored.
+//! a `Position`, text again only in the database and in JSON); a field the schema
+//! declares non-null (`position`, `deal`) refuses an explicit `null`, so what the
+//! document calls invalid is refused.
 
-use super::config::Config;
-use super::error::ApiError;
-use super::job::{JobState, Stored};
-use super::store::{BatchCounts, BatchRow, JobRow, NewBatch, NewJob};
+mod schema;
+mod validate;
+
+pub use schema::{is_cursor, openapi_document};
+
+use super::job::JobState;
+use super::store::{BatchCounts, BatchRow, JobRow};
 use crate::report::{wilson_95, JobStats, MoveJson};
-use gaps_engine::{deal, parse_position, resolve_algorithm, Algorithm, Layout};
-use gaps_engine::{Position, Variant};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
+
+/// A whole number: JSON Schema's `integer`, which includes `10.0`.
+fn whole<'de, D: Deserializer<'de>, T: TryFrom<u64>>(d: D) -> Result<T, D::Error> {
+    let WholeNumber(n) = WholeNumber::deserialize(d)?;
+    T::try_from(n).map_err(|_| serde::de::Error::custom(format!("{n} is too large")))
+}
+
+/// An optional whole number (`null` or absent: none).
+fn whole_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Ok(Option::<WholeNumber>::deserialize(d)?.map(|WholeNumber(n)| n))
+}
+
+/// A non-negative whole number given as an integer or as a float without a fraction.
+struct WholeNumber(u64);
+
+impl<'de> Deserialize<'de> for WholeNumber {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = WholeNumber;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a non-negative whole number")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<WholeNumber, E> {
+                Ok(WholeNumber(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<WholeNumber, E> {
+                u64::try_from(v)
+                    .map(WholeNumber)
+                    .map_err(|_| E::custom(format!("{v} is negative")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<WholeNumber, E> {
+                // 2^64 is exact in f64; below it every whole f64 converts exactly.
+                if v.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&v) {
+                    Ok(WholeNumber(v as u64))
+                } else {
+                    Err(E::custom(format!("{v} is not a non-negative whole number")))
+                }
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// An optional object that may be absent but not `null`.
+fn present_object<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    object(d).map(Some)
+}
+
+/// An optional string that may be absent but not `null`.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(d).map(Some)
+}
+
+/// A struct given as a JSON object only (serde would also take an array, field by
+/// field, which the OpenAPI document does not allow).
+fn object<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(d: D) -> Result<T, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    if !value.is_object() {
+        return Err(serde::de::Error::custom("expected a JSON object"));
+    }
+    // Keep the inner field's name in the message (`deal: seed: ...`).
+    serde_path_to_error::deserialize(value).map_err(serde::de::Error::custom)
+}
 
 /// A numbered deal.
 #[derive(Deserialize, Serialize, Debug, Clone, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DealSpec {
     /// Deal number (0 ..= 2^63-1), as printed by `gaps deal --seed N`.
+    #[schema(maximum = 9_223_372_036_854_775_807_u64)]
+    #[serde(deserialize_with = "whole")]
     pub seed: u64,
     /// Suits (1..8, default 4).
-    #[serde(default = "default_suits")]
+    #[serde(default = "default_suits", deserialize_with = "whole")]
+    #[schema(minimum = 1, maximum = 8)]
     pub suits: usize,
     /// Ranks (3..13, default 13).
-    #[serde(default = "default_ranks")]
+    #[serde(default = "default_ranks", deserialize_with = "whole")]
+    #[schema(minimum = 3, maximum = 13)]
     pub ranks: usize,
 }
 
@@ -42,19 +114,29 @@ fn default_ranks() -> usize {
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Node limit.
+    #[schema(minimum = 1)]
+    #[serde(default, deserialize_with = "whole_opt")]
     pub nodes: Option<u64>,
     /// Time limit in milliseconds (default and cap from configuration).
+    #[schema(minimum = 1)]
+    #[serde(default, deserialize_with = "whole_opt")]
     pub time_ms: Option<u64>,
     /// Transposition-table budget in MiB (default: the engine's for the variant; capped
     /// by the solver threads' table). For `exact`, the visited set's budget (default: the
     /// solver threads' table; capped by the memory the exact searches share).
+    #[schema(minimum = 1)]
+    #[serde(default, deserialize_with = "whole_opt")]
     pub table_mb: Option<u64>,
     /// Random probes of `sampling` (default 10^6), or of the sampling phase of `auto`
     /// on `common` (default 10^5).
+    #[schema(minimum = 1)]
+    #[serde(default, deserialize_with = "whole_opt")]
     pub probes: Option<u64>,
     /// Threads of this one search (default 1; more only for `blocks`, and for `exact`,
     /// up to the configured maximum). The job gets the pool's idle threads up to this
     /// number when it starts; `stats.threads` says how many it had.
+    #[schema(minimum = 1)]
+    #[serde(default, deserialize_with = "whole_opt")]
     pub threads: Option<u64>,
 }
 
@@ -63,17 +145,23 @@ pub struct Limits {
 #[serde(deny_unknown_fields)]
 pub struct JobRequest {
     /// A position or deal in the notation of docs/notation.md (exclusive with `deal`).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = String)]
     pub position: Option<String>,
     /// A numbered deal (exclusive with `position`).
+    #[serde(default, deserialize_with = "present_object")]
+    #[schema(value_type = DealSpec)]
     pub deal: Option<DealSpec>,
     /// `basic` (default) or `common`.
     pub variant: Option<String>,
     /// `auto` (default), `dfs`, `sampling`, `hybrid`, `blocks`, `assign` or `exact`.
     pub algorithm: Option<String>,
     /// Search limits.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object")]
     pub limits: Limits,
     /// Seed of randomised algorithms (default 0), recorded with the result.
+    #[schema(maximum = 9_223_372_036_854_775_807_u64)]
+    #[serde(default, deserialize_with = "whole_opt")]
     pub seed: Option<u64>,
 }
 
@@ -85,32 +173,42 @@ pub struct BatchRequest {
     pub variant: Option<String>,
     /// Algorithm (default `auto`).
     pub algorithm: Option<String>,
-    /// Suits (default 4).
-    #[serde(default = "default_suits")]
+    /// Suits (1..8, default 4).
+    #[serde(default = "default_suits", deserialize_with = "whole")]
+    #[schema(minimum = 1, maximum = 8)]
     pub suits: usize,
-    /// Ranks (default 13).
-    #[serde(default = "default_ranks")]
+    /// Ranks (3..13, default 13).
+    #[serde(default = "default_ranks", deserialize_with = "whole")]
+    #[schema(minimum = 3, maximum = 13)]
     pub ranks: usize,
-    /// First deal number (default 0).
-    #[serde(default)]
+    /// First deal number (default 0; at most 2^63 - `limits.max_batch_deals`).
+    #[serde(default, deserialize_with = "whole")]
+    #[schema(maximum = 9_223_372_036_854_775_807_u64)]
     pub seed: u64,
     /// Number of deals (1 ..= configured maximum).
+    #[schema(minimum = 1)]
+    #[serde(deserialize_with = "whole")]
     pub count: u64,
     /// Limits of each job.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object")]
     pub limits: Limits,
 }
 
 /// Query of `GET`/`POST` that may wait for the job to finish.
 #[derive(Deserialize, Debug, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct WaitQuery {
-    /// Wait up to this many milliseconds for the job to finish (capped by configuration).
+    /// Wait up to this many milliseconds for the job to finish (at most
+    /// `limits.max_wait_ms`; a request answered while the node's waits are all taken
+    /// does not wait).
+    #[param(minimum = 0)]
     pub wait_ms: Option<u64>,
 }
 
 /// Query of `GET /v1/jobs`.
 #[derive(Deserialize, Debug, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
@@ -122,6 +220,7 @@ pub struct ListQuery {
     /// Only jobs of this batch.
     pub batch: Option<String>,
     /// Page size.
+    #[param(minimum = 1)]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -367,231 +466,4 @@ pub struct WinRateRow {
     pub rates: Rates,
     /// Search effort of searched (not cached) jobs, by algorithm and verdict.
     pub effort: Vec<Effort>,
-}
-
-/// The validated parts shared by jobs and batches.
-struct Common {
-    variant: Variant,
-    algorithm: Algorithm,
-    limit_nodes: Option<i64>,
-    limit_time_ms: i64,
-    table_mb: Option<i64>,
-    limit_probes: Option<i64>,
-    threads: i64,
-}
-
-fn validate_common(
-    variant: Option<&str>,
-    algorithm: Option<&str>,
-    limits: &Limits,
-    config: &Config,
-) -> Result<Common, ApiError> {
-    let caps = &config.limits;
-    let bad = |m: String| Err(ApiError::Unprocessable(m));
-    let variant: Variant = match variant.unwrap_or("basic").parse() {
-        Ok(v) => v,
-        Err(e) => return bad(format!("variant: {e}")),
-    };
-    let algorithm: Algorithm = match algorithm.unwrap_or("auto").parse() {
-        Ok(a) => a,
-        Err(e) => return bad(format!("algorithm: {e}")),
-    };
-    if let Err(e) = resolve_algorithm(algorithm, variant) {
-        return bad(format!("algorithm: {e}"));
-    }
-    if let Some(nodes) = limits.nodes {
-        if nodes == 0 || nodes > caps.max_nodes {
-            return bad(format!(
-                "limits.nodes must be between 1 and {} (got {nodes})",
-                caps.max_nodes
-            ));
-        }
-    }
-    let time_ms = limits.time_ms.unwrap_or(caps.default_time_ms);
-    if time_ms == 0 || time_ms > caps.max_time_ms {
-        return bad(format!(
-            "limits.time_ms must be between 1 and {} (got {time_ms})",
-            caps.max_time_ms
-        ));
-    }
-    if let Some(probes) = limits.probes {
-        if !matches!(
-            resolve_algorithm(algorithm, variant),
-            Ok(Algorithm::Sampling | Algorithm::Auto)
-        ) {
-            return bad(format!(
-                "limits.probes applies to sampling, and to auto on common; not to {} on {}",
-                algorithm.name(),
-                variant.name()
-            ));
-        }
-        if probes == 0 || probes > caps.max_probes {
-            return bad(format!(
-                "limits.probes must be between 1 and {} (got {probes})",
-                caps.max_probes
-            ));
-        }
-    }
-    let resolved = resolve_algorithm(algorithm, variant);
-    if let Some(mb) = limits.table_mb {
-        let (cap, what) = if resolved == Ok(Algorithm::Exact) {
-            (config.solver.exact_memory_mb, "the exact searches' memory")
-        } else {
-            (config.solver.table_mb, "the solvers' table")
-        };
-        if mb == 0 || mb > cap as u64 {
-            return bad(format!(
-                "limits.table_mb must be between 1 and {cap} ({what}; got {mb})"
-            ));
-        }
-    }
-    let threads = limits.threads.unwrap_or(1);
-    let max_threads = config.max_job_threads();
-    if threads == 0 || threads > max_threads as u64 {
-        return bad(format!(
-            "limits.threads must be between 1 and {max_threads} (got {threads})"
-        ));
-    }
-    if threads > 1 && !matches!(resolved, Ok(Algorithm::Blocks | Algorithm::Exact)) {
-        return bad(format!(
-            "limits.threads above 1 applies to blocks and exact only, not to {} on {}",
-            algorithm.name(),
-            variant.name()
-        ));
-    }
-    Ok(Common {
-        variant,
-        algorithm,
-        limit_nodes: limits.nodes.map(|n| n as i64),
-        limit_time_ms: time_ms as i64,
-        table_mb: limits.table_mb.map(|n| n as i64),
-        limit_probes: limits.probes.map(|n| n as i64),
-        threads: threads as i64,
-    })
-}
-
-fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
-    Layout::new(suits, ranks).map_err(|e| ApiError::Unprocessable(format!("deal: {e}")))
-}
-
-impl DealSpec {
-    /// The deal's starting position, or what is wrong with the request.
-    pub fn position(&self) -> Result<Position, ApiError> {
-        deal_seed(self.seed)?;
-        Ok(deal(self.seed, layout(self.suits, self.ranks)?))
-    }
-}
-
-fn deal_seed(seed: u64) -> Result<i64, ApiError> {
-    i64::try_from(seed)
-        .map_err(|_| ApiError::Unprocessable(format!("deal seed {seed} is above 2^63-1")))
-}
-
-impl JobRequest {
-    /// The job this request asks for, or what is wrong with it.
-    pub fn validate(
-        &self,
-        id: String,
-        created_by: &str,
-        config: &Config,
-    ) -> Result<NewJob, ApiError> {
-        let common = validate_common(
-            self.variant.as_deref(),
-            self.algorithm.as_deref(),
-            &self.limits,
-            config,
-        )?;
-        let seed = self.seed.unwrap_or(0);
-        let search_seed = i64::try_from(seed)
-            .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
-        let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
-            (Some(_), Some(_)) => {
-                return Err(ApiError::Unprocessable(
-                    "give either `position` or `deal`, not both".into(),
-                ))
-            }
-            (None, None) => {
-                return Err(ApiError::Unprocessable(
-                    "give a `position` (notation) or a `deal` ({\"seed\": N})".into(),
-                ))
-            }
-            (Some(text), None) => (
-                parse_position(text)
-                    .map_err(|e| ApiError::Unprocessable(format!("position: {e}")))?,
-                None,
-            ),
-            (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
-        };
-        let l = position.layout();
-        Ok(NewJob {
-            id,
-            variant: Stored(common.variant),
-            algorithm: Stored(common.algorithm),
-            position: Stored(position),
-            suits: l.suits() as i64,
-            ranks: l.ranks() as i64,
-            deal_seed: deal_number,
-            limit_nodes: common.limit_nodes,
-            limit_time_ms: common.limit_time_ms,
-            table_mb: common.table_mb,
-            search_seed,
-            batch_id: None,
-            limit_probes: common.limit_probes,
-            threads: common.threads,
-            created_by: Some(created_by.to_string()),
-        })
-    }
-}
-
-impl BatchRequest {
-    /// The batch this request asks for, or what is wrong with it.
-    pub fn validate(
-        &self,
-        id: String,
-        created_by: &str,
-        config: &Config,
-    ) -> Result<NewBatch, ApiError> {
-        let caps = &config.limits;
-        let common = validate_common(
-            self.variant.as_deref(),
-            self.algorithm.as_deref(),
-            &self.limits,
-            config,
-        )?;
-        if self.limits.table_mb.is_some() {
-            return Err(ApiError::Unprocessable(
-                "limits.table_mb is not supported for batches".into(),
-            ));
-        }
-        layout(self.suits, self.ranks)?;
-        if self.count == 0 || self.count > caps.max_batch_deals {
-            return Err(ApiError::Unprocessable(format!(
-                "count must be between 1 and {} (got {})",
-                caps.max_batch_deals, self.count
-            )));
-        }
-        let last = self
-            .seed
-            .checked_add(self.count - 1)
-            .filter(|&s| s <= i64::MAX as u64);
-        if last.is_none() {
-            return Err(ApiError::Unprocessable(
-                "seed + count - 1 must not exceed 2^63-1".into(),
-            ));
-        }
-        Ok(NewBatch {
-            id,
-            variant: Stored(common.variant),
-            algorithm: Stored(common.algorithm),
-            suits: self.suits as i64,
-            ranks: self.ranks as i64,
-            seed: self.seed as i64,
-            count: self.count as i64,
-            limit_nodes: common.limit_nodes,
-            limit_time_ms: common.limit_time_ms,
-            limit_probes: common.limit_probes,
-            threads: common.threads,
-            created_by: Some(created_by.to_string()),
-        })
-    }
 }

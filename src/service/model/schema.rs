@@ -1,0 +1,231 @@
+//! The parts of the OpenAPI document that depend on configuration or that the derive
+//! macros cannot say: every cap, the names each string accepts, "a position or a deal",
+//! which limits apply to which algorithm, and the answers every route may give.
+//!
+//! Invariant: the rules written here are exactly those [`super::validate`] and the
+//! handlers enforce, from the same configuration values and engine names, so a request
+//! valid by the document is accepted (unless a quota or the service's state refuses
+//! it) and one invalid by it is refused with a 4xx. `tests/openapi.rs` checks both
+//! directions on examples; `scripts/schemathesis.sh` fuzzes them.
+
+use crate::service::config::Config;
+use gaps_engine::{Algorithm, Variant, Verdict};
+use serde_json::{json, Value};
+
+/// The largest deal number.
+const MAX_SEED: u64 = i64::MAX as u64;
+
+/// The first deal number a batch may start at: any batch of the largest size ends at or
+/// below [`MAX_SEED`].
+pub fn max_batch_seed(config: &Config) -> u64 {
+    MAX_SEED - (config.limits.max_batch_deals - 1)
+}
+
+/// `doc` (the derived document) completed for `config`.
+pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
+    let limits = &config.limits;
+    let names = |all: &[&str]| json!(all);
+    let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    let algorithms: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    let verdicts: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
+    let states: Vec<&str> = crate::service::job::JobState::ALL
+        .iter()
+        .map(|s| s.name())
+        .collect();
+
+    let schemas = &mut doc["components"]["schemas"];
+    let limit_props = &mut schemas["Limits"]["properties"];
+    limit_props["nodes"]["maximum"] = json!(limits.max_nodes);
+    limit_props["time_ms"]["maximum"] = json!(limits.max_time_ms);
+    limit_props["probes"]["maximum"] = json!(limits.max_probes);
+    limit_props["threads"]["maximum"] = json!(config.max_job_threads());
+    let table_cap = config.solver.table_mb.max(config.solver.exact_memory_mb);
+    limit_props["table_mb"]["maximum"] = json!(table_cap);
+
+    for request in ["JobRequest", "BatchRequest"] {
+        let props = &mut schemas[request]["properties"];
+        props["variant"]["enum"] = with_null(names(&variants));
+        props["algorithm"]["enum"] = with_null(names(&algorithms));
+    }
+    let job = &mut schemas["JobRequest"];
+    // Any arrangement of the cards with one gap per row (or a full deal) is valid; the
+    // format names that rule, which no pattern can state (each card exactly once).
+    job["properties"]["position"]["format"] = json!("gaps-position");
+    job["properties"]["position"]["examples"] =
+        json!(["3S 2H -- 2S/3H -- 4H 4S", "2S 3S 4S --/2H 3H 4H --"]);
+    job["allOf"] = json!([
+        {"oneOf": [{"required": ["position"]}, {"required": ["deal"]}]},
+        {"anyOf": algorithm_cases(config, false)},
+    ]);
+    let batch = &mut schemas["BatchRequest"];
+    let mut count_cap = limits.max_batch_deals;
+    if limits.max_queued_per_client > 0 {
+        count_cap = count_cap.min(limits.max_queued_per_client);
+    }
+    batch["properties"]["count"]["maximum"] = json!(count_cap);
+    batch["properties"]["seed"]["maximum"] = json!(max_batch_seed(config));
+    batch["allOf"] = json!([{"anyOf": algorithm_cases(config, true)}]);
+
+    for (path, item) in doc["paths"].as_object_mut().into_iter().flatten() {
+        for (method, op) in item.as_object_mut().into_iter().flatten() {
+            complete_operation(path, method, op, config, &states, &variants, &verdicts);
+        }
+    }
+    doc
+}
+
+/// `names` plus `null` (an optional field may be `null`, meaning its default).
+fn with_null(mut names: Value) -> Value {
+    names.as_array_mut().expect("a list").push(Value::Null);
+    names
+}
+
+/// Which limits apply, by (algorithm, variant), as in `validate`: `probes` only where
+/// the search samples (`sampling`, `auto` on `common`), more than one thread only for
+/// `blocks` and `exact`, and the table budget of `exact` from the exact searches'
+/// memory. Absent or `null` algorithm means `auto`, variant `basic`. Batches take no
+/// `table_mb`.
+fn algorithm_cases(config: &Config, batch: bool) -> Value {
+    let table = config.solver.table_mb;
+    let exact_table = config.solver.exact_memory_mb;
+    let threads = config.max_job_threads();
+    let limits = |probes: bool, threads: usize, table: usize| {
+        let mut props = json!({"threads": {"type": ["integer", "null"], "maximum": threads}});
+        if !probes {
+            props["probes"] = json!({"type": "null"});
+        }
+        props["table_mb"] = if batch {
+            json!({"type": "null"})
+        } else {
+            json!({"type": ["integer", "null"], "maximum": table})
+        };
+        json!({"properties": props})
+    };
+    let case = |algorithms: Value, variants: Value, required: &[&str], limits: Value| {
+        json!({
+            "properties": {"algorithm": {"enum": algorithms}, "variant": {"enum": variants}, "limits": limits},
+            "required": required,
+        })
+    };
+    let any_variant = json!(["basic", "common", null]);
+    let basic = json!(["basic", null]);
+    let common = json!(["common"]);
+    let auto = json!(["auto", null]);
+    json!([
+        case(
+            json!(["dfs", "hybrid"]),
+            any_variant.clone(),
+            &["algorithm"],
+            limits(false, 1, table)
+        ),
+        case(auto.clone(), basic.clone(), &[], limits(false, 1, table)),
+        case(
+            json!(["assign"]),
+            common.clone(),
+            &["algorithm", "variant"],
+            limits(false, 1, table)
+        ),
+        case(
+            json!(["sampling"]),
+            any_variant.clone(),
+            &["algorithm"],
+            limits(true, 1, table)
+        ),
+        case(auto, common, &["variant"], limits(true, 1, table)),
+        case(
+            json!(["blocks"]),
+            basic,
+            &["algorithm"],
+            limits(false, threads, table)
+        ),
+        case(
+            json!(["exact"]),
+            any_variant,
+            &["algorithm"],
+            limits(false, threads, exact_table)
+        ),
+    ])
+}
+
+/// Query parameters' caps and names, and the problem answers every route may give.
+fn complete_operation(
+    path: &str,
+    method: &str,
+    op: &mut Value,
+    config: &Config,
+    states: &[&str],
+    variants: &[&str],
+    verdicts: &[&str],
+) {
+    let limits = &config.limits;
+    let params = op.get_mut("parameters").and_then(Value::as_array_mut);
+    for param in params.into_iter().flatten() {
+        if param["in"] == "query" {
+            // A query parameter is absent or has a value; it is never `null`.
+            if let Some(types) = param["schema"]["type"].as_array() {
+                let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                param["schema"]["type"] = kept.into_iter().next().unwrap_or(Value::Null);
+            }
+        }
+        let name = param["name"].as_str().unwrap_or_default().to_string();
+        let schema = &mut param["schema"];
+        match name.as_str() {
+            "wait_ms" => schema["maximum"] = json!(limits.max_wait_ms),
+            "limit" => schema["maximum"] = json!(limits.max_page_size),
+            "state" => schema["enum"] = json!(states),
+            "variant" => schema["enum"] = json!(variants),
+            "verdict" => schema["enum"] = json!(verdicts),
+            "cursor" => schema["pattern"] = json!(CURSOR_PATTERN),
+            "seed" => schema["maximum"] = json!(MAX_SEED),
+            _ => {}
+        }
+    }
+    let has_query = op
+        .get("parameters")
+        .and_then(Value::as_array)
+        .is_some_and(|p| p.iter().any(|p| p["in"] == "query"));
+    let responses = &mut op["responses"];
+    let problem = |description: &str| {
+        json!({
+            "description": description,
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+        })
+    };
+    let mut add = |status: &str, description: &str| {
+        if responses.get(status).is_none() {
+            responses[status] = problem(description);
+        }
+    };
+    let takes_body = method == "post" && (path == "/v1/jobs" || path == "/v1/batches");
+    if takes_body {
+        add("400", "Malformed JSON or query");
+        add("413", "The body is larger than `server.body_limit_bytes`");
+        add("415", "The body is not sent as `application/json`");
+    }
+    if has_query {
+        add(
+            "400",
+            "A query parameter is unknown, malformed or out of range",
+        );
+    }
+    if path != "/healthz" {
+        add(
+            "401",
+            "Tokens are configured and this request needs one (writes; reads with `auth.protect_reads`)",
+        );
+    }
+    add(
+        "503",
+        "The store is unavailable, the service is shutting down, or the request took longer than `server.request_timeout_ms`",
+    );
+}
+
+/// The form of a page cursor: a positive whole number of at most 18 digits.
+pub const CURSOR_PATTERN: &str = "^[1-9][0-9]{0,17}$";
+
+/// Whether `cursor` has the form of [`CURSOR_PATTERN`].
+pub fn is_cursor(cursor: &str) -> bool {
+    (1..=18).contains(&cursor.len())
+        && !cursor.starts_with('0')
+        && cursor.bytes().all(|b| b.is_ascii_digit())
+}

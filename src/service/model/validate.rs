@@ -1,0 +1,239 @@
+//! The validation of requests: a [`JobRequest`] or [`BatchRequest`] becomes a
+//! [`NewJob`] or [`NewBatch`] only here.
+//!
+//! Invariants: every limit is capped from configuration with the same bounds that
+//! [`super::openapi_document`] writes into the OpenAPI document; anything wrong is an
+//! [`ApiError::Unprocessable`] naming the field, and nothing is stored.
+
+use super::{BatchRequest, DealSpec, JobRequest, Limits};
+use crate::service::config::Config;
+use crate::service::error::ApiError;
+use crate::service::job::Stored;
+use crate::service::store::{NewBatch, NewJob};
+use gaps_engine::{deal, parse_position, resolve_algorithm, Algorithm, Layout};
+use gaps_engine::{Position, Variant};
+
+/// The validated parts shared by jobs and batches.
+struct Common {
+    variant: Variant,
+    algorithm: Algorithm,
+    limit_nodes: Option<i64>,
+    limit_time_ms: i64,
+    table_mb: Option<i64>,
+    limit_probes: Option<i64>,
+    threads: i64,
+}
+
+fn validate_common(
+    variant: Option<&str>,
+    algorithm: Option<&str>,
+    limits: &Limits,
+    config: &Config,
+) -> Result<Common, ApiError> {
+    let caps = &config.limits;
+    let bad = |m: String| Err(ApiError::Unprocessable(m));
+    let variant: Variant = match variant.unwrap_or("basic").parse() {
+        Ok(v) => v,
+        Err(e) => return bad(format!("variant: {e}")),
+    };
+    let algorithm: Algorithm = match algorithm.unwrap_or("auto").parse() {
+        Ok(a) => a,
+        Err(e) => return bad(format!("algorithm: {e}")),
+    };
+    if let Err(e) = resolve_algorithm(algorithm, variant) {
+        return bad(format!("algorithm: {e}"));
+    }
+    if let Some(nodes) = limits.nodes {
+        if nodes == 0 || nodes > caps.max_nodes {
+            return bad(format!(
+                "limits.nodes must be between 1 and {} (got {nodes})",
+                caps.max_nodes
+            ));
+        }
+    }
+    let time_ms = limits.time_ms.unwrap_or(caps.default_time_ms);
+    if time_ms == 0 || time_ms > caps.max_time_ms {
+        return bad(format!(
+            "limits.time_ms must be between 1 and {} (got {time_ms})",
+            caps.max_time_ms
+        ));
+    }
+    if let Some(probes) = limits.probes {
+        if !matches!(
+            resolve_algorithm(algorithm, variant),
+            Ok(Algorithm::Sampling | Algorithm::Auto)
+        ) {
+            return bad(format!(
+                "limits.probes applies to sampling, and to auto on common; not to {} on {}",
+                algorithm.name(),
+                variant.name()
+            ));
+        }
+        if probes == 0 || probes > caps.max_probes {
+            return bad(format!(
+                "limits.probes must be between 1 and {} (got {probes})",
+                caps.max_probes
+            ));
+        }
+    }
+    let resolved = resolve_algorithm(algorithm, variant);
+    if let Some(mb) = limits.table_mb {
+        let (cap, what) = if resolved == Ok(Algorithm::Exact) {
+            (config.solver.exact_memory_mb, "the exact searches' memory")
+        } else {
+            (config.solver.table_mb, "the solvers' table")
+        };
+        if mb == 0 || mb > cap as u64 {
+            return bad(format!(
+                "limits.table_mb must be between 1 and {cap} ({what}; got {mb})"
+            ));
+        }
+    }
+    let threads = limits.threads.unwrap_or(1);
+    let max_threads = config.max_job_threads();
+    if threads == 0 || threads > max_threads as u64 {
+        return bad(format!(
+            "limits.threads must be between 1 and {max_threads} (got {threads})"
+        ));
+    }
+    if threads > 1 && !matches!(resolved, Ok(Algorithm::Blocks | Algorithm::Exact)) {
+        return bad(format!(
+            "limits.threads above 1 applies to blocks and exact only, not to {} on {}",
+            algorithm.name(),
+            variant.name()
+        ));
+    }
+    Ok(Common {
+        variant,
+        algorithm,
+        limit_nodes: limits.nodes.map(|n| n as i64),
+        limit_time_ms: time_ms as i64,
+        table_mb: limits.table_mb.map(|n| n as i64),
+        limit_probes: limits.probes.map(|n| n as i64),
+        threads: threads as i64,
+    })
+}
+
+fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
+    Layout::new(suits, ranks).map_err(|e| ApiError::Unprocessable(format!("deal: {e}")))
+}
+
+impl DealSpec {
+    /// The deal's starting position, or what is wrong with the request.
+    pub fn position(&self) -> Result<Position, ApiError> {
+        deal_seed(self.seed)?;
+        Ok(deal(self.seed, layout(self.suits, self.ranks)?))
+    }
+}
+
+fn deal_seed(seed: u64) -> Result<i64, ApiError> {
+    i64::try_from(seed)
+        .map_err(|_| ApiError::Unprocessable(format!("deal seed {seed} is above 2^63-1")))
+}
+
+impl JobRequest {
+    /// The job this request asks for, or what is wrong with it.
+    pub fn validate(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+    ) -> Result<NewJob, ApiError> {
+        let common = validate_common(
+            self.variant.as_deref(),
+            self.algorithm.as_deref(),
+            &self.limits,
+            config,
+        )?;
+        let seed = self.seed.unwrap_or(0);
+        let search_seed = i64::try_from(seed)
+            .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
+        let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::Unprocessable(
+                    "give either `position` or `deal`, not both".into(),
+                ))
+            }
+            (None, None) => {
+                return Err(ApiError::Unprocessable(
+                    "give a `position` (notation) or a `deal` ({\"seed\": N})".into(),
+                ))
+            }
+            (Some(text), None) => (
+                parse_position(text)
+                    .map_err(|e| ApiError::Unprocessable(format!("position: {e}")))?,
+                None,
+            ),
+            (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
+        };
+        let l = position.layout();
+        Ok(NewJob {
+            id,
+            variant: Stored(common.variant),
+            algorithm: Stored(common.algorithm),
+            position: Stored(position),
+            suits: l.suits() as i64,
+            ranks: l.ranks() as i64,
+            deal_seed: deal_number,
+            limit_nodes: common.limit_nodes,
+            limit_time_ms: common.limit_time_ms,
+            table_mb: common.table_mb,
+            search_seed,
+            batch_id: None,
+            limit_probes: common.limit_probes,
+            threads: common.threads,
+            created_by: Some(created_by.to_string()),
+        })
+    }
+}
+
+impl BatchRequest {
+    /// The batch this request asks for, or what is wrong with it.
+    pub fn validate(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+    ) -> Result<NewBatch, ApiError> {
+        let caps = &config.limits;
+        let common = validate_common(
+            self.variant.as_deref(),
+            self.algorithm.as_deref(),
+            &self.limits,
+            config,
+        )?;
+        if self.limits.table_mb.is_some() {
+            return Err(ApiError::Unprocessable(
+                "limits.table_mb is not supported for batches".into(),
+            ));
+        }
+        layout(self.suits, self.ranks)?;
+        if self.count == 0 || self.count > caps.max_batch_deals {
+            return Err(ApiError::Unprocessable(format!(
+                "count must be between 1 and {} (got {})",
+                caps.max_batch_deals, self.count
+            )));
+        }
+        let max_seed = super::schema::max_batch_seed(config);
+        if self.seed > max_seed {
+            return Err(ApiError::Unprocessable(format!(
+                "seed must be at most {max_seed} (2^63 - limits.max_batch_deals; got {})",
+                self.seed
+            )));
+        }
+        Ok(NewBatch {
+            id,
+            variant: Stored(common.variant),
+            algorithm: Stored(common.algorithm),
+            suits: self.suits as i64,
+            ranks: self.ranks as i64,
+            seed: self.seed as i64,
+            count: self.count as i64,
+            limit_nodes: common.limit_nodes,
+            limit_time_ms: common.limit_time_ms,
+            limit_probes: common.limit_probes,
+            threads: common.threads,
+            created_by: Some(created_by.to_string()),
+        })
+    }
+}

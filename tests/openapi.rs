@@ -1,0 +1,279 @@
+//! The OpenAPI document says what the service does: its caps come from the running
+//! configuration, query parameters are query parameters, every answer a route gives to
+//! bad input is documented, and the boundaries it states are the ones enforced (the
+//! last value inside is accepted, the first outside refused). `scripts/schemathesis.sh`
+//! fuzzes the same promise from the document itself.
+
+mod support;
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use support::{start_with, TestService};
+
+async fn document(t: &TestService) -> Value {
+    serde_json::from_str(&t.text("/openapi.json").await).unwrap()
+}
+
+async fn status(t: &TestService, method: &str, uri: &str, body: Option<Value>) -> StatusCode {
+    let body = body.map(|b| b.to_string());
+    t.call(method, uri, body.as_deref()).await.0
+}
+
+fn param<'a>(doc: &'a Value, path: &str, method: &str, name: &str) -> &'a Value {
+    doc["paths"][path][method]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{method} {path} has no parameter {name}"))
+}
+
+#[tokio::test]
+async fn caps_in_the_document_are_the_configured_ones_and_are_enforced() {
+    let t = start_with(|c| {
+        c.limits.max_wait_ms = 1234;
+        c.limits.max_page_size = 77;
+        c.limits.max_time_ms = 5000;
+        c.limits.default_time_ms = 100;
+        c.solver.threads = Some(0); // nothing runs: every accepted job stays queued
+    })
+    .await;
+    let doc = document(&t).await;
+    let wait = param(&doc, "/v1/jobs/{id}", "get", "wait_ms");
+    assert_eq!(wait["in"], "query");
+    assert_eq!(wait["required"], false);
+    assert_eq!(
+        wait["schema"]["type"], "integer",
+        "a query value is never null"
+    );
+    assert_eq!(wait["schema"]["maximum"], 1234);
+    let limit = param(&doc, "/v1/jobs", "get", "limit");
+    assert_eq!(limit["schema"]["maximum"], 77);
+    assert_eq!(limit["schema"]["minimum"], 1);
+    let limits = &doc["components"]["schemas"]["Limits"]["properties"];
+    assert_eq!(limits["time_ms"]["maximum"], 5000);
+    assert_eq!(limits["time_ms"]["minimum"], 1);
+
+    let job = json!({"deal": {"seed": 1, "suits": 2, "ranks": 4}});
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs?wait_ms=1234", Some(job.clone())).await,
+        StatusCode::ACCEPTED
+    );
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs?wait_ms=1235", Some(job.clone())).await,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        status(&t, "GET", "/v1/jobs?limit=77", None).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        status(&t, "GET", "/v1/jobs?limit=78", None).await,
+        StatusCode::BAD_REQUEST
+    );
+    let timed = |ms: u64| json!({"deal": {"seed": 1}, "limits": {"time_ms": ms}});
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs", Some(timed(5000))).await,
+        StatusCode::ACCEPTED
+    );
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs", Some(timed(5001))).await,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        status(&t, "GET", "/v1/jobs?cursor=00", None).await,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        status(&t, "GET", "/v1/jobs?cursor=12", None).await,
+        StatusCode::OK
+    );
+    let page = t.call("GET", "/v1/jobs?limit=77", None).await.2;
+    assert_eq!(
+        page["jobs"].as_array().unwrap().len(),
+        2,
+        "only the accepted jobs were stored"
+    );
+}
+
+#[tokio::test]
+async fn a_job_needs_exactly_one_of_position_and_deal_and_says_so() {
+    let t = start_with(|c| c.solver.threads = Some(0)).await;
+    let doc = document(&t).await;
+    let request = &doc["components"]["schemas"]["JobRequest"];
+    assert_eq!(
+        request["allOf"][0]["oneOf"],
+        json!([{"required": ["position"]}, {"required": ["deal"]}])
+    );
+    assert_eq!(
+        request["properties"]["position"]["type"], "string",
+        "not nullable"
+    );
+    let deal = json!({"seed": 1, "suits": 2, "ranks": 4});
+    let position = "3S 2H -- 2S/3H -- 4H 4S";
+    for refused in [
+        json!({}),
+        json!({"deal": deal, "position": position}),
+        json!({"position": null, "deal": deal}),
+        json!({"deal": null, "position": position}),
+        json!({"deal": [1, 2, 4]}),
+        json!({"position": position, "limits": [null, null]}),
+    ] {
+        assert_eq!(
+            status(&t, "POST", "/v1/jobs", Some(refused.clone())).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{refused}"
+        );
+    }
+    assert_eq!(
+        status(
+            &t,
+            "POST",
+            "/v1/jobs",
+            Some(json!(["3S 2H -- 2S/3H -- 4H 4S"]))
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a body that is not an object"
+    );
+    // JSON Schema's integers include 10.0.
+    let whole =
+        json!({"deal": {"seed": 1.0, "suits": 2.0, "ranks": 4}, "limits": {"time_ms": 50.0}});
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs", Some(whole)).await,
+        StatusCode::ACCEPTED
+    );
+    let fraction = json!({"deal": {"seed": 1.5}});
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs", Some(fraction)).await,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        status(&t, "POST", "/v1/jobs", Some(json!({"position": position}))).await,
+        StatusCode::ACCEPTED
+    );
+    assert_eq!(t.job_count().await, 2);
+}
+
+#[tokio::test]
+async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
+    let t = start_with(|c| {
+        c.solver.threads = Some(2);
+        c.solver.table_mb = 8;
+        c.solver.exact_memory_mb = 64;
+        c.limits.max_batch_deals = 50;
+    })
+    .await;
+    let doc = document(&t).await;
+    let cases = doc["components"]["schemas"]["JobRequest"]["allOf"][1]["anyOf"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let case_of = |algorithm: &str| {
+        cases
+            .iter()
+            .find(|c| {
+                c["properties"]["algorithm"]["enum"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(algorithm))
+            })
+            .unwrap()
+            .clone()
+    };
+    let limit = |c: &Value, field: &str| c["properties"]["limits"]["properties"][field].clone();
+    assert_eq!(limit(&case_of("dfs"), "threads")["maximum"], 1);
+    assert_eq!(limit(&case_of("dfs"), "probes")["type"], "null");
+    assert_eq!(limit(&case_of("exact"), "threads")["maximum"], 2);
+    assert_eq!(limit(&case_of("exact"), "table_mb")["maximum"], 64);
+    assert_eq!(limit(&case_of("sampling"), "table_mb")["maximum"], 8);
+    assert!(
+        limit(&case_of("sampling"), "probes").is_null(),
+        "probes allowed"
+    );
+    let deal = json!({"seed": 2, "suits": 2, "ranks": 4});
+    let post = |algorithm: &str, limits: Value| json!({"deal": deal, "algorithm": algorithm, "limits": limits});
+    for (body, want) in [
+        (
+            post("dfs", json!({"threads": 2})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            post("exact", json!({"threads": 2, "table_mb": 64})),
+            StatusCode::ACCEPTED,
+        ),
+        (
+            post("exact", json!({"table_mb": 65})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            post("dfs", json!({"table_mb": 9})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            post("dfs", json!({"probes": 5})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (post("sampling", json!({"probes": 5})), StatusCode::ACCEPTED),
+    ] {
+        assert_eq!(
+            status(&t, "POST", "/v1/jobs", Some(body.clone())).await,
+            want,
+            "{body}"
+        );
+    }
+    // A batch starts at most 2^63 - max_batch_deals, so that any batch ends in range.
+    let max_seed = i64::MAX as u64 - 49;
+    let batch = &doc["components"]["schemas"]["BatchRequest"]["properties"];
+    assert_eq!(batch["seed"]["maximum"], max_seed);
+    assert_eq!(batch["count"]["maximum"], 50);
+    let at = |seed: u64| json!({"seed": seed, "count": 1, "suits": 1, "ranks": 3});
+    assert_eq!(
+        status(&t, "POST", "/v1/batches", Some(at(max_seed))).await,
+        StatusCode::ACCEPTED
+    );
+    assert_eq!(
+        status(&t, "POST", "/v1/batches", Some(at(max_seed + 1))).await,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+}
+
+#[tokio::test]
+async fn the_answers_to_bad_input_are_documented() {
+    let t = start_with(|_| {}).await;
+    let doc = document(&t).await;
+    for (path, method, statuses) in [
+        (
+            "/v1/jobs",
+            "post",
+            &["202", "400", "401", "413", "415", "422", "429", "503"][..],
+        ),
+        (
+            "/v1/batches",
+            "post",
+            &["202", "400", "401", "413", "415", "422", "429", "503"][..],
+        ),
+        ("/v1/jobs", "get", &["200", "400", "401", "503"][..]),
+        (
+            "/v1/jobs/{id}",
+            "get",
+            &["200", "400", "401", "404", "503"][..],
+        ),
+        (
+            "/v1/jobs/{id}",
+            "delete",
+            &["200", "401", "403", "404", "409", "503"][..],
+        ),
+        ("/v1/deals/{seed}", "get", &["200", "400", "422"][..]),
+    ] {
+        let responses = &doc["paths"][path][method]["responses"];
+        for status in statuses {
+            assert!(
+                responses.get(*status).is_some(),
+                "{method} {path} lacks {status}"
+            );
+        }
+    }
+    let results = &doc["paths"]["/v1/batches/{id}/results"]["get"]["responses"]["200"]["content"];
+    assert!(results.get("application/x-ndjson").is_some() && results.get("text/csv").is_some());
+}
