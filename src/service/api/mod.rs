@@ -35,22 +35,10 @@ pub struct ApiJson<T>(pub T);
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
     /// Malformed JSON is a 400; JSON that is not an object of the request's shape a
-    /// 422. Every request body is an object: serde would otherwise take an array for a
-    /// struct, field by field, which the OpenAPI document does not allow.
+    /// 422 (see [`crate::service::model::from_json`]).
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
         let Json(value) = Json::<serde_json::Value>::from_request(req, state).await?;
-        if !value.is_object() {
-            return Err(ApiError::Unprocessable(
-                "the body must be a JSON object".into(),
-            ));
-        }
-        serde_path_to_error::deserialize(value)
-            .map(ApiJson)
-            .map_err(|e| {
-                ApiError::Unprocessable(format!(
-                    "Failed to deserialize the JSON body into the target type: {e}"
-                ))
-            })
+        crate::service::model::from_json(value).map(ApiJson)
     }
 }
 

@@ -18,6 +18,25 @@ use crate::report::{wilson_95, JobStats, MoveJson};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+/// A request body as its type: a JSON object of the type's shape, or a 422 naming the
+/// field. Every request body is an object: serde would otherwise take an array for a
+/// struct, field by field, which the OpenAPI document does not allow.
+pub fn from_json<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, super::error::ApiError> {
+    use super::error::ApiError;
+    if !value.is_object() {
+        return Err(ApiError::Unprocessable(
+            "the body must be a JSON object".into(),
+        ));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        ApiError::Unprocessable(format!(
+            "Failed to deserialize the JSON body into the target type: {e}"
+        ))
+    })
+}
+
 /// A whole number: JSON Schema's `integer`, which includes `10.0`.
 fn whole<'de, D: Deserializer<'de>, T: TryFrom<u64>>(d: D) -> Result<T, D::Error> {
     let WholeNumber(n) = WholeNumber::deserialize(d)?;
