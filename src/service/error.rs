@@ -59,7 +59,7 @@ impl From<sqlx::Error> for ApiError {
 }
 
 /// Whether `e` says the database is away or busy rather than that a query is wrong.
-fn database_unavailable(e: &sqlx::Error) -> bool {
+pub fn database_unavailable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)

@@ -21,6 +21,7 @@
 //!   it starts, so searches never run on more threads than the pool has. Exact searches hold their set's budget from `exact_memory` for the
 //!   whole solve (waiting for it if needed), so together they never exceed it.
 
+use super::error::database_unavailable;
 use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverThread};
@@ -463,9 +464,12 @@ impl Runner {
                 ("failed", "")
             }
         };
-        // A lost write would leave the job `running` until the next start re-queues it;
-        // retry a few times before giving up on this process.
-        let mut attempt = 0;
+        // A lost write would leave the job `running` until its lease is taken back and it
+        // runs again. While the database is away (full disk, busy, unreachable) keep
+        // the result and retry, backing off to 5 s, until it returns or this process
+        // stops; other errors are retried a few times. If the lease is taken back
+        // meanwhile, the finish is fenced and the job's new holder decides.
+        let mut attempt = 0u32;
         loop {
             match self.store.finish(job, &finish).await {
                 Ok(true) => break,
@@ -475,10 +479,12 @@ impl Runner {
                     tracing::warn!(job = %job.spec.id, "result discarded: the job's lease was taken back");
                     return Ok(());
                 }
-                Err(e) if attempt < 5 => {
+                Err(e) if attempt < 5 || (database_unavailable(&e) && !self.is_shutting_down()) => {
                     attempt += 1;
                     tracing::warn!(job = %job.spec.id, error = %e, "storing the result failed; retrying");
-                    tokio::time::sleep(Duration::from_millis(100 << attempt)).await;
+                    let pause =
+                        Duration::from_millis(100 << attempt.min(6)).min(Duration::from_secs(5));
+                    tokio::time::sleep(pause).await;
                 }
                 Err(e) => return Err(e),
             }

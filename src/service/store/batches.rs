@@ -103,8 +103,9 @@ pub struct BatchCounts {
 impl Store {
     /// Inserts a batch (no jobs yet).
     pub async fn insert_batch(&self, batch: &NewBatch) -> sqlx::Result<BatchRow> {
-        on_pool!(self, write, |Db, pool, _d| {
-            sqlx::query_as::<Db, BatchRow>(
+        // A transaction, so that a failed commit is reported (see `insert_job`).
+        in_transaction!(self, |Db, tx, _d| {
+            let row = sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
                  limit_time_ms, limit_probes, threads, created_by)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
@@ -121,8 +122,10 @@ impl Store {
         .bind(batch.limit_probes)
         .bind(batch.threads)
         .bind(&batch.created_by)
-        .fetch_one(pool)
-        .await
+        .fetch_one(&mut *tx)
+        .await?;
+            tx.commit().await?;
+            Ok(row)
         })
     }
 

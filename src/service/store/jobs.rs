@@ -120,11 +120,18 @@ pub struct JobFilter {
 
 impl Store {
     /// Inserts a queued job and returns it.
+    ///
+    /// Every write that returns rows runs in an explicit transaction and commits it:
+    /// in autocommit, `fetch_one` stops at the first row and SQLite commits when the
+    /// statement is reset, where a failed commit (a full disk) is not reported, so a
+    /// row would be returned as stored although it was rolled back.
     pub async fn insert_job(&self, job: &NewJob) -> sqlx::Result<JobRow> {
-        on_pool!(self, write, |Db, pool, _d| {
-            bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
-                .fetch_one(pool)
-                .await
+        in_transaction!(self, |Db, tx, _d| {
+            let row = bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
+                .fetch_one(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(row)
         })
     }
 
@@ -135,7 +142,7 @@ impl Store {
         known: &KnownVerdict,
     ) -> sqlx::Result<JobRow> {
         let stats = Json(cached_stats(known));
-        on_pool!(self, write, |Db, pool, d| {
+        in_transaction!(self, |Db, tx, d| {
             let sql = format!(
                 concat!(
                     "INSERT INTO jobs (",
@@ -148,13 +155,15 @@ impl Store {
                 ),
                 now = d.now
             );
-            bind_new_job!(sqlx::query_as::<Db, JobRow>(&sql), job)
+            let row = bind_new_job!(sqlx::query_as::<Db, JobRow>(&sql), job)
                 .bind(known.verdict)
                 .bind(&known.solution)
                 .bind(&stats)
                 .bind(known.algorithm)
-                .fetch_one(pool)
-                .await
+                .fetch_one(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(row)
         })
     }
 

@@ -44,8 +44,9 @@ impl Store {
     /// Moves the oldest queued job to `running` under a new lease and returns it.
     pub async fn claim_next(&self, lease: &Lease) -> sqlx::Result<Option<JobRow>> {
         let token = uuid::Uuid::now_v7().to_string();
-        on_pool!(self, write, |Db, pool, d| {
-            sqlx::query_as::<Db, JobRow>(&format!(
+        // A transaction, so that a failed commit is reported (see `insert_job`).
+        in_transaction!(self, |Db, tx, d| {
+            let row = sqlx::query_as::<Db, JobRow>(&format!(
                 "UPDATE jobs SET state = 'running', started_at = {now}, attempts = attempts + 1,
                      node_id = $1, lease_token = $2, lease_until = {now_ms} + $3
                  WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1
@@ -58,8 +59,10 @@ impl Store {
             .bind(&lease.node_id)
             .bind(&token)
             .bind(millis(lease.duration))
-            .fetch_optional(pool)
-            .await
+            .fetch_optional(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(row)
         })
     }
 
@@ -67,8 +70,8 @@ impl Store {
     /// to cancel it, or `None` when the claim is no longer current (the lease expired and
     /// the job was taken back, or it ended): its holder must stop.
     pub async fn heartbeat(&self, job: &JobRow, duration: Duration) -> sqlx::Result<Option<bool>> {
-        on_pool!(self, write, |Db, pool, d| {
-            sqlx::query_scalar::<Db, bool>(&format!(
+        in_transaction!(self, |Db, tx, d| {
+            let cancel = sqlx::query_scalar::<Db, bool>(&format!(
                 "UPDATE jobs SET lease_until = {now_ms} + $1
                  WHERE id = $2 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $3
                  RETURNING cancel_requested",
@@ -77,8 +80,10 @@ impl Store {
             .bind(millis(duration))
             .bind(&job.spec.id)
             .bind(&job.lease_token)
-            .fetch_optional(pool)
-            .await
+            .fetch_optional(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(cancel)
         })
     }
 

@@ -26,6 +26,7 @@ mod deepen;
 mod jobs;
 mod known;
 mod leases;
+pub(crate) mod sqlite_tx;
 mod stats;
 #[doc(hidden)]
 pub mod testing;
@@ -170,7 +171,8 @@ macro_rules! on_pool {
 }
 
 /// Runs `$body` in a write transaction `$tx` (SQLite: `BEGIN IMMEDIATE`, so it holds the
-/// write lock from its first statement); the body commits it.
+/// write lock from its first statement, through [`sqlite_tx::SqliteTx`]); the body
+/// commits it.
 macro_rules! in_transaction {
     ($store:expr, |$db:ident, $tx:ident, $d:ident| $body:expr) => {
         match &$store.pools {
@@ -178,7 +180,7 @@ macro_rules! in_transaction {
                 #[allow(dead_code)]
                 type $db = sqlx::Sqlite;
                 #[allow(unused_mut)]
-                let mut $tx = writer.begin_with("BEGIN IMMEDIATE").await?;
+                let mut $tx = $crate::service::store::sqlite_tx::SqliteTx::begin(writer).await?;
                 let $d = $crate::service::store::SQLITE;
                 let _ = $d;
                 $body
