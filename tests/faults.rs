@@ -1,5 +1,5 @@
 //! Faults of the database under the real binary: a full disk (a small tmpfs holding
-//! the SQLite file) answers 503 problem+json, never 500, and recovers when space
+//! the SQLite file and the log) answers 503 problem+json, never 500, and recovers when space
 //! returns with every accepted job done and the database intact; a corrupt or
 //! read-only database file is a clear error at start; a database locked by another
 //! process for a moment delays a write instead of failing it.
@@ -123,7 +123,17 @@ fn a_full_disk_answers_503_and_recovers_with_nothing_accepted_lost() {
         return;
     };
     let db = disk.path.join("gaps.db");
-    let mut served = Served::start(&format!("sqlite://{}", db.display()), free_port(), &env());
+    // The log goes to the same disk, as it may in production: a log line that cannot
+    // be written must not cost a request.
+    // (Errors only: the file stays empty until the disk is full, so that the first
+    // 503's log line cannot be written, not even into a page already allocated.)
+    let log = std::fs::File::create(disk.path.join("server.log")).unwrap();
+    let mut served = Served::start_logging_to(
+        &format!("sqlite://{}", db.display()),
+        free_port(),
+        &env(),
+        log.into(),
+    );
     let mut accepted = Vec::new();
     for seed in 0..20 {
         let (status, job) = post_deal(&served.base, seed);

@@ -248,7 +248,11 @@ pub fn init_logging(config: &Config) {
     use tracing_subscriber::EnvFilter;
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.filter));
+    // A log line that cannot be written (stderr on a full disk) is dropped: by
+    // default the subscriber would report that with `eprintln!`, which panics when
+    // stderr fails, and every request that logs would lose its connection.
     let builder = tracing_subscriber::fmt()
+        .log_internal_errors(false)
         .with_env_filter(filter)
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);

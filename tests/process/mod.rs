@@ -27,12 +27,17 @@ pub struct Served {
 impl Served {
     /// Starts the service and waits until `/healthz` answers.
     pub fn start(database: &str, port: u16, env: &[(&str, &str)]) -> Served {
+        Served::start_logging_to(database, port, env, Stdio::inherit())
+    }
+
+    /// [`Served::start`] with the service's log (stderr) going to `log`.
+    pub fn start_logging_to(database: &str, port: u16, env: &[(&str, &str)], log: Stdio) -> Served {
         let mut command = Command::new(env!("CARGO_BIN_EXE_gaps"));
         command
             .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
             .args(["--database", database])
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
+            .stderr(log);
         for (key, value) in env {
             command.env(key, value);
         }
