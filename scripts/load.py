@@ -4,6 +4,14 @@ that every accepted job ends.
 
     scripts/load.py --base http://127.0.0.1:8080 --seconds 30 --threads 16
     scripts/load.py --base http://127.0.0.1:8080 --seconds 30 --rate 1000 --saturate
+    scripts/load.py --base ... --rate 1000 --tokens 10 --greedy-rate 400
+
+With --tokens N the clients send `Authorization: Bearer load{i}:secret{i}` for i in
+0..N-1 (the service must be configured with those tokens, for example
+GAPS_AUTH__TOKENS=load0:secret0,...), and the POST line reports each token's accepted
+rate. --greedy-rate R adds one more client, token `greedy:secret`, sending R jobs/s on
+top of --rate, to show a client over its quota (`limits.rate_per_s`) refused with 429
+while the others keep their throughput.
 
 Each job is a distinct small deal (basic 4x5, `seed` from a counter), so every POST is a
 real insert and a real solve. With --rate the clients send at that fixed total rate and
@@ -25,6 +33,11 @@ import random
 import threading
 import time
 import urllib.parse
+
+
+# Threads of the --greedy-rate client (one token), so that its rate does not depend on
+# one connection's round trip.
+GREEDY_THREADS = 4
 
 
 def client(base):
@@ -69,7 +82,7 @@ def run_phase(args, send):
                 start = time.perf_counter()
             if start >= stop:
                 return
-            send(conn)
+            send(conn, k)
             ms = (time.perf_counter() - start) * 1e3
             with lock:
                 latencies.append(ms)
@@ -91,7 +104,10 @@ def main():
     p.add_argument("--saturate", action="store_true", help="keep every solver thread busy")
     p.add_argument("--seed", type=int, default=10_000_000)
     p.add_argument("--drain", type=float, default=300)
+    p.add_argument("--tokens", type=int, default=0, help="bearer tokens load0..load{N-1}")
+    p.add_argument("--greedy-rate", type=float, default=0, help="jobs/s of one more client")
     args = p.parse_args()
+    token_of = lambda k: f"load{k % args.tokens}:secret{k % args.tokens}" if args.tokens else None
 
     if args.saturate:
         threads = int(metric(args.base, "gaps_solvers"))
@@ -110,29 +126,73 @@ def main():
     seeds_lock = threading.Lock()
     accepted, refused = [], []
 
-    def post(conn):
+    per_token = {}
+    greedy = {"accepted": 0, "refused": 0}
+
+    def send_job(conn, token):
         with seeds_lock:
             seed = next(seeds)
         body = json.dumps({"deal": {"seed": seed, "suits": 4, "ranks": 5}})
-        conn.request("POST", "/v1/jobs", body, {"content-type": "application/json"})
+        headers = {"content-type": "application/json"}
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        conn.request("POST", "/v1/jobs", body, headers)
         r = conn.getresponse()
-        data = r.read()
-        with seeds_lock:
-            if r.status == 202:
-                accepted.append(json.loads(data)["id"])
-            else:
-                refused.append(r.status)
+        return r.status, r.read()
 
+    def post(conn, k):
+        token = token_of(k)
+        status, data = send_job(conn, token)
+        with seeds_lock:
+            if status == 202:
+                accepted.append(json.loads(data)["id"])
+                per_token[token] = per_token.get(token, 0) + 1
+            else:
+                refused.append(status)
+
+    greedy_stop = threading.Event()
+
+    def greedy_loop():
+        conn = client(args.base)
+        interval, due = GREEDY_THREADS / args.greedy_rate, time.perf_counter()
+        while not greedy_stop.is_set():
+            now = time.perf_counter()
+            if due > now:
+                time.sleep(due - now)
+            due += interval
+            status, data = send_job(conn, "greedy:secret")
+            with seeds_lock:
+                if status == 202:
+                    greedy["accepted"] += 1
+                    accepted.append(json.loads(data)["id"])
+                else:
+                    greedy["refused"] += 1
+
+    greedy_threads = [threading.Thread(target=greedy_loop)
+                      for _ in range(GREEDY_THREADS if args.greedy_rate else 0)]
+    for t in greedy_threads:
+        t.start()
     post_ms, elapsed = run_phase(args, post)
-    print(f"POST: {len(accepted)} accepted, {len(refused)} refused in {elapsed:.1f} s = "
-          f"{len(accepted) / elapsed:.0f} jobs/s; latency p50 {percentile(post_ms, 50):.1f} ms, "
+    greedy_stop.set()
+    for t in greedy_threads:
+        t.join()
+    ours = len(accepted) - greedy["accepted"]
+    print(f"POST: {ours} accepted, {len(refused)} refused in {elapsed:.1f} s = "
+          f"{ours / elapsed:.0f} jobs/s; latency p50 {percentile(post_ms, 50):.1f} ms, "
           f"p99 {percentile(post_ms, 99):.1f} ms, max {max(post_ms):.1f} ms")
+    if args.tokens:
+        rates = sorted(n / elapsed for t, n in per_token.items())
+        print(f"per token: {len(rates)} tokens, accepted {rates[0]:.0f} .. {rates[-1]:.0f} jobs/s")
+    if greedy_threads:
+        print(f"greedy client at {args.greedy_rate:.0f}/s: {greedy['accepted'] / elapsed:.0f} accepted/s, "
+              f"{greedy['refused'] / elapsed:.0f} refused/s (429)")
 
     states = []
 
-    def get(conn):
+    def get(conn, k):
         job = random.choice(accepted)
-        conn.request("GET", f"/v1/jobs/{job}")
+        token = token_of(k)
+        conn.request("GET", f"/v1/jobs/{job}", headers={"authorization": f"Bearer {token}"} if token else {})
         r = conn.getresponse()
         states.append(json.loads(r.read())["state"])
 

@@ -278,3 +278,50 @@ async fn beyond_the_wait_caps_a_request_is_answered_at_once() {
     drop(first);
     assert_eq!(t.service.state.waits.held(), 0);
 }
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_client_is_the_one_limited_and_recorded() {
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let t = start_with(|c| {
+        c.server.trusted_proxies = vec!["10.0.0.1".parse().unwrap()];
+        c.limits.rate_per_s = 1;
+        c.limits.rate_burst = 1;
+        c.solver.threads = Some(0);
+    })
+    .await;
+    let post = |peer: &str, forwarded: &str| {
+        let mut req = axum::http::Request::post("/v1/jobs")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header("x-forwarded-for", forwarded)
+            .body(Body::from(job()))
+            .unwrap();
+        let addr: std::net::SocketAddr = format!("{peer}:4000").parse().unwrap();
+        req.extensions_mut().insert(ConnectInfo(addr));
+        let router = t.service.router();
+        async move {
+            let res = router.oneshot(req).await.unwrap();
+            let status = res.status();
+            let bytes = res.into_body().collect().await.unwrap().to_bytes();
+            (
+                status,
+                serde_json::from_slice::<serde_json::Value>(&bytes).unwrap(),
+            )
+        }
+    };
+    let (status, first) = post("10.0.0.1", "203.0.113.7").await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    assert_eq!(first["created_by"], "203.0.113.7");
+    // Another client behind the same proxy has its own allowance...
+    let (status, _) = post("10.0.0.1", "203.0.113.8").await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    // ...the same one is over its rate...
+    let (status, _) = post("10.0.0.1", "203.0.113.7").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    // ...and a client that is not a trusted proxy cannot pick its address.
+    let (status, job) = post("198.51.100.9", "203.0.113.99").await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    assert_eq!(job["created_by"], "198.51.100.9");
+}

@@ -13,6 +13,10 @@
 //!   address when the service is open) by `limits.rate_per_s` with a burst of
 //!   `limits.rate_burst`; over the limit the answer is `429` with `Retry-After`, before
 //!   the handler runs.
+//! - The client address is the peer's, except when the peer is one of
+//!   `server.trusted_proxies`: then it is the right-most `X-Forwarded-For` entry that
+//!   is not itself a trusted proxy (entries further left could be forged by the
+//!   client). A malformed header is ignored (the peer's address is used).
 
 use super::config::Config;
 use super::error::{problem_response, ApiError};
@@ -24,7 +28,7 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 use subtle::ConstantTimeEq;
@@ -68,6 +72,8 @@ pub struct Access {
     limiter: Option<DefaultKeyedRateLimiter<String>>,
     /// Requests seen, to prune the limiter's idle clients now and then.
     seen: AtomicU64,
+    /// Reverse proxies whose `X-Forwarded-For` is believed.
+    trusted_proxies: Vec<IpAddr>,
 }
 
 /// How many rate-limited requests pass between two prunings of idle clients.
@@ -111,7 +117,32 @@ impl Access {
             protect_reads: config.auth.protect_reads,
             limiter,
             seen: AtomicU64::new(0),
+            trusted_proxies: config.server.trusted_proxies.clone(),
         }
+    }
+
+    /// The client's address: the peer's, or, behind a trusted proxy, the right-most
+    /// `X-Forwarded-For` entry that is not a trusted proxy (see the module invariants).
+    pub fn client_address(&self, peer: IpAddr, forwarded_for: Option<&HeaderValue>) -> IpAddr {
+        if !self.trusted_proxies.contains(&peer) {
+            return peer;
+        }
+        let Some(list) = forwarded_for.and_then(|v| v.to_str().ok()) else {
+            return peer;
+        };
+        let mut client = peer;
+        for entry in list.rsplit(',') {
+            match entry.trim().parse::<IpAddr>() {
+                Ok(ip) => {
+                    client = ip;
+                    if !self.trusted_proxies.contains(&ip) {
+                        break;
+                    }
+                }
+                Err(_) => return peer,
+            }
+        }
+        client
     }
 
     /// Whether tokens are configured.
@@ -184,14 +215,14 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
                 return unauthorized(&req);
             }
             None => Caller {
-                name: peer(&req),
+                name: client_address(access, &req),
                 admin: false,
                 authenticated: false,
             },
         }
     } else {
         Caller {
-            name: peer(&req),
+            name: client_address(access, &req),
             admin: false,
             authenticated: false,
         }
@@ -207,11 +238,15 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     next.run(req).await
 }
 
-/// The peer address of `req`, or `unknown`.
-fn peer(req: &Request) -> String {
-    req.extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "unknown".to_string(), |info| info.0.ip().to_string())
+/// The client address of `req` (see [`Access::client_address`]), or `unknown` when
+/// the transport gives no peer.
+fn client_address(access: &Access, req: &Request) -> String {
+    match req.extensions().get::<ConnectInfo<SocketAddr>>() {
+        Some(info) => access
+            .client_address(info.0.ip(), req.headers().get("x-forwarded-for"))
+            .to_string(),
+        None => "unknown".to_string(),
+    }
 }
 
 fn unauthorized(req: &Request) -> Response {
@@ -277,6 +312,44 @@ mod tests {
         let basic = HeaderValue::from_static("Basic cGxhaW4=");
         assert!(access.authenticate(Some(&basic)).is_none());
         assert!(access.authenticate(None).is_none());
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let mut c = config(&[], 0, 0);
+        c.server.trusted_proxies = vec!["10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap()];
+        let access = Access::new(&c);
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let xff = |s: &'static str| HeaderValue::from_static(s);
+        // From a client directly: the header is ignored.
+        let header = xff("1.2.3.4");
+        assert_eq!(
+            access.client_address(ip("5.6.7.8"), Some(&header)),
+            ip("5.6.7.8")
+        );
+        // Through the proxy: the right-most entry that is not a proxy.
+        let header = xff("9.9.9.9, 1.2.3.4");
+        assert_eq!(
+            access.client_address(ip("10.0.0.1"), Some(&header)),
+            ip("1.2.3.4")
+        );
+        let header = xff("1.2.3.4, 10.0.0.2");
+        assert_eq!(
+            access.client_address(ip("10.0.0.1"), Some(&header)),
+            ip("1.2.3.4")
+        );
+        let header = xff("2001:db8::1");
+        assert_eq!(
+            access.client_address(ip("10.0.0.1"), Some(&header)),
+            ip("2001:db8::1")
+        );
+        // No header, or a malformed one: the proxy's own address.
+        assert_eq!(access.client_address(ip("10.0.0.1"), None), ip("10.0.0.1"));
+        let header = xff("1.2.3.4, garbage");
+        assert_eq!(
+            access.client_address(ip("10.0.0.1"), Some(&header)),
+            ip("10.0.0.1")
+        );
     }
 
     #[test]

@@ -131,6 +131,22 @@ pub struct ServerConfig {
     pub header_read_timeout_ms: u64,
     /// Most connections open at once; further clients wait to be accepted.
     pub max_connections: usize,
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client (for rate
+    /// limits, quotas and `created_by` on an open service). A list, or one
+    /// comma-separated string.
+    #[serde(deserialize_with = "ip_list")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// A list of IP addresses given as a list or as one comma-separated string.
+fn ip_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<std::net::IpAddr>, D::Error> {
+    list_or_commas(d)?
+        .iter()
+        .map(|item| {
+            item.parse()
+                .map_err(|_| serde::de::Error::custom(format!("{item:?} is not an IP address")))
+        })
+        .collect()
 }
 
 /// Store settings.
