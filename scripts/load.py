@@ -160,7 +160,13 @@ def main():
             if due > now:
                 time.sleep(due - now)
             due += interval
-            status, data = send_job(conn, "greedy:secret")
+            try:
+                status, data = send_job(conn, "greedy:secret")
+            except (OSError, http.client.HTTPException):
+                # The service closes a connection after refusing a request without
+                # reading its body (429 here): open a new one.
+                conn = client(args.base)
+                continue
             with seeds_lock:
                 if status == 202:
                     greedy["accepted"] += 1
