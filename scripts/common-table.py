@@ -82,6 +82,7 @@ def main():
     p.add_argument("--exact-ms", type=int, default=600000)
     p.add_argument("--memory-mb", type=int, default=16384)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--exact-threads", type=int, default=1, help="threads sharing one exact search")
     args = p.parse_args()
 
     rows = load(args.out)
@@ -109,7 +110,10 @@ def main():
         new = solve(
             args.gaps,
             deal,
-            ["--algorithm", "exact", "--table-mb", str(args.memory_mb), "--time-ms", str(args.exact_ms)],
+            [
+                "--algorithm", "exact", "--table-mb", str(args.memory_mb), "--time-ms", str(args.exact_ms),
+                "--search-threads", str(args.exact_threads),
+            ],
         )
         # The time of a deal is the time of every phase it went through.
         new["seconds"] = round(new["seconds"] + float(row["seconds"]), 3)

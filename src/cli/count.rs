@@ -17,7 +17,7 @@ pub struct CountCmd {
     /// Rules: basic or common.
     #[arg(long, default_value = "basic")]
     variant: String,
-    /// Memory for the visited set, in MiB (about 18-37 bytes a position).
+    /// Memory for the visited set, in MiB (about 18 bytes a position when full).
     #[arg(long = "memory-mb", default_value_t = 4096)]
     memory_mb: usize,
     /// `common` only: count the positions before column 0 settles (column 0 all Twos)
@@ -30,7 +30,7 @@ pub struct CountCmd {
     /// Time limit in milliseconds.
     #[arg(long = "time-ms")]
     time_ms: Option<u64>,
-    /// Threads sharing one visited set (then allocated at its full size at once).
+    /// Threads sharing one visited set.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Print one JSON object.

@@ -16,20 +16,18 @@
 //!   count must see every position, and a verdict search only differs by stopping at
 //!   the first win. The one opt-in cut is `prune_dead`: a dead position is entered but
 //!   not expanded, which loses no win (`position::dead`), so `Exhausted` stays a proof.
-//! - Memory: the set (16 bytes a slot, at most 7/8 full, grown by doubling; its largest
-//!   size is the power of two of slots that fits two thirds of the budget, so the old
-//!   and new arrays of the last doubling fit in the budget together) and the stack of the
-//!   current line. Limits are checked every [`CHECK_INTERVAL`] positions.
+//! - Memory: the set (16 bytes a slot, at most 7/8 full, sharded so that it grows one
+//!   shard at a time up to the whole budget: about 18 bytes a position at its limit,
+//!   938M positions in 16 GiB) and the stack of the current line. Limits are checked
+//!   every [`CHECK_INTERVAL`] positions.
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::key_set::{Insert, KeySet};
-use crate::search::memory::buckets_for;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
-use crate::zobrist::Key;
 
 /// What to search for and with how much memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +58,6 @@ struct Frame {
 pub struct ExactSearch {
     visited: KeySet,
     stack: Vec<Frame>,
-}
-
-/// Slots of the largest visited set a budget of `bytes` allows (see the module doc).
-pub fn max_slots(bytes: usize) -> usize {
-    buckets_for(bytes / 3 * 2, std::mem::size_of::<Key>(), usize::MAX).max(8)
 }
 
 /// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
@@ -105,7 +98,7 @@ impl ExactSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
-        self.visited.reset(max_slots(options.memory_bytes));
+        self.visited.reset(options.memory_bytes);
         self.stack.clear();
         let ended = self.search(start, variant, options, budget, stats);
         stats.table_bytes = stats.table_bytes.max(self.visited.bytes() as u64);

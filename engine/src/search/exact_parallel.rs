@@ -6,12 +6,12 @@
 //! starts at move `t * moves / N`), so they split the space between them as they go,
 //! with no work queue.
 //!
-//! The set grows as the single-thread one does, by doubling, between phases: when an
-//! insert finds it full, that thread gives the move back (it will be tried again) and
-//! raises a flag; every thread stops at its next move with its stack intact; the set is
-//! copied into one twice as large; and the threads go on where they were. The largest
-//! set is the power of two of slots that fits two thirds of the budget, so the old and
-//! new sets of the last doubling fit in the budget together.
+//! The set grows between phases: when an insert finds its shard full, that thread
+//! gives the move back (it will be tried again) and raises a flag; every thread stops at
+//! its next move with its stack intact; the fullest shards are copied into larger ones
+//! (`shared_key_set`: one shard per thread at a time, so the set fills its budget); and
+//! the threads go on where they were. A full shard that cannot grow ends the search
+//! with `memory_limit`.
 //!
 //! Why an exhausted parallel search proves the deal lost: a thread ends without being
 //! stopped only when every move of every position it inserted has been tried, each
@@ -23,7 +23,7 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{left_unexpanded, max_slots, settled, ExactOptions};
+use super::exact::{left_unexpanded, settled, ExactOptions};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -34,8 +34,8 @@ use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Slots of the first shared set (16 bytes each: 64 MiB; zeroing it costs milliseconds,
-/// and each doubling stops the threads).
+/// Slots of the first shared set, over all its shards (16 bytes each: 64 MiB; zeroing
+/// it costs milliseconds, and each growth stops the threads).
 const FIRST_SLOTS: usize = 1 << 22;
 
 struct Frame {
@@ -82,8 +82,7 @@ fn search_from(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
-    let largest = max_slots(options.memory_bytes);
-    let mut set = SharedKeySet::with_slots(first_slots.min(largest));
+    let mut set = SharedKeySet::new(options.memory_bytes, threads, first_slots);
     let _ = set.insert(start.key());
     let spent = stats.nodes;
     let mut runs: Vec<Run> = (0..threads)
@@ -115,14 +114,12 @@ fn search_from(
         if ends.contains(&PhaseEnd::Halt) || !ends.contains(&PhaseEnd::Grow) {
             break;
         }
-        if set.slots() >= largest {
+        if !set.grow(threads) {
             for run in &mut runs {
                 run.stop.get_or_insert(StopReason::MemoryLimit);
             }
             break;
         }
-        let doubled = 2 * set.slots();
-        set = set.grown(doubled, threads);
     }
     let mut won = None;
     let mut stopped = None;

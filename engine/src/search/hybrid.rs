@@ -26,13 +26,13 @@ use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 
-/// How a memory budget of `bytes` is split: two thirds for the key set (16 bytes a
-/// slot, filled to 7/8), one third for the 8-byte node records; about 27 bytes per
-/// stored position (9.8M positions in 256 MiB).
+/// How a memory budget of `bytes` is split: seven tenths for the key set (16 bytes a
+/// slot, filled to 7/8, and one shard's growth), three tenths for the 8-byte node
+/// records; about 26 bytes per stored position (10.2M positions in 256 MiB).
 fn split_budget(bytes: usize) -> (usize, usize) {
-    let slots = (bytes / 24).max(8);
+    let key_bytes = bytes / 10 * 7;
     let positions = (bytes / 24).max(1);
-    (slots, positions)
+    (key_bytes, positions)
 }
 
 /// A reusable hybrid searcher.
@@ -57,9 +57,9 @@ impl HybridSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Outcome {
-        let (slots, max_positions) = split_budget(memory_bytes);
+        let (key_bytes, max_positions) = split_budget(memory_bytes);
         let max_positions = max_positions.clamp(1, u32::MAX as usize - 1);
-        self.seen.reset(slots);
+        self.seen.reset(key_bytes);
         self.nodes.clear();
         self.seen.insert(start.key());
         // The root is node 0; its record is never replayed.

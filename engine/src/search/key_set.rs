@@ -1,17 +1,22 @@
-//! An exact set of 128-bit position keys for breadth-first search: open addressing with
-//! linear probing, 16 bytes a slot, nothing ever evicted.
+//! An exact set of 128-bit position keys for the searches that keep every position
+//! (exact, breadth-first): sharded open addressing with linear probing, 16 bytes a
+//! slot, nothing ever evicted.
 //!
 //! Invariants:
 //! - A key is reported present only if that same 128-bit key was inserted (exact, so a
 //!   search that drains its queue has really seen every position it stored). Slot value
 //!   0 means empty; the key 0 is stored as 1, which adds one more 128-bit coincidence to
 //!   the collision bound and nothing else.
-//! - The table never holds more than 7/8 of its slots, never grows beyond the slot
-//!   count given to [`KeySet::reset`], and says [`Insert::Full`] rather than exceed it.
+//! - The keys spread over the shards of a [`ShardPlan`]; each shard grows by doubling
+//!   on its own, never holds more than 7/8 of its slots and never grows past the plan's
+//!   largest size: the set then says [`Insert::Full`]. Growing copies one shard, so the
+//!   set never takes more than the budget given to [`KeySet::reset`], and at its limit
+//!   it holds about one key for every 18 bytes of that budget.
 //! - Buckets come from a nonlinear mix of the key (raw Zobrist keys of related positions
 //!   share low bits), mapped onto any slot count by multiply-shift.
 
 use crate::search::memory::{advise_huge_pages, prefetch_line};
+use crate::search::shards::ShardPlan;
 use crate::zobrist::{index_hash, Key};
 
 /// What an insertion did.
@@ -25,31 +30,64 @@ pub enum Insert {
     Full,
 }
 
-/// Slots a fresh search starts with (grows by doubling).
+/// Slots a fresh search starts with, over all shards (each grows by doubling).
 const INITIAL_SLOTS: usize = 1 << 14;
+
+/// One shard: its slots and how many hold a key.
+#[derive(Default)]
+struct Shard {
+    slots: Vec<Key>,
+    len: usize,
+}
+
+impl Shard {
+    /// Linear probing from `home` for `key` (already mapped off 0): `Ok(slot)` where it
+    /// is stored, or `Err(slot)` of the first empty slot on its way.
+    #[inline(always)]
+    fn probe(&self, key: Key, home: usize) -> Result<usize, usize> {
+        let n = self.slots.len();
+        let mut i = home;
+        loop {
+            let s = self.slots[i];
+            if s == key {
+                return Ok(i);
+            }
+            if s == 0 {
+                return Err(i);
+            }
+            i = if i + 1 == n { 0 } else { i + 1 };
+        }
+    }
+}
 
 /// The set.
 #[derive(Default)]
 pub struct KeySet {
-    slots: Vec<Key>,
+    shards: Vec<Shard>,
+    plan: ShardPlan,
     len: usize,
-    max_slots: usize,
+    slots: usize,
 }
 
 impl KeySet {
-    /// Empties the set and limits it to `max_slots` slots (16 bytes each).
-    pub fn reset(&mut self, max_slots: usize) {
-        self.max_slots = max_slots.max(8);
-        let start = INITIAL_SLOTS.min(self.max_slots);
-        self.slots.truncate(start);
-        self.slots.fill(0);
-        self.slots.resize(start, 0);
+    /// Empties the set and limits it to `bytes` (its peak, while a shard grows).
+    pub fn reset(&mut self, bytes: usize) {
+        self.plan = ShardPlan::for_budget(bytes, std::mem::size_of::<Key>(), 1);
+        let start = self.plan.first_slots(INITIAL_SLOTS);
+        self.shards.resize_with(self.plan.shards, Shard::default);
+        for shard in &mut self.shards {
+            shard.slots.truncate(start);
+            shard.slots.fill(0);
+            shard.slots.resize(start, 0);
+            shard.len = 0;
+        }
         self.len = 0;
+        self.slots = start * self.plan.shards;
     }
 
     /// Bytes the slots take now.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Key>()
+        self.slots * std::mem::size_of::<Key>()
     }
 
     /// Keys stored.
@@ -64,83 +102,69 @@ impl KeySet {
         self.len == 0
     }
 
-    /// How many keys the set can hold at its size limit.
-    #[cfg(test)]
-    pub fn capacity_limit(&self) -> usize {
-        self.max_slots / 8 * 7
-    }
-
+    /// Where `key` (already mapped off 0) lives: its shard and home slot there.
     #[inline(always)]
-    fn home(key: Key, slots: usize) -> usize {
-        ((u128::from(index_hash(key)) * slots as u128) >> 64) as usize
+    fn place_of(&self, key: Key) -> (usize, usize) {
+        let hash = index_hash(key);
+        let shard = self.plan.shard(hash);
+        (shard, self.plan.home(hash, self.shards[shard].slots.len()))
     }
 
     /// Starts loading the home slot of `key` into cache, so that the lookups of several
     /// siblings overlap their cache misses (as in the transposition table).
     #[inline(always)]
     pub fn prefetch(&self, key: Key) {
-        prefetch_line(&self.slots[Self::home(key.max(1), self.slots.len())]);
-    }
-
-    /// Linear probing from the home slot of `key` (already mapped off 0): `Ok(slot)`
-    /// where it is stored, or `Err(slot)` of the first empty slot on its way.
-    #[inline(always)]
-    fn probe(&self, key: Key) -> Result<usize, usize> {
-        let n = self.slots.len();
-        let mut i = Self::home(key, n);
-        loop {
-            let s = self.slots[i];
-            if s == key {
-                return Ok(i);
-            }
-            if s == 0 {
-                return Err(i);
-            }
-            i = if i + 1 == n { 0 } else { i + 1 };
-        }
+        let (shard, home) = self.place_of(key.max(1));
+        prefetch_line(&self.shards[shard].slots[home]);
     }
 
     /// Whether `key` is stored.
     #[inline]
     pub fn contains(&self, key: Key) -> bool {
-        self.probe(key.max(1)).is_ok()
+        let key = key.max(1);
+        let (shard, home) = self.place_of(key);
+        self.shards[shard].probe(key, home).is_ok()
     }
 
     /// Inserts `key` unless it is present or the set is full.
     #[inline]
     pub fn insert(&mut self, key: Key) -> Insert {
         let key = key.max(1);
-        let n = self.slots.len();
-        let Err(i) = self.probe(key) else {
+        let (s, home) = self.place_of(key);
+        let shard = &mut self.shards[s];
+        let Err(i) = shard.probe(key, home) else {
             return Insert::Present;
         };
-        if (self.len + 1) * 8 > n * 7 {
-            if n >= self.max_slots {
-                return Insert::Full;
-            }
-            self.grow();
-            self.place(key);
+        if ShardPlan::has_room(shard.len, shard.slots.len()) {
+            shard.slots[i] = key;
         } else {
-            self.slots[i] = key;
+            let Some(bigger) = self.plan.grown(shard.slots.len()) else {
+                return Insert::Full;
+            };
+            self.grow(s, bigger);
+            let (_, home) = self.place_of(key);
+            let shard = &mut self.shards[s];
+            if let Err(i) = shard.probe(key, home) {
+                shard.slots[i] = key;
+            }
         }
+        self.shards[s].len += 1;
         self.len += 1;
         Insert::New
     }
 
-    /// Stores `key`, known to be absent, in the first empty slot of its probe run.
-    fn place(&mut self, key: Key) {
-        if let Err(i) = self.probe(key) {
-            self.slots[i] = key;
-        }
-    }
-
-    fn grow(&mut self) {
-        let bigger = (self.slots.len() * 2).min(self.max_slots);
+    /// Copies shard `s` into `bigger` slots.
+    fn grow(&mut self, s: usize, bigger: usize) {
         let fresh = vec![0; bigger];
         advise_huge_pages(&fresh);
-        let old = std::mem::replace(&mut self.slots, fresh);
+        let old = std::mem::replace(&mut self.shards[s].slots, fresh);
+        self.slots += bigger - old.len();
         for key in old.into_iter().filter(|&k| k != 0) {
-            self.place(key);
+            let home = self.plan.home(index_hash(key), bigger);
+            let shard = &mut self.shards[s];
+            if let Err(i) = shard.probe(key, home) {
+                shard.slots[i] = key;
+            }
         }
     }
 }
@@ -150,36 +174,54 @@ mod tests {
     use super::*;
     use crate::deal::SplitMix64;
 
+    fn random_keys(seed: u64, n: usize) -> Vec<Key> {
+        let mut rng = SplitMix64::new(seed);
+        (0..n)
+            .map(|_| (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64()))
+            .collect()
+    }
+
     #[test]
     fn exact_membership_growth_and_limit() {
-        let mut set = KeySet::default();
-        set.reset(1000);
-        let mut rng = SplitMix64::new(4);
-        let keys: Vec<Key> = (0..2000)
-            .map(|_| (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64()))
-            .collect();
-        let mut stored = Vec::new();
-        for &k in &keys {
-            match set.insert(k) {
-                Insert::New => stored.push(k),
-                Insert::Full => break,
-                Insert::Present => panic!("random keys are distinct"),
+        for bytes in [16_000, 3 << 20, 200 << 20] {
+            let mut set = KeySet::default();
+            set.reset(bytes);
+            let plan = ShardPlan::for_budget(bytes, 16, 1);
+            let keys = random_keys(4, plan.capacity() + 1000);
+            let mut stored = Vec::new();
+            for &k in &keys {
+                match set.insert(k) {
+                    Insert::New => stored.push(k),
+                    Insert::Full => break,
+                    Insert::Present => panic!("random keys are distinct"),
+                }
+                assert!(set.bytes() <= bytes);
             }
+            // Full only when a shard is at its largest: uneven shards stop a little
+            // short of the plan's capacity.
+            assert!(stored.len() <= plan.capacity());
+            assert!(stored.len() * 100 >= plan.capacity() * 90, "{bytes}");
+            assert_eq!(set.len(), stored.len());
+            assert!(stored.iter().all(|&k| set.contains(k)));
+            assert!(stored.iter().all(|&k| set.insert(k) == Insert::Present));
+            assert!(!set.contains(keys[stored.len()]));
         }
-        assert_eq!(stored.len(), set.capacity_limit());
-        assert_eq!(set.len(), stored.len());
-        assert!(stored.iter().all(|&k| set.contains(k)));
-        assert!(stored.iter().all(|&k| set.insert(k) == Insert::Present));
-        assert!(!set.contains(keys[stored.len()]));
-        // Keys differing in one bit anywhere are told apart; key 0 works.
-        set.reset(1 << 10);
+    }
+
+    #[test]
+    fn keys_one_bit_apart_and_key_zero() {
+        let mut set = KeySet::default();
+        set.reset(1 << 16);
         assert_eq!(set.insert(0), Insert::New);
         assert_eq!(set.insert(0), Insert::Present);
         for bit in 1..128 {
             assert_eq!(set.insert(1u128 << bit), Insert::New, "bit {bit}");
         }
         assert_eq!(set.len(), 128);
-        set.reset(1 << 10);
+        set.reset(1 << 16);
         assert!(set.is_empty() && !set.contains(2));
+        // Reused with another shard count.
+        set.reset(1 << 28);
+        assert!(set.is_empty() && set.insert(5) == Insert::New && set.contains(5));
     }
 }

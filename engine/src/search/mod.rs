@@ -17,6 +17,7 @@ mod memory;
 pub mod outcome;
 pub mod path;
 pub mod sampling;
+mod shards;
 pub mod shared_key_set;
 pub mod stats;
 pub mod table;
