@@ -37,7 +37,7 @@ pub struct ExactOptions {
     /// Do not expand settled `common` positions (column 0 all Twos): they are counted,
     /// as the frontier of the part of the space before column 0 settles.
     pub stop_at_settled: bool,
-    /// Most bytes the visited set may use (peak, during its last doubling).
+    /// Most bytes the visited set may use (peak, while a shard grows).
     pub memory_bytes: usize,
     /// Do not expand dead positions (`position::dead`: a frozen card off its place, so
     /// no win is reachable). A verdict stays exact; a count is then of the live space.
@@ -53,7 +53,8 @@ struct Frame {
     via: Move,
 }
 
-/// A reusable exact searcher (keeps its set and stack between searches).
+/// A reusable exact searcher (keeps its stack between searches; its set is freed at
+/// the end of each).
 #[derive(Default)]
 pub struct ExactSearch {
     visited: KeySet,
@@ -102,6 +103,9 @@ impl ExactSearch {
         self.stack.clear();
         let ended = self.search(start, variant, options, budget, stats);
         stats.table_bytes = stats.table_bytes.max(self.visited.bytes() as u64);
+        // The set may have grown to gigabytes: give them back now rather than hold them
+        // in an idle solver until its next exact search.
+        self.visited = KeySet::default();
         ended
     }
 

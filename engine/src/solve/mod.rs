@@ -6,8 +6,9 @@
 //!   engine bug and comes back as [`SolveError::InvalidSolution`], never as a verdict.
 //! - `unsolvable` is only reported by exhaustive algorithms that ran to the end.
 //! - A [`Solver`] allocates its table once, at construction, and reuses it; the buffers
-//!   of hybrid search grow on first use up to the same byte budget and are reused too,
-//!   so a solver holds at most twice its table budget.
+//!   of hybrid search grow on first use up to the same byte budget and are reused too.
+//!   An exact search's set (at most the solve's table budget, or the request's) is
+//!   freed when that search ends. So a solver holds at most twice its table budget.
 //! - A verdict is `unsolvable` only when the search that produced it ended
 //!   [`Outcome::Exhausted`]; searches that only find wins (sampling, suit assignments)
 //!   end [`Outcome::NoWin`], which reports `unknown`.
