@@ -13,7 +13,10 @@ use crate::moves::{Move, MoveList, SlotMoves};
 use crate::variant::Variant;
 
 mod dead;
+mod shuffle;
 mod stubborn;
+
+pub(crate) use shuffle::is_shuffle_move;
 #[cfg(test)]
 mod tests;
 use crate::zobrist::{self, Key};

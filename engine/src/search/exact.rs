@@ -16,18 +16,29 @@
 //!   count must see every position, and a verdict search only differs by stopping at
 //!   the first win. The one opt-in cut is `prune_dead`: a dead position is entered but
 //!   not expanded, which loses no win (`position::dead`), so `Exhausted` stays a proof.
+//! - Two-shuffle classes (`shuffle_classes`, `common`, one thread): the set stores one
+//!   key for a whole class (`position::shuffle`: while column 0 holds a gap and a Two,
+//!   its Twos can be put in any arrangement and back, so the arrangements are strongly
+//!   connected), and the position that enters a class opens it: every other member is
+//!   then entered through a shuffle move from a member on the stack, once (the open
+//!   class lists the members entered), and expanded with all its moves. A class closes
+//!   when the frame that opened it is popped, after all its members; its key stays in
+//!   the set. So every position of an entered class is entered exactly once, counts
+//!   stay exact (the tests compare them with the reference search), and the argument
+//!   above holds with "class" for "position" where the set is concerned.
 //! - Memory: the set (16 bytes a slot, at most 7/8 full, sharded so that it grows one
 //!   shard at a time up to the whole budget: about 18 bytes a position at its limit,
 //!   938M positions in 16 GiB) and the stack of the current line. Limits are checked
 //!   every [`CHECK_INTERVAL`] positions.
 
 use crate::moves::{Move, MoveList};
-use crate::position::{Position, MAX_MOVES};
+use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
+use crate::zobrist::Key;
 
 /// What to search for and with how much memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +53,9 @@ pub struct ExactOptions {
     /// Do not expand dead positions (`position::dead`: a frozen card off its place, so
     /// no win is reachable). A verdict stays exact; a count is then of the live space.
     pub prune_dead: bool,
+    /// Store one key for each Two-shuffle class of `common` positions instead of one for
+    /// each member (see the module doc). One thread only: the parallel search ignores it.
+    pub shuffle_classes: bool,
 }
 
 /// One position on the current line: the position, its moves and the next one to try.
@@ -51,7 +65,16 @@ struct Frame {
     next: usize,
     /// The move that led here from the frame below (unused at the root).
     via: Move,
+    /// The Two-shuffle class the position belongs to (an index into the open classes),
+    /// or [`NO_CLASS`].
+    class: u32,
+    /// This frame entered its class (its key is the class's in the visited set): the
+    /// class closes when the frame is popped.
+    opens_class: bool,
 }
+
+/// A frame outside any Two-shuffle class.
+const NO_CLASS: u32 = u32::MAX;
 
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
 /// the end of each).
@@ -59,6 +82,11 @@ struct Frame {
 pub struct ExactSearch {
     visited: KeySet,
     stack: Vec<Frame>,
+    /// The keys of the members entered so far of every open class, one class after
+    /// the other (classes open and close in stack order).
+    members: Vec<Key>,
+    /// Where each open class's members start in `members`.
+    classes: Vec<usize>,
 }
 
 /// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
@@ -118,8 +146,21 @@ impl ExactSearch {
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
         let mut first_win: Option<Vec<Move>> = None;
-        let _ = self.visited.insert(start.key());
-        if let Some(end) = self.enter(start, Move::default(), variant, options, stats) {
+        self.members.clear();
+        self.classes.clear();
+        let class_key = Self::class_key(start, variant, options);
+        let _ = self.visited.insert(class_key.unwrap_or(start.key()));
+        let class = self.open_class(start, class_key);
+        let opens = class != NO_CLASS;
+        if let Some(end) = self.enter(
+            start,
+            Move::default(),
+            class,
+            opens,
+            variant,
+            options,
+            stats,
+        ) {
             match end {
                 Entered::Won if !options.complete => return (Outcome::Won(Vec::new()), None),
                 Entered::Won => first_win = Some(Vec::new()),
@@ -129,6 +170,9 @@ impl ExactSearch {
         let mut next_check = stats.nodes + CHECK_INTERVAL;
         while let Some(top) = self.stack.last_mut() {
             if top.next == top.moves.len() {
+                if top.opens_class {
+                    self.close_class();
+                }
                 self.stack.pop();
                 continue;
             }
@@ -136,16 +180,33 @@ impl ExactSearch {
             top.next += 1;
             let mut child = top.position;
             child.play(m);
-            match self.visited.insert(child.key()) {
-                Insert::Present => {
+            let (class, opens) = if top.class != NO_CLASS && is_shuffle_move(m) {
+                // Another member of the top frame's class: its key is the class's, in
+                // the set already; the class remembers which members it entered.
+                let class = top.class;
+                let key = child.key();
+                if self.members[self.classes[class as usize]..].contains(&key) {
                     stats.tt_hits += 1;
                     continue;
                 }
-                Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
-                Insert::New => {}
-            }
-            stats.stored += 1;
-            if let Some(Entered::Won) = self.enter(&child, m, variant, options, stats) {
+                self.members.push(key);
+                (class, false)
+            } else {
+                let class_key = Self::class_key(&child, variant, options);
+                match self.visited.insert(class_key.unwrap_or(child.key())) {
+                    Insert::Present => {
+                        stats.tt_hits += 1;
+                        continue;
+                    }
+                    Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
+                    Insert::New => {}
+                }
+                stats.stored += 1;
+                let class = self.open_class(&child, class_key);
+                (class, class != NO_CLASS)
+            };
+            if let Some(Entered::Won) = self.enter(&child, m, class, opens, variant, options, stats)
+            {
                 let line = self.line(m);
                 if !options.complete {
                     return (Outcome::Won(line), None);
@@ -162,12 +223,47 @@ impl ExactSearch {
         (first_win.map_or(Outcome::Exhausted, Outcome::Won), None)
     }
 
+    /// The key of `position`'s Two-shuffle class when the search stores classes, the
+    /// rules are `common` (in `basic` a column-0 gap takes only its row's Two) and it has
+    /// one (see the module doc).
+    #[inline(always)]
+    fn class_key(position: &Position, variant: Variant, options: ExactOptions) -> Option<Key> {
+        if options.shuffle_classes && variant == Variant::Common {
+            position.shuffle_class_key()
+        } else {
+            None
+        }
+    }
+
+    /// Opens the class of `position`, just entered with the class key `class_key`, if it
+    /// has one: returns its index, or [`NO_CLASS`].
+    fn open_class(&mut self, position: &Position, class_key: Option<Key>) -> u32 {
+        if class_key.is_none() {
+            return NO_CLASS;
+        }
+        self.classes.push(self.members.len());
+        self.members.push(position.key());
+        (self.classes.len() - 1) as u32
+    }
+
+    /// Closes the last open class.
+    fn close_class(&mut self) {
+        if let Some(start) = self.classes.pop() {
+            self.members.truncate(start);
+        }
+    }
+
     /// Counts a newly entered position and pushes its frame if it is to be expanded;
-    /// says if it was won or left unexpanded.
+    /// says if it was won or left unexpanded. `class` is its Two-shuffle class, which
+    /// it opened if `opens_class`; such a class closes at once when the position is not
+    /// expanded.
+    #[allow(clippy::too_many_arguments)]
     fn enter(
         &mut self,
         position: &Position,
         via: Move,
+        class: u32,
+        opens_class: bool,
         variant: Variant,
         options: ExactOptions,
         stats: &mut SearchStats,
@@ -178,9 +274,15 @@ impl ExactSearch {
         stats.max_depth = stats.max_depth.max(self.stack.len() as u64);
         if position.is_won(variant) {
             stats.wins += 1;
+            if opens_class {
+                self.close_class();
+            }
             return Some(Entered::Won);
         }
         if left_unexpanded(position, is_settled, variant, options, stats) {
+            if opens_class {
+                self.close_class();
+            }
             return Some(Entered::Leaf);
         }
         let mut moves = MoveList::default();
@@ -196,6 +298,8 @@ impl ExactSearch {
             moves,
             next: 0,
             via,
+            class,
+            opens_class,
         });
         None
     }
@@ -248,14 +352,26 @@ mod tests {
                         complete: true,
                         stop_at_settled: false,
                         prune_dead: false,
+                        shuffle_classes: false,
                         memory_bytes: 64 << 20,
                     };
                     let (outcome, stats) = run(&start, variant, complete);
                     assert_eq!(stats.nodes, reference.positions as u64);
-                    for prune_dead in [false, true] {
+                    // One key a class: every position is still entered exactly once.
+                    let classes = ExactOptions {
+                        shuffle_classes: true,
+                        ..complete
+                    };
+                    let (_, by_class) = run(&start, variant, classes);
+                    assert_eq!(by_class.nodes, reference.positions as u64);
+                    assert!(by_class.stored <= stats.stored);
+                    for (prune_dead, shuffle_classes) in
+                        [(false, false), (true, false), (false, true), (true, true)]
+                    {
                         let verdict = ExactOptions {
                             complete: false,
                             prune_dead,
+                            shuffle_classes,
                             ..complete
                         };
                         match run(&start, variant, verdict).0 {
@@ -284,6 +400,7 @@ mod tests {
             complete: true,
             stop_at_settled: false,
             prune_dead: false,
+            shuffle_classes: false,
             memory_bytes: 4096,
         };
         let (outcome, stats) = run(&start, Variant::Common, options);
@@ -302,6 +419,7 @@ mod tests {
             complete: true,
             stop_at_settled: false,
             prune_dead: false,
+            shuffle_classes: false,
             memory_bytes: 64 << 20,
         };
         let (_, all) = run(&start, Variant::Common, whole);

@@ -302,6 +302,7 @@ mod tests {
                         complete,
                         stop_at_settled: false,
                         prune_dead,
+                        shuffle_classes: false,
                         memory_bytes: 64 << 20,
                     };
                     let mut stats = SearchStats::default();
@@ -339,6 +340,7 @@ mod tests {
             complete: true,
             stop_at_settled: false,
             prune_dead: false,
+            shuffle_classes: false,
             memory_bytes: 64 << 10,
         };
         let mut stats = SearchStats::default();

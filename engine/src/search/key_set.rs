@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn exact_membership_growth_and_limit() {
-        for bytes in [16_000, 3 << 20, 200 << 20] {
+        for bytes in [16_000, 3 << 20, 40 << 20] {
             let mut set = KeySet::default();
             set.reset(bytes);
             let plan = ShardPlan::for_budget(bytes, 16, 1);

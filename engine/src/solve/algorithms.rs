@@ -134,6 +134,7 @@ impl Solver {
             complete: options.dfs.complete,
             stop_at_settled: false,
             prune_dead: options.dfs.prune_dead,
+            shuffle_classes: true,
             memory_bytes: options.table_limit.unwrap_or(self.table.capacity_bytes()),
         };
         let threads = options.threads;
