@@ -16,7 +16,7 @@
 //!   count must see every position, and a verdict search only differs by stopping at
 //!   the first win. The one opt-in cut is `prune_dead`: a dead position is entered but
 //!   not expanded, which loses no win (`position::dead`), so `Exhausted` stays a proof.
-//! - Two-shuffle classes (`shuffle_classes`, `common`, one thread): the set stores one
+//! - Two-shuffle classes (`shuffle_classes`, `common`): the set stores one
 //!   key for a whole class (`position::shuffle`: while column 0 holds a gap and a Two,
 //!   its Twos can be put in any arrangement and back, so the arrangements are strongly
 //!   connected), and the position that enters a class opens it: every other member is
@@ -54,7 +54,7 @@ pub struct ExactOptions {
     /// no win is reachable). A verdict stays exact; a count is then of the live space.
     pub prune_dead: bool,
     /// Store one key for each Two-shuffle class of `common` positions instead of one for
-    /// each member (see the module doc). One thread only: the parallel search ignores it.
+    /// each member (see the module doc).
     pub shuffle_classes: bool,
 }
 
@@ -74,7 +74,23 @@ struct Frame {
 }
 
 /// A frame outside any Two-shuffle class.
-const NO_CLASS: u32 = u32::MAX;
+pub(crate) const NO_CLASS: u32 = u32::MAX;
+
+/// The key of `position`'s Two-shuffle class when the search stores classes, the rules
+/// are `common` (in `basic` a column-0 gap takes only its row's Two) and it has one
+/// (see the module doc). Both searches, on one thread or several, decide through this.
+#[inline(always)]
+pub(crate) fn class_key(
+    position: &Position,
+    variant: Variant,
+    options: ExactOptions,
+) -> Option<Key> {
+    if options.shuffle_classes && variant == Variant::Common {
+        position.shuffle_class_key()
+    } else {
+        None
+    }
+}
 
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
 /// the end of each).
@@ -148,9 +164,9 @@ impl ExactSearch {
         let mut first_win: Option<Vec<Move>> = None;
         self.members.clear();
         self.classes.clear();
-        let class_key = Self::class_key(start, variant, options);
-        let _ = self.visited.insert(class_key.unwrap_or(start.key()));
-        let class = self.open_class(start, class_key);
+        let root_class = class_key(start, variant, options);
+        let _ = self.visited.insert(root_class.unwrap_or(start.key()));
+        let class = self.open_class(start, root_class);
         let opens = class != NO_CLASS;
         if let Some(end) = self.enter(
             start,
@@ -192,8 +208,8 @@ impl ExactSearch {
                 self.members.push(key);
                 (class, false)
             } else {
-                let class_key = Self::class_key(&child, variant, options);
-                match self.visited.insert(class_key.unwrap_or(child.key())) {
+                let child_class = class_key(&child, variant, options);
+                match self.visited.insert(child_class.unwrap_or(child.key())) {
                     Insert::Present => {
                         stats.tt_hits += 1;
                         continue;
@@ -202,7 +218,7 @@ impl ExactSearch {
                     Insert::New => {}
                 }
                 stats.stored += 1;
-                let class = self.open_class(&child, class_key);
+                let class = self.open_class(&child, child_class);
                 (class, class != NO_CLASS)
             };
             if let Some(Entered::Won) = self.enter(&child, m, class, opens, variant, options, stats)
@@ -221,18 +237,6 @@ impl ExactSearch {
             }
         }
         (first_win.map_or(Outcome::Exhausted, Outcome::Won), None)
-    }
-
-    /// The key of `position`'s Two-shuffle class when the search stores classes, the
-    /// rules are `common` (in `basic` a column-0 gap takes only its row's Two) and it has
-    /// one (see the module doc).
-    #[inline(always)]
-    fn class_key(position: &Position, variant: Variant, options: ExactOptions) -> Option<Key> {
-        if options.shuffle_classes && variant == Variant::Common {
-            position.shuffle_class_key()
-        } else {
-            None
-        }
     }
 
     /// Opens the class of `position`, just entered with the class key `class_key`, if it

@@ -13,9 +13,14 @@
 //! the threads go on where they were. A full shard that cannot grow ends the search
 //! with `memory_limit`.
 //!
+//! Two-shuffle classes (`shuffle_classes`) work as in `search::exact`: the thread
+//! whose insert of a class's key is told `New` opens the class on its own stack and
+//! enters every member; thread 0 alone opens the root's class.
+//!
 //! Why an exhausted parallel search proves the deal lost: a thread ends without being
-//! stopped only when every move of every position it inserted has been tried, each
-//! leading to a position it inserted (and expands) or one already in the set; a growth
+//! stopped only when every move of every position it inserted (or of every member of
+//! a class it inserted) has been tried, each leading to a position it inserted (and
+//! expands) or one already in the set; a growth
 //! phase loses no key and no move. When all threads end so, every position in the set
 //! has had all its moves tried and their results are in the set: the set is closed
 //! under moves and holds the root, so it is the whole reachable space, and no position
@@ -23,15 +28,16 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{left_unexpanded, settled, ExactOptions};
+use super::exact::{class_key, left_unexpanded, settled, ExactOptions, NO_CLASS};
 use crate::moves::{Move, MoveList};
-use crate::position::{Position, MAX_MOVES};
+use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::key_set::Insert;
 use crate::search::outcome::Outcome;
 use crate::search::shared_key_set::SharedKeySet;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
+use crate::zobrist::Key;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Slots of the first shared set, over all its shards (16 bytes each: 64 MiB; zeroing
@@ -44,6 +50,10 @@ struct Frame {
     tried: usize,
     first: usize,
     via: Move,
+    /// As in `search::exact`: the position's open Two-shuffle class (this thread's
+    /// index) or `NO_CLASS`, and whether this frame opened it.
+    class: u32,
+    opens_class: bool,
 }
 
 /// How a phase of one thread ended.
@@ -83,7 +93,7 @@ fn search_from(
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
     let mut set = SharedKeySet::new(options.memory_bytes, threads, first_slots);
-    let _ = set.insert(start.key());
+    let _ = set.insert(class_key(start, variant, options).unwrap_or(start.key()));
     let spent = stats.nodes;
     let mut runs: Vec<Run> = (0..threads)
         .map(|t| Run::new(start, variant, options, t, threads))
@@ -159,6 +169,10 @@ struct Run {
     thread: usize,
     threads: usize,
     stack: Vec<Frame>,
+    /// This thread's open Two-shuffle classes, as in `search::exact`: the members
+    /// entered of each, one class after the other, and where each class starts.
+    members: Vec<Key>,
+    classes: Vec<usize>,
     stats: SearchStats,
     win: Option<Vec<Move>>,
     stop: Option<StopReason>,
@@ -179,6 +193,8 @@ impl Run {
             thread,
             threads,
             stack: Vec::new(),
+            members: Vec::new(),
+            classes: Vec::new(),
             stats: SearchStats::default(),
             win: None,
             stop: None,
@@ -190,7 +206,12 @@ impl Run {
             run.stats.wins += u64::from(thread == 0);
             run.win = Some(Vec::new());
         } else if !left_unexpanded(start, is_settled, variant, options, &mut root_stats) {
-            run.push(start, Move::default(), None);
+            // Every thread expands the root; thread 0 alone opens its class, if it has
+            // one (for the others the class's key is in the set), so that each member
+            // is entered once.
+            let root_class = class_key(start, variant, options).filter(|_| thread == 0);
+            let class = run.open_class(start, root_class);
+            run.push(start, Move::default(), class, class != NO_CLASS, None);
         }
         run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
         run
@@ -206,6 +227,9 @@ impl Run {
                 return PhaseEnd::Grow;
             }
             if top.tried == top.moves.len() {
+                if top.opens_class {
+                    self.close_class();
+                }
                 self.stack.pop();
                 continue;
             }
@@ -213,20 +237,35 @@ impl Run {
             top.tried += 1;
             let mut child = top.position;
             child.play(m);
-            match set.insert(child.key()) {
-                Insert::Present => {
+            let (class, opens) = if top.class != NO_CLASS && is_shuffle_move(m) {
+                // A member of a class this thread opened (see `search::exact`).
+                let class = top.class;
+                let key = child.key();
+                if self.members[self.classes[class as usize]..].contains(&key) {
                     self.stats.tt_hits += 1;
                     continue;
                 }
-                Insert::Full => {
-                    top.tried -= 1; // tried again once the set has grown
-                    grow.store(true, Ordering::Relaxed);
-                    return PhaseEnd::Grow;
+                self.members.push(key);
+                (class, false)
+            } else {
+                let child_class = class_key(&child, self.variant, self.options);
+                match set.insert(child_class.unwrap_or(child.key())) {
+                    Insert::Present => {
+                        self.stats.tt_hits += 1;
+                        continue;
+                    }
+                    Insert::Full => {
+                        top.tried -= 1; // tried again once the set has grown
+                        grow.store(true, Ordering::Relaxed);
+                        return PhaseEnd::Grow;
+                    }
+                    Insert::New => {}
                 }
-                Insert::New => {}
-            }
+                self.stats.stored += 1;
+                let class = self.open_class(&child, child_class);
+                (class, class != NO_CLASS)
+            };
             self.stats.nodes += 1;
-            self.stats.stored += 1;
             let is_settled = settled(&child, self.variant);
             self.stats.settled += u64::from(is_settled);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
@@ -235,6 +274,9 @@ impl Run {
                 let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
                 line.push(m);
                 self.win.get_or_insert(line);
+                if opens {
+                    self.close_class();
+                }
                 if !self.options.complete {
                     return PhaseEnd::Halt;
                 }
@@ -245,7 +287,9 @@ impl Run {
                 self.options,
                 &mut self.stats,
             ) {
-                self.push(&child, m, Some(set));
+                self.push(&child, m, class, opens, Some(set));
+            } else if opens {
+                self.close_class();
             }
             if self.stats.nodes >= self.next_check {
                 if let Some(reason) = budget.exhausted(self.stats.nodes) {
@@ -258,7 +302,32 @@ impl Run {
         PhaseEnd::Finished
     }
 
-    fn push(&mut self, position: &Position, via: Move, set: Option<&SharedKeySet>) {
+    /// Opens the class of `position`, just entered with the class key `class_key`, if it
+    /// has one: returns its index, or `NO_CLASS`.
+    fn open_class(&mut self, position: &Position, class_key: Option<Key>) -> u32 {
+        if class_key.is_none() {
+            return NO_CLASS;
+        }
+        self.classes.push(self.members.len());
+        self.members.push(position.key());
+        (self.classes.len() - 1) as u32
+    }
+
+    /// Closes the last open class.
+    fn close_class(&mut self) {
+        if let Some(start) = self.classes.pop() {
+            self.members.truncate(start);
+        }
+    }
+
+    fn push(
+        &mut self,
+        position: &Position,
+        via: Move,
+        class: u32,
+        opens_class: bool,
+        set: Option<&SharedKeySet>,
+    ) {
         let mut moves = MoveList::default();
         position.legal_moves(self.variant, &mut moves);
         if let Some(set) = set {
@@ -274,6 +343,8 @@ impl Run {
             tried: 0,
             first,
             via,
+            class,
+            opens_class,
         });
     }
 }
@@ -292,17 +363,19 @@ mod tests {
             for seed in 0..25 {
                 let start = deal(seed, Layout::new(3, 5).unwrap());
                 let reference = reachable(&start, variant, usize::MAX);
-                for (threads, complete, prune_dead) in [
-                    (2, true, false),
-                    (3, true, false),
-                    (2, false, false),
-                    (2, false, true),
+                for (threads, complete, prune_dead, shuffle_classes) in [
+                    (2, true, false, false),
+                    (3, true, false, true),
+                    (2, true, false, true),
+                    (2, false, false, false),
+                    (2, false, true, true),
+                    (3, false, false, true),
                 ] {
                     let options = ExactOptions {
                         complete,
                         stop_at_settled: false,
                         prune_dead,
-                        shuffle_classes: false,
+                        shuffle_classes,
                         memory_bytes: 64 << 20,
                     };
                     let mut stats = SearchStats::default();

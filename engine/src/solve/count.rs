@@ -82,7 +82,7 @@ pub fn count_reachable(
         complete: true,
         stop_at_settled: options.unsettled_only,
         prune_dead: false,
-        shuffle_classes: false,
+        shuffle_classes: true,
         memory_bytes: options.memory_bytes,
     };
     // In complete mode a win does not end the search: only a limit leaves it short, and
