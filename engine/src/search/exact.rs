@@ -92,17 +92,59 @@ pub(crate) fn class_key(
     }
 }
 
+/// The Two-shuffle classes open on one search stack (see the module doc): the keys of
+/// the members entered so far of each, one class after the other, since classes open
+/// and close in stack order.
+#[derive(Default)]
+pub(crate) struct OpenClasses {
+    members: Vec<Key>,
+    /// Where each open class's members start in `members`.
+    starts: Vec<usize>,
+}
+
+impl OpenClasses {
+    /// Closes every class.
+    pub fn clear(&mut self) {
+        self.members.clear();
+        self.starts.clear();
+    }
+
+    /// Opens the class of `position`, just entered with the class key `class_key`, if
+    /// it has one: returns its index, or [`NO_CLASS`].
+    pub fn open(&mut self, position: &Position, class_key: Option<Key>) -> u32 {
+        if class_key.is_none() {
+            return NO_CLASS;
+        }
+        self.starts.push(self.members.len());
+        self.members.push(position.key());
+        (self.starts.len() - 1) as u32
+    }
+
+    /// Records that the member `key` of the open class `class` is entered; false if it
+    /// was entered before.
+    pub fn enter(&mut self, class: u32, key: Key) -> bool {
+        if self.members[self.starts[class as usize]..].contains(&key) {
+            return false;
+        }
+        self.members.push(key);
+        true
+    }
+
+    /// Closes the last open class.
+    pub fn close_last(&mut self) {
+        if let Some(start) = self.starts.pop() {
+            self.members.truncate(start);
+        }
+    }
+}
+
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
 /// the end of each).
 #[derive(Default)]
 pub struct ExactSearch {
     visited: KeySet,
     stack: Vec<Frame>,
-    /// The keys of the members entered so far of every open class, one class after
-    /// the other (classes open and close in stack order).
-    members: Vec<Key>,
-    /// Where each open class's members start in `members`.
-    classes: Vec<usize>,
+    classes: OpenClasses,
 }
 
 /// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
@@ -162,11 +204,10 @@ impl ExactSearch {
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
         let mut first_win: Option<Vec<Move>> = None;
-        self.members.clear();
         self.classes.clear();
         let root_class = class_key(start, variant, options);
         let _ = self.visited.insert(root_class.unwrap_or(start.key()));
-        let class = self.open_class(start, root_class);
+        let class = self.classes.open(start, root_class);
         let opens = class != NO_CLASS;
         if let Some(end) = self.enter(
             start,
@@ -187,7 +228,7 @@ impl ExactSearch {
         while let Some(top) = self.stack.last_mut() {
             if top.next == top.moves.len() {
                 if top.opens_class {
-                    self.close_class();
+                    self.classes.close_last();
                 }
                 self.stack.pop();
                 continue;
@@ -199,14 +240,11 @@ impl ExactSearch {
             let (class, opens) = if top.class != NO_CLASS && is_shuffle_move(m) {
                 // Another member of the top frame's class: its key is the class's, in
                 // the set already; the class remembers which members it entered.
-                let class = top.class;
-                let key = child.key();
-                if self.members[self.classes[class as usize]..].contains(&key) {
+                if !self.classes.enter(top.class, child.key()) {
                     stats.tt_hits += 1;
                     continue;
                 }
-                self.members.push(key);
-                (class, false)
+                (top.class, false)
             } else {
                 let child_class = class_key(&child, variant, options);
                 match self.visited.insert(child_class.unwrap_or(child.key())) {
@@ -218,7 +256,7 @@ impl ExactSearch {
                     Insert::New => {}
                 }
                 stats.stored += 1;
-                let class = self.open_class(&child, child_class);
+                let class = self.classes.open(&child, child_class);
                 (class, class != NO_CLASS)
             };
             if let Some(Entered::Won) = self.enter(&child, m, class, opens, variant, options, stats)
@@ -237,24 +275,6 @@ impl ExactSearch {
             }
         }
         (first_win.map_or(Outcome::Exhausted, Outcome::Won), None)
-    }
-
-    /// Opens the class of `position`, just entered with the class key `class_key`, if it
-    /// has one: returns its index, or [`NO_CLASS`].
-    fn open_class(&mut self, position: &Position, class_key: Option<Key>) -> u32 {
-        if class_key.is_none() {
-            return NO_CLASS;
-        }
-        self.classes.push(self.members.len());
-        self.members.push(position.key());
-        (self.classes.len() - 1) as u32
-    }
-
-    /// Closes the last open class.
-    fn close_class(&mut self) {
-        if let Some(start) = self.classes.pop() {
-            self.members.truncate(start);
-        }
     }
 
     /// Counts a newly entered position and pushes its frame if it is to be expanded;
@@ -279,13 +299,13 @@ impl ExactSearch {
         if position.is_won(variant) {
             stats.wins += 1;
             if opens_class {
-                self.close_class();
+                self.classes.close_last();
             }
             return Some(Entered::Won);
         }
         if left_unexpanded(position, is_settled, variant, options, stats) {
             if opens_class {
-                self.close_class();
+                self.classes.close_last();
             }
             return Some(Entered::Leaf);
         }

@@ -28,7 +28,7 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{class_key, left_unexpanded, settled, ExactOptions, NO_CLASS};
+use super::exact::{class_key, left_unexpanded, settled, ExactOptions, OpenClasses, NO_CLASS};
 use crate::moves::{Move, MoveList};
 use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -37,7 +37,6 @@ use crate::search::outcome::Outcome;
 use crate::search::shared_key_set::SharedKeySet;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
-use crate::zobrist::Key;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Slots of the first shared set, over all its shards (16 bytes each: 64 MiB; zeroing
@@ -169,10 +168,8 @@ struct Run {
     thread: usize,
     threads: usize,
     stack: Vec<Frame>,
-    /// This thread's open Two-shuffle classes, as in `search::exact`: the members
-    /// entered of each, one class after the other, and where each class starts.
-    members: Vec<Key>,
-    classes: Vec<usize>,
+    /// This thread's open Two-shuffle classes.
+    classes: OpenClasses,
     stats: SearchStats,
     win: Option<Vec<Move>>,
     stop: Option<StopReason>,
@@ -193,8 +190,7 @@ impl Run {
             thread,
             threads,
             stack: Vec::new(),
-            members: Vec::new(),
-            classes: Vec::new(),
+            classes: OpenClasses::default(),
             stats: SearchStats::default(),
             win: None,
             stop: None,
@@ -210,7 +206,7 @@ impl Run {
             // one (for the others the class's key is in the set), so that each member
             // is entered once.
             let root_class = class_key(start, variant, options).filter(|_| thread == 0);
-            let class = run.open_class(start, root_class);
+            let class = run.classes.open(start, root_class);
             run.push(start, Move::default(), class, class != NO_CLASS, None);
         }
         run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
@@ -228,7 +224,7 @@ impl Run {
             }
             if top.tried == top.moves.len() {
                 if top.opens_class {
-                    self.close_class();
+                    self.classes.close_last();
                 }
                 self.stack.pop();
                 continue;
@@ -239,14 +235,11 @@ impl Run {
             child.play(m);
             let (class, opens) = if top.class != NO_CLASS && is_shuffle_move(m) {
                 // A member of a class this thread opened (see `search::exact`).
-                let class = top.class;
-                let key = child.key();
-                if self.members[self.classes[class as usize]..].contains(&key) {
+                if !self.classes.enter(top.class, child.key()) {
                     self.stats.tt_hits += 1;
                     continue;
                 }
-                self.members.push(key);
-                (class, false)
+                (top.class, false)
             } else {
                 let child_class = class_key(&child, self.variant, self.options);
                 match set.insert(child_class.unwrap_or(child.key())) {
@@ -262,7 +255,7 @@ impl Run {
                     Insert::New => {}
                 }
                 self.stats.stored += 1;
-                let class = self.open_class(&child, child_class);
+                let class = self.classes.open(&child, child_class);
                 (class, class != NO_CLASS)
             };
             self.stats.nodes += 1;
@@ -275,7 +268,7 @@ impl Run {
                 line.push(m);
                 self.win.get_or_insert(line);
                 if opens {
-                    self.close_class();
+                    self.classes.close_last();
                 }
                 if !self.options.complete {
                     return PhaseEnd::Halt;
@@ -289,7 +282,7 @@ impl Run {
             ) {
                 self.push(&child, m, class, opens, Some(set));
             } else if opens {
-                self.close_class();
+                self.classes.close_last();
             }
             if self.stats.nodes >= self.next_check {
                 if let Some(reason) = budget.exhausted(self.stats.nodes) {
@@ -300,24 +293,6 @@ impl Run {
             }
         }
         PhaseEnd::Finished
-    }
-
-    /// Opens the class of `position`, just entered with the class key `class_key`, if it
-    /// has one: returns its index, or `NO_CLASS`.
-    fn open_class(&mut self, position: &Position, class_key: Option<Key>) -> u32 {
-        if class_key.is_none() {
-            return NO_CLASS;
-        }
-        self.classes.push(self.members.len());
-        self.members.push(position.key());
-        (self.classes.len() - 1) as u32
-    }
-
-    /// Closes the last open class.
-    fn close_class(&mut self) {
-        if let Some(start) = self.classes.pop() {
-            self.members.truncate(start);
-        }
     }
 
     fn push(
