@@ -17,7 +17,8 @@ pub struct CountCmd {
     /// Rules: basic or common.
     #[arg(long, default_value = "basic")]
     variant: String,
-    /// Memory for the visited set, in MiB (about 18 bytes a position when full).
+    /// Memory for the visited set, in MiB (about 18 bytes a key when full; on common one
+    /// key per class of positions that differ only by where column 0's Twos stand).
     #[arg(long = "memory-mb", default_value_t = 4096)]
     memory_mb: usize,
     /// `common` only: count the positions before column 0 settles (column 0 all Twos)

@@ -28,7 +28,7 @@ use crate::variant::Variant;
 
 /// How a memory budget of `bytes` is split: seven tenths for the key set (16 bytes a
 /// slot, filled to 7/8, and one shard's growth), three tenths for the 8-byte node
-/// records; about 26 bytes per stored position (10.2M positions in 256 MiB).
+/// records; about 26 bytes per stored position (10.1M positions in 256 MiB).
 fn split_budget(bytes: usize) -> (usize, usize) {
     let key_bytes = bytes / 10 * 7;
     let positions = (bytes / 24).max(1);
