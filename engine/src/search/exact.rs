@@ -120,14 +120,29 @@ impl OpenClasses {
         (self.starts.len() - 1) as u32
     }
 
-    /// Records that the member `key` of the open class `class` is entered; false if it
-    /// was entered before.
-    pub fn enter(&mut self, class: u32, key: Key) -> bool {
-        if self.members[self.starts[class as usize]..].contains(&key) {
-            return false;
+    /// How `child`, reached by `m` from a position of the class `from` (or
+    /// [`NO_CLASS`]), is entered: a shuffle move from an open class leads to another
+    /// member of it, recorded here (or already entered); any other child goes through
+    /// the visited set under its class key, if it has one, else its own key. Both
+    /// searches, on one thread or several, decide through this.
+    pub fn admit(
+        &mut self,
+        from: u32,
+        m: Move,
+        child: &Position,
+        variant: Variant,
+        options: ExactOptions,
+    ) -> Admit {
+        if from == NO_CLASS || !is_shuffle_move(m) {
+            let class = class_key(child, variant, options);
+            return Admit::Keyed(class.unwrap_or(child.key()), class);
+        }
+        let key = child.key();
+        if self.members[self.starts[from as usize]..].contains(&key) {
+            return Admit::Seen;
         }
         self.members.push(key);
-        true
+        Admit::Member(from)
     }
 
     /// Closes the last open class.
@@ -136,6 +151,17 @@ impl OpenClasses {
             self.members.truncate(start);
         }
     }
+}
+
+/// What [`OpenClasses::admit`] says of a child.
+pub(crate) enum Admit {
+    /// A member of that open class, entered before.
+    Seen,
+    /// A new member of that open class, now recorded: enter it, with no key of its own.
+    Member(u32),
+    /// Insert this key in the visited set; the child's class key, if it has one (the
+    /// child opens its class when the key is new).
+    Keyed(Key, Option<Key>),
 }
 
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
@@ -237,27 +263,25 @@ impl ExactSearch {
             top.next += 1;
             let mut child = top.position;
             child.play(m);
-            let (class, opens) = if top.class != NO_CLASS && is_shuffle_move(m) {
-                // Another member of the top frame's class: its key is the class's, in
-                // the set already; the class remembers which members it entered.
-                if !self.classes.enter(top.class, child.key()) {
+            let (class, opens) = match self.classes.admit(top.class, m, &child, variant, options) {
+                Admit::Seen => {
                     stats.tt_hits += 1;
                     continue;
                 }
-                (top.class, false)
-            } else {
-                let child_class = class_key(&child, variant, options);
-                match self.visited.insert(child_class.unwrap_or(child.key())) {
-                    Insert::Present => {
-                        stats.tt_hits += 1;
-                        continue;
+                Admit::Member(class) => (class, false),
+                Admit::Keyed(key, child_class) => {
+                    match self.visited.insert(key) {
+                        Insert::Present => {
+                            stats.tt_hits += 1;
+                            continue;
+                        }
+                        Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
+                        Insert::New => {}
                     }
-                    Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
-                    Insert::New => {}
+                    stats.stored += 1;
+                    let class = self.classes.open(&child, child_class);
+                    (class, class != NO_CLASS)
                 }
-                stats.stored += 1;
-                let class = self.classes.open(&child, child_class);
-                (class, class != NO_CLASS)
             };
             if let Some(Entered::Won) = self.enter(&child, m, class, opens, variant, options, stats)
             {

@@ -28,9 +28,11 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{class_key, left_unexpanded, settled, ExactOptions, OpenClasses, NO_CLASS};
+use super::exact::{
+    class_key, left_unexpanded, settled, Admit, ExactOptions, OpenClasses, NO_CLASS,
+};
 use crate::moves::{Move, MoveList};
-use crate::position::{is_shuffle_move, Position, MAX_MOVES};
+use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::key_set::Insert;
 use crate::search::outcome::Outcome;
@@ -233,30 +235,33 @@ impl Run {
             top.tried += 1;
             let mut child = top.position;
             child.play(m);
-            let (class, opens) = if top.class != NO_CLASS && is_shuffle_move(m) {
-                // A member of a class this thread opened (see `search::exact`).
-                if !self.classes.enter(top.class, child.key()) {
+            let admitted = self
+                .classes
+                .admit(top.class, m, &child, self.variant, self.options);
+            let (class, opens) = match admitted {
+                Admit::Seen => {
                     self.stats.tt_hits += 1;
                     continue;
                 }
-                (top.class, false)
-            } else {
-                let child_class = class_key(&child, self.variant, self.options);
-                match set.insert(child_class.unwrap_or(child.key())) {
-                    Insert::Present => {
-                        self.stats.tt_hits += 1;
-                        continue;
+                // A member of a class this thread opened (see `search::exact`).
+                Admit::Member(class) => (class, false),
+                Admit::Keyed(key, child_class) => {
+                    match set.insert(key) {
+                        Insert::Present => {
+                            self.stats.tt_hits += 1;
+                            continue;
+                        }
+                        Insert::Full => {
+                            top.tried -= 1; // tried again once the set has grown
+                            grow.store(true, Ordering::Relaxed);
+                            return PhaseEnd::Grow;
+                        }
+                        Insert::New => {}
                     }
-                    Insert::Full => {
-                        top.tried -= 1; // tried again once the set has grown
-                        grow.store(true, Ordering::Relaxed);
-                        return PhaseEnd::Grow;
-                    }
-                    Insert::New => {}
+                    self.stats.stored += 1;
+                    let class = self.classes.open(&child, child_class);
+                    (class, class != NO_CLASS)
                 }
-                self.stats.stored += 1;
-                let class = self.classes.open(&child, child_class);
-                (class, class != NO_CLASS)
             };
             self.stats.nodes += 1;
             let is_settled = settled(&child, self.variant);

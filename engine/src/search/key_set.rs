@@ -58,6 +58,14 @@ impl Shard {
             i = if i + 1 == n { 0 } else { i + 1 };
         }
     }
+
+    /// Stores `key`, known to be absent, in the first empty slot from `home`.
+    #[inline(always)]
+    fn place(&mut self, key: Key, home: usize) {
+        if let Err(i) = self.probe(key, home) {
+            self.slots[i] = key;
+        }
+    }
 }
 
 /// The set.
@@ -130,9 +138,10 @@ impl KeySet {
     #[inline]
     pub fn insert(&mut self, key: Key) -> Insert {
         let key = key.max(1);
-        let (s, home) = self.place_of(key);
+        let hash = index_hash(key);
+        let s = self.plan.shard(hash);
         let shard = &mut self.shards[s];
-        let Err(i) = shard.probe(key, home) else {
+        let Err(i) = shard.probe(key, self.plan.home(hash, shard.slots.len())) else {
             return Insert::Present;
         };
         if ShardPlan::has_room(shard.len, shard.slots.len()) {
@@ -142,11 +151,7 @@ impl KeySet {
                 return Insert::Full;
             };
             self.grow(s, bigger);
-            let (_, home) = self.place_of(key);
-            let shard = &mut self.shards[s];
-            if let Err(i) = shard.probe(key, home) {
-                shard.slots[i] = key;
-            }
+            self.shards[s].place(key, self.plan.home(hash, bigger));
         }
         self.shards[s].len += 1;
         self.len += 1;
@@ -159,12 +164,9 @@ impl KeySet {
         advise_huge_pages(&fresh);
         let old = std::mem::replace(&mut self.shards[s].slots, fresh);
         self.slots += bigger - old.len();
+        let shard = &mut self.shards[s];
         for key in old.into_iter().filter(|&k| k != 0) {
-            let home = self.plan.home(index_hash(key), bigger);
-            let shard = &mut self.shards[s];
-            if let Err(i) = shard.probe(key, home) {
-                shard.slots[i] = key;
-            }
+            shard.place(key, self.plan.home(index_hash(key), bigger));
         }
     }
 }
