@@ -11,7 +11,9 @@ The CSV has one row per deal: deal, verdict, nodes, seconds, algorithm, stopped,
 limit_seconds (what the last search that produced the row was allowed). A run skips
 every deal already decided, and every unknown already tried with at least the same
 limit, so it can be stopped and started again at any time; rows are written as they
-come, in deal order when the run ends.
+come, in deal order when the run ends. `--retry-memory-limited` also searches again the
+unknowns that stopped at their memory limit (each time the run starts); `seconds` then
+adds the new search to the time already spent on the deal.
 
     scripts/common-table.py --out docs/data/common-4x13-0-999.csv --deals 0 1000 \
         --quick-ms 10000 --exact-ms 600000 --memory-mb 16384
@@ -83,6 +85,12 @@ def main():
     p.add_argument("--memory-mb", type=int, default=16384)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--exact-threads", type=int, default=1, help="threads sharing one exact search")
+    p.add_argument(
+        "--retry-memory-limited",
+        action="store_true",
+        help="search again the unknowns that an earlier run left at its memory limit, "
+        "even with the same time limit (after a change that needs less memory)",
+    )
     args = p.parse_args()
 
     rows = load(args.out)
@@ -105,7 +113,8 @@ def main():
     exact_s = args.exact_ms / 1000
     for deal in range(*args.deals):
         row = rows.get(deal)
-        if settled(row, exact_s):
+        retry = args.retry_memory_limited and row["verdict"] == "unknown" and row["stopped"] == "memory_limit"
+        if settled(row, exact_s) and not retry:
             continue
         new = solve(
             args.gaps,
@@ -115,7 +124,8 @@ def main():
                 "--search-threads", str(args.exact_threads),
             ],
         )
-        # The time of a deal is the time of every phase it went through.
+        # The time of a deal is the time of every phase it went through (retries
+        # included).
         new["seconds"] = round(new["seconds"] + float(row["seconds"]), 3)
         new["limit_seconds"] = exact_s
         rows[deal] = new

@@ -50,7 +50,8 @@ pub struct SearchArgs {
     /// common; see docs/engine.md).
     #[arg(long = "table-mb")]
     pub table_mb: Option<usize>,
-    /// Disable the transposition table.
+    /// Disable the transposition table (`exact`: store settled `common` positions in the
+    /// visited set instead of deciding them by depth-first search with a table).
     #[arg(long = "no-table")]
     pub no_table: bool,
     /// Disable incremental transpositions.

@@ -5,6 +5,7 @@
 //! positive, caps are ordered (default time within the maximum) and the listen address
 //! parses, so the rest of the service never re-checks them.
 
+use super::solver_pool::SolverPriority;
 use figment::providers::{Env, Format, Toml};
 use figment::Figment;
 use serde::Deserialize;
@@ -171,6 +172,9 @@ pub struct SolverConfig {
     pub table_mb: usize,
     /// MiB shared by the visited sets of running exact searches.
     pub exact_memory_mb: usize,
+    /// How solver threads share the CPU with the HTTP workers and the database.
+    #[serde(default)]
+    pub priority: SolverPriority,
 }
 
 /// Request caps and defaults.

@@ -18,7 +18,7 @@ use super::config::Config;
 use super::job::Stored;
 use super::metrics::Metrics;
 use super::runner::Runner;
-use super::solver_pool::{SolveWork, SolverThread};
+use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Deepened, Store, UnknownVerdict};
 use crate::report::solution_json;
 use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason, Verdict};
@@ -39,7 +39,11 @@ enum Round {
 
 /// The deepening loop; ends when the service shuts down.
 pub async fn run(runner: Arc<Runner>, store: Store, metrics: Arc<Metrics>, config: Arc<Config>) {
-    let solver = match SolverThread::spawn("deepen".into(), config.solver.table_mb << 20) {
+    let solver = match SolverThread::spawn(
+        "deepen".into(),
+        config.solver.table_mb << 20,
+        SolverPriority::Idle,
+    ) {
         Ok(solver) => solver,
         Err(e) => {
             tracing::error!(error = %e, "could not start the deepening thread; deepening is off");

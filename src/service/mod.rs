@@ -83,6 +83,7 @@ impl Service {
             threads,
             table_mb: config.solver.table_mb,
             exact_memory_mb: config.solver.exact_memory_mb,
+            priority: config.solver.priority,
         };
         let lease = Lease {
             node_id: node_id.clone(),
@@ -319,12 +320,15 @@ async fn listen_to_other_nodes(runner: Arc<Runner>, pool: sqlx::PgPool) {
         }
         loop {
             match listener.try_recv().await {
-                Ok(Some(note)) => match Announce::parse(note.channel(), note.payload()) {
-                    Some(Announce::Work) => runner.notify_new_work(),
-                    Some(Announce::Done(id)) => runner.wake_waiters(id),
-                    Some(Announce::Cancel(id)) => runner.stop_running(id),
-                    None => {}
-                },
+                Ok(Some(note)) => {
+                    for heard in Announce::parse(note.channel(), note.payload()) {
+                        match heard {
+                            Announce::Work => runner.notify_new_work(),
+                            Announce::Done(id) => runner.wake_waiters(id),
+                            Announce::Cancel(id) => runner.stop_running(id),
+                        }
+                    }
+                }
                 // The connection was lost and will be re-established by the next call;
                 // notifications sent meanwhile are lost, which polling covers.
                 Ok(None) => {}

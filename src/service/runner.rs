@@ -24,7 +24,7 @@
 use super::error::database_unavailable;
 use super::job::Stored;
 use super::metrics::Metrics;
-use super::solver_pool::{SolveWork, SolverThread};
+use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Announce, BatchRow, Finish, JobRow, Lease, NewJob, Store};
 use crate::report::{solution_json, JobStats, StatsJson};
 use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason};
@@ -89,6 +89,8 @@ pub struct PoolSize {
     pub table_mb: usize,
     /// MiB shared by the exact searches' visited sets.
     pub exact_memory_mb: usize,
+    /// CPU priority of the solver threads.
+    pub priority: SolverPriority,
 }
 
 impl Runner {
@@ -103,6 +105,7 @@ impl Runner {
             threads,
             table_mb,
             exact_memory_mb,
+            priority,
         } = pool;
         let table_bytes = table_mb << 20;
         let runner = Arc::new(Runner {
@@ -124,7 +127,7 @@ impl Runner {
         runner.metrics.solvers.set(threads as i64);
         let mut lanes = Vec::with_capacity(threads);
         for index in 0..threads {
-            let solver = SolverThread::spawn(format!("solver-{index}"), table_bytes)?;
+            let solver = SolverThread::spawn(format!("solver-{index}"), table_bytes, priority)?;
             lanes.push(tokio::spawn(lane(runner.clone(), solver)));
         }
         Ok((runner, lanes))
@@ -282,7 +285,7 @@ impl Runner {
             self.metrics.jobs_submitted.inc_by(jobs.len() as u64);
             offset = end;
             self.notify_new_work();
-            self.store.announce(Announce::Work).await;
+            self.store.announce(Announce::Work);
         }
         Ok(())
     }
@@ -322,7 +325,7 @@ impl Runner {
             let _ = self.store.requeue(&job).await;
         }
         self.wake_waiters(&job.spec.id);
-        self.store.announce(Announce::Done(&job.spec.id)).await;
+        self.store.announce(Announce::Done(&job.spec.id));
         result.map(|()| true)
     }
 

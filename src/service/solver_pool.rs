@@ -3,9 +3,13 @@
 //!
 //! Invariants: no solve ever runs on the async runtime; a thread holds at most one
 //! solve; a panicking solve is reported as an error and the thread's solver is rebuilt,
-//! so one bad solve cannot poison the next.
+//! so one bad solve cannot poison the next. A solver thread runs at the
+//! [`SolverPriority`] it was given, and the threads a solve starts inherit it (Linux
+//! threads inherit their creator's policy and nice value), so searches that fill every
+//! core do not delay the HTTP workers, the heartbeats or a local database server.
 
 use gaps_engine::{Position, SolveOptions, SolveReport, Solver};
+use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::mpsc;
@@ -29,38 +33,85 @@ pub type SolveResult = Result<SolveReport, String>;
 
 type Request = (SolveWork, oneshot::Sender<SolveResult>);
 
+/// How solver threads share the CPU with the rest of the node (configuration
+/// `solver.priority`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverPriority {
+    /// The same as every other thread.
+    Normal,
+    /// Nice 19: a solver gets a small share of a core that other threads want.
+    Low,
+    /// `SCHED_IDLE`: a solver runs only when no other thread of the machine is ready, so
+    /// a request never waits for a search (measured in docs/performance.md).
+    #[default]
+    Idle,
+}
+
+impl SolverPriority {
+    /// Applies this priority to the calling thread. Lowering a thread's priority needs
+    /// no privilege; where the platform refuses, the thread keeps its priority.
+    fn apply_to_current_thread(self) -> Result<(), String> {
+        use thread_priority::{
+            set_thread_priority_and_policy, thread_native_id, NormalThreadSchedulePolicy,
+            ThreadPriority, ThreadSchedulePolicy,
+        };
+        let policy = match self {
+            SolverPriority::Normal => return Ok(()),
+            SolverPriority::Low => NormalThreadSchedulePolicy::Other,
+            SolverPriority::Idle => NormalThreadSchedulePolicy::Idle,
+        };
+        set_thread_priority_and_policy(
+            thread_native_id(),
+            ThreadPriority::Min,
+            ThreadSchedulePolicy::Normal(policy),
+        )
+        .map_err(|e| format!("{e:?}"))
+    }
+}
+
 /// Handle to one solver thread; dropping it ends the thread after its current solve.
 pub struct SolverThread {
     requests: mpsc::Sender<Request>,
 }
 
 impl SolverThread {
-    /// Starts a thread named `name` whose solver has a `table_bytes` table.
-    pub fn spawn(name: String, table_bytes: usize) -> std::io::Result<SolverThread> {
+    /// Starts a thread named `name` at `priority` whose solver has a `table_bytes` table.
+    pub fn spawn(
+        name: String,
+        table_bytes: usize,
+        priority: SolverPriority,
+    ) -> std::io::Result<SolverThread> {
         let (requests, inbox) = mpsc::channel::<Request>();
-        std::thread::Builder::new().name(name).spawn(move || {
-            let mut solver = Solver::with_table_bytes(table_bytes);
-            while let Ok((work, reply)) = inbox.recv() {
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    solver.solve_watched(
-                        &work.position,
-                        &work.options,
-                        Some(&work.cancel),
-                        Some(&work.progress),
-                    )
-                }));
-                let result = match outcome {
-                    Ok(Ok(report)) => Ok(report),
-                    Ok(Err(e)) => Err(e.to_string()),
-                    Err(_) => {
-                        solver = Solver::with_table_bytes(table_bytes);
-                        Err("the solver panicked".to_string())
-                    }
-                };
-                // The receiver may be gone (its task was dropped): nothing to do.
-                let _ = reply.send(result);
-            }
-        })?;
+        std::thread::Builder::new()
+            .name(name.clone())
+            .spawn(move || {
+                if let Err(e) = priority.apply_to_current_thread() {
+                    tracing::warn!(thread = %name, ?priority, error = %e,
+                    "could not lower the solver thread's priority; it keeps the default");
+                }
+                let mut solver = Solver::with_table_bytes(table_bytes);
+                while let Ok((work, reply)) = inbox.recv() {
+                    let outcome = catch_unwind(AssertUnwindSafe(|| {
+                        solver.solve_watched(
+                            &work.position,
+                            &work.options,
+                            Some(&work.cancel),
+                            Some(&work.progress),
+                        )
+                    }));
+                    let result = match outcome {
+                        Ok(Ok(report)) => Ok(report),
+                        Ok(Err(e)) => Err(e.to_string()),
+                        Err(_) => {
+                            solver = Solver::with_table_bytes(table_bytes);
+                            Err("the solver panicked".to_string())
+                        }
+                    };
+                    // The receiver may be gone (its task was dropped): nothing to do.
+                    let _ = reply.send(result);
+                }
+            })?;
         Ok(SolverThread { requests })
     }
 

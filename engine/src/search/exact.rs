@@ -26,6 +26,19 @@
 //!   the set. So every position of an entered class is entered exactly once, counts
 //!   stay exact (the tests compare them with the reference search), and the argument
 //!   above holds with "class" for "position" where the set is concerned.
+//! - Settled positions by depth-first search (`settled_table_bytes`, verdicts on
+//!   `common`): a settled position (column 0 all Twos) only leads to settled positions,
+//!   and the settled game is acyclic (`basic` moves under a fixed suit per row). Such a
+//!   child is not put in the visited set: a [`DepthFirst`] search with a transposition
+//!   table of its own decides it. A win ends the search with the line to the child and
+//!   the child's line. A loss lets the search go on; the table keeps the keys of every
+//!   settled position entered, each of them lost (every earlier depth-first search
+//!   ended exhausted, or the exact search would have ended too), so a child found there
+//!   is skipped, and the depth-first search's own proof (`search::dfs`) holds for each
+//!   child. The table may forget a key when full: that child is searched again, never
+//!   skipped wrongly. So `Exhausted` stays a proof, while memory holds only the part
+//!   before column 0 settles; `nodes` then counts settled positions once per search
+//!   that entered them, and `stored` only the visited set's keys.
 //! - Memory: the set (16 bytes a slot, at most 7/8 full, sharded so that it grows one
 //!   shard at a time up to the whole budget: about 18 bytes a position at its limit,
 //!   938M positions in 16 GiB) and the stack of the current line. Limits are checked
@@ -34,6 +47,7 @@
 use crate::moves::{Move, MoveList};
 use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -56,6 +70,19 @@ pub struct ExactOptions {
     /// Store one key for each Two-shuffle class of `common` positions instead of one for
     /// each member (see the module doc).
     pub shuffle_classes: bool,
+    /// When nonzero, in a verdict search (not `complete`) on `common`, settled positions
+    /// are not stored in the visited set: each is decided by a depth-first search
+    /// (stubborn sets, incremental transpositions) with a transposition table of this
+    /// many bytes, taken out of `memory_bytes` and kept across those searches (see the
+    /// module doc). One thread only: the parallel search stores every position.
+    pub settled_table_bytes: usize,
+}
+
+impl ExactOptions {
+    /// Whether settled positions go to the depth-first search under `variant`.
+    pub fn settles_by_dfs(&self, variant: Variant) -> bool {
+        self.settled_table_bytes > 0 && !self.complete && variant == Variant::Common
+    }
 }
 
 /// One position on the current line: the position, its moves and the next one to try.
@@ -171,6 +198,8 @@ pub struct ExactSearch {
     visited: KeySet,
     stack: Vec<Frame>,
     classes: OpenClasses,
+    /// Decides settled children (`settled_table_bytes`), with its table.
+    settled: Option<SettledSearch>,
 }
 
 /// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
@@ -211,13 +240,23 @@ impl ExactSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
-        self.visited.reset(options.memory_bytes);
+        let mut set_bytes = options.memory_bytes;
+        if options.settles_by_dfs(variant) {
+            let table_bytes = options.settled_table_bytes.min(options.memory_bytes / 2);
+            set_bytes -= table_bytes;
+            self.settled = Some(SettledSearch::with_table_bytes(table_bytes));
+        }
+        self.visited.reset(set_bytes);
         self.stack.clear();
         let ended = self.search(start, variant, options, budget, stats);
-        stats.table_bytes = stats.table_bytes.max(self.visited.bytes() as u64);
+        let table_bytes = self.settled.as_ref().map_or(0, SettledSearch::table_bytes);
+        stats.table_bytes = stats
+            .table_bytes
+            .max((self.visited.bytes() + table_bytes) as u64);
         // The set may have grown to gigabytes: give them back now rather than hold them
         // in an idle solver until its next exact search.
         self.visited = KeySet::default();
+        self.settled = None;
         ended
     }
 
@@ -231,6 +270,15 @@ impl ExactSearch {
     ) -> (Outcome, Option<StopReason>) {
         let mut first_win: Option<Vec<Move>> = None;
         self.classes.clear();
+        if let Some(search) = self.settled.as_mut() {
+            if settled(start, variant) {
+                return match search.decide(start, budget, stats) {
+                    None => (Outcome::Exhausted, None),
+                    Some(Outcome::Stopped(reason)) => (Outcome::Stopped(reason), Some(reason)),
+                    Some(other) => (other, None),
+                };
+            }
+        }
         let root_class = class_key(start, variant, options);
         let _ = self.visited.insert(root_class.unwrap_or(start.key()));
         let class = self.classes.open(start, root_class);
@@ -263,6 +311,20 @@ impl ExactSearch {
             top.next += 1;
             let mut child = top.position;
             child.play(m);
+            if let Some(search) = self.settled.as_mut().filter(|_| settled(&child, variant)) {
+                let decided = search.decide(&child, budget, stats);
+                match decided {
+                    None => {}
+                    Some(Outcome::Won(rest)) => {
+                        let mut line = self.line(m);
+                        line.extend(rest);
+                        return (Outcome::Won(line), None);
+                    }
+                    Some(Outcome::Stopped(reason)) => return stopped(first_win, reason),
+                    Some(other) => unreachable!("a depth-first verdict search ended {other:?}"),
+                }
+                continue;
+            }
             let (class, opens) = match self.classes.admit(top.class, m, &child, variant, options) {
                 Admit::Seen => {
                     stats.tt_hits += 1;
@@ -401,6 +463,7 @@ mod tests {
                         stop_at_settled: false,
                         prune_dead: false,
                         shuffle_classes: false,
+                        settled_table_bytes: 0,
                         memory_bytes: 64 << 20,
                     };
                     let (outcome, stats) = run(&start, variant, complete);
@@ -413,13 +476,22 @@ mod tests {
                     let (_, by_class) = run(&start, variant, classes);
                     assert_eq!(by_class.nodes, reference.positions as u64);
                     assert!(by_class.stored <= stats.stored);
-                    for (prune_dead, shuffle_classes) in
-                        [(false, false), (true, false), (false, true), (true, true)]
-                    {
+                    // Settled positions decided by depth-first search: with an ample
+                    // table, and with one of 4 KiB that forgets most of what it held.
+                    for (prune_dead, shuffle_classes, settled_table_bytes) in [
+                        (false, false, 0),
+                        (true, false, 0),
+                        (false, true, 0),
+                        (true, true, 0),
+                        (false, true, 1 << 20),
+                        (false, false, 4096),
+                        (true, true, 4096),
+                    ] {
                         let verdict = ExactOptions {
                             complete: false,
                             prune_dead,
                             shuffle_classes,
+                            settled_table_bytes,
                             ..complete
                         };
                         match run(&start, variant, verdict).0 {
@@ -441,6 +513,40 @@ mod tests {
     }
 
     #[test]
+    fn settled_positions_decided_by_depth_first_search_stay_out_of_the_set() {
+        let mut lost = 0;
+        for seed in 0..60 {
+            let start = deal(seed, Layout::new(3, 5).unwrap());
+            let stored = ExactOptions {
+                complete: false,
+                stop_at_settled: false,
+                prune_dead: false,
+                shuffle_classes: true,
+                settled_table_bytes: 0,
+                memory_bytes: 64 << 20,
+            };
+            let (outcome, all) = run(&start, Variant::Common, stored);
+            if outcome != Outcome::Exhausted || all.settled == 0 {
+                continue;
+            }
+            lost += 1;
+            let by_dfs = ExactOptions {
+                settled_table_bytes: 1 << 20,
+                ..stored
+            };
+            let (again, part) = run(&start, Variant::Common, by_dfs);
+            assert_eq!(again, Outcome::Exhausted, "deal {seed}");
+            // The same unsettled positions (or classes) are stored, and no settled one
+            // (settled positions have no class: each took a key of its own).
+            assert_eq!(part.stored, all.stored - all.settled, "deal {seed}");
+        }
+        assert!(
+            lost > 5,
+            "too few lost deals with settled positions: {lost}"
+        );
+    }
+
+    #[test]
     fn a_full_memory_budget_stops_and_never_claims_a_loss() {
         // 187,197 positions (tests/data/reachable.csv) do not fit in 4 KiB.
         let start = deal(3, Layout::new(4, 4).unwrap());
@@ -449,6 +555,7 @@ mod tests {
             stop_at_settled: false,
             prune_dead: false,
             shuffle_classes: false,
+            settled_table_bytes: 0,
             memory_bytes: 4096,
         };
         let (outcome, stats) = run(&start, Variant::Common, options);
@@ -468,6 +575,7 @@ mod tests {
             stop_at_settled: false,
             prune_dead: false,
             shuffle_classes: false,
+            settled_table_bytes: 0,
             memory_bytes: 64 << 20,
         };
         let (_, all) = run(&start, Variant::Common, whole);

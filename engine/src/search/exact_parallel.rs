@@ -356,6 +356,7 @@ mod tests {
                         stop_at_settled: false,
                         prune_dead,
                         shuffle_classes,
+                        settled_table_bytes: 0,
                         memory_bytes: 64 << 20,
                     };
                     let mut stats = SearchStats::default();
@@ -394,6 +395,7 @@ mod tests {
             stop_at_settled: false,
             prune_dead: false,
             shuffle_classes: false,
+            settled_table_bytes: 0,
             memory_bytes: 64 << 10,
         };
         let mut stats = SearchStats::default();

@@ -9,6 +9,7 @@ pub mod budget;
 pub mod dfs;
 pub mod exact;
 pub mod exact_parallel;
+pub(crate) mod exact_settled;
 pub mod game;
 pub mod gaps_game;
 pub mod hybrid;

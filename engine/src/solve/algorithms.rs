@@ -39,6 +39,10 @@ fn assignment_dfs(options: DfsOptions) -> DfsOptions {
     }
 }
 
+/// The exact search (one thread, verdicts on `common`) gives this fraction of its memory
+/// budget to the table of the depth-first search of settled positions.
+const SETTLED_TABLE_SHARE: usize = 4;
+
 /// The depth-first options a search of `variant` really uses.
 fn effective_dfs(options: DfsOptions, variant: Variant) -> DfsOptions {
     match variant {
@@ -130,12 +134,20 @@ impl Solver {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Outcome {
+        let memory_bytes = options.table_limit.unwrap_or(self.table.capacity_bytes());
         let exact = ExactOptions {
             complete: options.dfs.complete,
             stop_at_settled: false,
             prune_dead: options.dfs.prune_dead,
             shuffle_classes: true,
-            memory_bytes: options.table_limit.unwrap_or(self.table.capacity_bytes()),
+            // Settled positions by depth-first search with a table (one thread, verdicts
+            // on `common`), unless the table is turned off (`dfs.table`).
+            settled_table_bytes: if options.dfs.table && options.threads == 1 {
+                memory_bytes / SETTLED_TABLE_SHARE
+            } else {
+                0
+            },
+            memory_bytes,
         };
         let threads = options.threads;
         let variant = options.variant;

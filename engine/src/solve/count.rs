@@ -83,6 +83,7 @@ pub fn count_reachable(
         stop_at_settled: options.unsettled_only,
         prune_dead: false,
         shuffle_classes: true,
+        settled_table_bytes: 0,
         memory_bytes: options.memory_bytes,
     };
     // In complete mode a win does not end the search: only a limit leaves it short, and

@@ -109,7 +109,7 @@ pub async fn create(
         None => {
             let row = state.store.insert_job(&job).await?;
             state.runner.notify_new_work();
-            state.store.announce(Announce::Work).await;
+            state.store.announce(Announce::Work);
             row
         }
     };
@@ -190,7 +190,7 @@ pub async fn cancel(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
     state.runner.stop_running(&id);
-    state.store.announce(Announce::Cancel(&id)).await;
+    state.store.announce(Announce::Cancel(&id));
     // The solver notices its flag within about 1024 nodes; give it a moment so the
     // answer usually shows the final state.
     let after = if after.is_final() {

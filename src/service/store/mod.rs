@@ -21,6 +21,7 @@
 //!   over every job.
 //! - Timestamps are RFC 3339 UTC text with milliseconds on both backends.
 
+mod announcer;
 mod batches;
 mod deepen;
 mod jobs;
@@ -100,21 +101,23 @@ pub enum Announce<'a> {
 pub const CHANNELS: [&str; 3] = ["gaps_work", "gaps_done", "gaps_cancel"];
 
 impl<'a> Announce<'a> {
-    fn channel_and_payload(self) -> (&'static str, &'a str) {
+    fn channel(self) -> &'static str {
         match self {
-            Announce::Work => (CHANNELS[0], ""),
-            Announce::Done(id) => (CHANNELS[1], id),
-            Announce::Cancel(id) => (CHANNELS[2], id),
+            Announce::Work => CHANNELS[0],
+            Announce::Done(_) => CHANNELS[1],
+            Announce::Cancel(_) => CHANNELS[2],
         }
     }
 
-    /// The announcement a notification on `channel` carries.
-    pub fn parse(channel: &str, payload: &'a str) -> Option<Announce<'a>> {
+    /// The announcements a notification on `channel` carries: "work", or the ended or
+    /// cancelled jobs whose ids its payload lists, comma-separated.
+    pub fn parse(channel: &str, payload: &'a str) -> Vec<Announce<'a>> {
+        let ids = payload.split(',').filter(|id| !id.is_empty());
         match channel {
-            "gaps_work" => Some(Announce::Work),
-            "gaps_done" => Some(Announce::Done(payload)),
-            "gaps_cancel" => Some(Announce::Cancel(payload)),
-            _ => None,
+            "gaps_work" => vec![Announce::Work],
+            "gaps_done" => ids.map(Announce::Done).collect(),
+            "gaps_cancel" => ids.map(Announce::Cancel).collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -135,6 +138,8 @@ pub struct Store {
     pools: Pools,
     /// Effort medians as last read (see `stats`), shared by the store's clones.
     medians: std::sync::Arc<stats::MedianCache>,
+    /// Sends announcements to the other nodes (PostgreSQL only).
+    announcer: Option<std::sync::Arc<announcer::Announcer>>,
 }
 
 /// Runs `$body` on the store's pool for reads (`read`) or writes (`write`), with `$db`
@@ -249,6 +254,7 @@ impl Store {
         let store = Store {
             pools: Pools::Sqlite { writer, reader },
             medians: Default::default(),
+            announcer: None,
         };
         store.rebuild_pending_aggregates().await?;
         Ok(store)
@@ -263,6 +269,7 @@ impl Store {
             .map_err(|e| anyhow::anyhow!("database: cannot connect to PostgreSQL: {e}"))?;
         POSTGRES_MIGRATOR.run(&pool).await?;
         let store = Store {
+            announcer: Some(announcer::Announcer::start(pool.clone())),
             pools: Pools::Postgres(pool),
             medians: Default::default(),
         };
@@ -270,19 +277,13 @@ impl Store {
         Ok(store)
     }
 
-    /// Tells the other nodes sharing the database about `event` (PostgreSQL `NOTIFY`;
-    /// nothing on SQLite, which has one node). Best effort: the nodes also poll.
-    pub async fn announce(&self, event: Announce<'_>) {
-        if let Pools::Postgres(pool) = &self.pools {
-            let (channel, payload) = event.channel_and_payload();
-            let sent = sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(channel)
-                .bind(payload)
-                .execute(pool)
-                .await;
-            if let Err(e) = sent {
-                tracing::debug!(error = %e, channel, "NOTIFY failed; the nodes poll");
-            }
+    /// Tells the other nodes sharing the database about `event`, once the change it
+    /// announces has committed (PostgreSQL `NOTIFY`, sent by a background task together
+    /// with the announcements recorded meanwhile; nothing on SQLite, which has one
+    /// node). Best effort: the nodes also poll.
+    pub fn announce(&self, event: Announce<'_>) {
+        if let Some(announcer) = &self.announcer {
+            announcer.record(event);
         }
     }
 
