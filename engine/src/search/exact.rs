@@ -273,9 +273,9 @@ impl ExactSearch {
         if let Some(search) = self.settled.as_mut() {
             if settled(start, variant) {
                 return match search.decide(start, budget, stats) {
-                    None => (Outcome::Exhausted, None),
-                    Some(Outcome::Stopped(reason)) => (Outcome::Stopped(reason), Some(reason)),
-                    Some(other) => (other, None),
+                    Ok(None) => (Outcome::Exhausted, None),
+                    Ok(Some(line)) => (Outcome::Won(line), None),
+                    Err(reason) => stopped(None, reason),
                 };
             }
         }
@@ -312,18 +312,15 @@ impl ExactSearch {
             let mut child = top.position;
             child.play(m);
             if let Some(search) = self.settled.as_mut().filter(|_| settled(&child, variant)) {
-                let decided = search.decide(&child, budget, stats);
-                match decided {
-                    None => {}
-                    Some(Outcome::Won(rest)) => {
+                match search.decide(&child, budget, stats) {
+                    Ok(None) => continue,
+                    Ok(Some(rest)) => {
                         let mut line = self.line(m);
                         line.extend(rest);
                         return (Outcome::Won(line), None);
                     }
-                    Some(Outcome::Stopped(reason)) => return stopped(first_win, reason),
-                    Some(other) => unreachable!("a depth-first verdict search ended {other:?}"),
+                    Err(reason) => return stopped(first_win, reason),
                 }
-                continue;
             }
             let (class, opens) = match self.classes.admit(top.class, m, &child, variant, options) {
                 Admit::Seen => {

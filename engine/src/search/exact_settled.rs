@@ -7,8 +7,9 @@
 //! found there is a position known lost. `stored` in the statistics counts the exact
 //! search's visited set only.
 
+use crate::moves::Move;
 use crate::position::Position;
-use crate::search::budget::Budget;
+use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::gaps_game::CommonGame;
 use crate::search::outcome::Outcome;
@@ -35,14 +36,15 @@ impl SettledSearch {
         self.table.active_bytes()
     }
 
-    /// Decides the settled `child`: `None` if it is lost (or known lost), else the win
-    /// (its line from `child`) or the limit that stopped the search.
+    /// Decides the settled `child`: `Ok(None)` if it is lost (or known lost),
+    /// `Ok(Some(line))` if it is won (the line from `child`), else the limit that
+    /// stopped the search.
     pub fn decide(
         &mut self,
         child: &Position,
         budget: &Budget,
         stats: &mut SearchStats,
-    ) -> Option<Outcome> {
+    ) -> Result<Option<Vec<Move>>, StopReason> {
         // The depth-first search adds its table's totals since the last clear to
         // `stored`, `replaced` and `table_bytes`; here `stored` counts the visited set's
         // keys only, this table is never cleared (count the entries it lost since the
@@ -51,7 +53,7 @@ impl SettledSearch {
         let replaced = self.table.replaced();
         if self.table.probe_or_insert(child.key()) {
             stats.tt_hits += 1;
-            return None;
+            return Ok(None);
         }
         let mut game = CommonGame::new(*child);
         let options = DfsOptions::default();
@@ -62,8 +64,10 @@ impl SettledSearch {
         stats.replaced = before.1 + (self.table.replaced() - replaced);
         stats.table_bytes = before.2;
         match outcome {
-            Outcome::Exhausted => None,
-            other => Some(other),
+            Outcome::Exhausted => Ok(None),
+            Outcome::Won(line) => Ok(Some(line)),
+            Outcome::Stopped(reason) => Err(reason),
+            Outcome::NoWin(reason) => unreachable!("a depth-first search ended NoWin({reason:?})"),
         }
     }
 }
