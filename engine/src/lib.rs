@@ -39,9 +39,10 @@ pub use search::budget::StopReason;
 pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
 pub use solve::{
-    count_reachable, default_table_limit, resolve_algorithm, Algorithm, AssignmentCaps,
-    CountOptions, CountReport, SolveError, SolveOptions, SolveReport, Solver, UnknownAlgorithm,
-    UnknownName, Verdict, AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES,
+    count_reachable, default_table_limit, resolve_algorithm, runs_on_threads, Algorithm,
+    AssignmentCaps, CountOptions, CountReport, SolveError, SolveOptions, SolveReport, Solver,
+    UnknownAlgorithm, UnknownName, Verdict, AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES,
+    DEFAULT_TABLE_BYTES,
 };
 pub use variant::Variant;
 

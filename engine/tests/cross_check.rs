@@ -224,11 +224,13 @@ fn it_is_only_used_where_no_cycle_passes() {
 }
 
 /// Sampling only ever reports wins the reference confirms, and the `auto` portfolio
-/// (sampling, then exact search) gives the reference's verdict, on both variants.
+/// gives the reference's verdict, on both variants, from each of its phases that can
+/// prove a loss (breadth-first, exact and depth-first search).
 #[test]
 fn sampling_and_auto_agree_with_reference() {
     let mut solver = Solver::with_table_bytes(16 << 20);
     let mut sampled_wins = 0;
+    let mut deciders = std::collections::HashMap::new();
     for (suits, ranks, variant) in [
         (3, 5, Variant::Common),
         (2, 7, Variant::Common),
@@ -258,27 +260,50 @@ fn sampling_and_auto_agree_with_reference() {
                 Verdict::Unknown => assert_eq!(r.stopped, Some(StopReason::ProbeLimit)),
                 Verdict::Unsolvable => panic!("sampling never proves a loss"),
             }
-            let auto = SolveOptions {
-                variant,
-                probes: Some(50),
-                ..SolveOptions::default()
+            // Small memory budgets push `auto` on `common` past its breadth-first phase
+            // into the exact search (one or two threads) and, when that fills its
+            // budget too, into the depth-first search.
+            let budgets: &[(Option<usize>, usize)] = match variant {
+                Variant::Basic => &[(None, 1)],
+                Variant::Common => &[
+                    (None, 1),
+                    (Some(96 << 10), 1),
+                    (Some(96 << 10), 2),
+                    (Some(8 << 10), 1),
+                ],
             };
-            let r = solver.solve(&start, &auto, None).unwrap();
-            assert_eq!(
-                r.verdict,
-                if expected {
-                    Verdict::Solvable
-                } else {
-                    Verdict::Unsolvable
-                },
-                "{variant} {layout} deal {seed} auto"
-            );
+            for &(table_limit, threads) in budgets {
+                let auto = SolveOptions {
+                    variant,
+                    probes: Some(50),
+                    table_limit,
+                    threads,
+                    ..SolveOptions::default()
+                };
+                let r = solver.solve(&start, &auto, None).unwrap();
+                assert_eq!(
+                    r.verdict,
+                    if expected {
+                        Verdict::Solvable
+                    } else {
+                        Verdict::Unsolvable
+                    },
+                    "{variant} {layout} deal {seed} auto, {table_limit:?} bytes, {threads} threads"
+                );
+                *deciders.entry(r.algorithm).or_insert(0) += 1;
+            }
         }
     }
     assert!(
         sampled_wins > 100,
         "sampling wins often on small deals ({sampled_wins})"
     );
+    for phase in [Algorithm::Hybrid, Algorithm::Exact, Algorithm::Dfs] {
+        assert!(
+            deciders.get(&phase).is_some_and(|&n| n >= 10),
+            "auto's {phase:?} phase decided too few deals: {deciders:?}"
+        );
+    }
 }
 
 /// `assign` reports a win exactly when some suit assignment's `basic` game is winnable

@@ -73,7 +73,8 @@ pub struct SearchArgs {
     /// Random probes for sampling.
     #[arg(long)]
     pub probes: Option<u64>,
-    /// Threads of each search: parallel block search (`--algorithm blocks`) only.
+    /// Threads of each search: `--algorithm blocks` and `exact`, and `auto` on `common`
+    /// (its exact phase).
     #[arg(long = "search-threads", default_value_t = 1)]
     pub search_threads: usize,
 }
@@ -137,13 +138,11 @@ impl SearchArgs {
             )));
         }
         if self.search_threads > 1
-            && !matches!(
-                gaps_engine::resolve_algorithm(algorithm, variant),
-                Ok(Algorithm::Blocks | Algorithm::Exact)
-            )
+            && !gaps_engine::resolve_algorithm(algorithm, variant)
+                .is_ok_and(gaps_engine::runs_on_threads)
         {
             return Err(input_error(format!(
-                "--search-threads above 1 applies to --algorithm blocks and exact only, not to {algorithm} on {variant}"
+                "--search-threads above 1 applies to --algorithm blocks and exact, and to auto on common, not to {algorithm} on {variant}"
             )));
         }
         Ok(SolveOptions {

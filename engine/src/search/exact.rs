@@ -74,7 +74,7 @@ pub struct ExactOptions {
     /// are not stored in the visited set: each is decided by a depth-first search
     /// (stubborn sets, incremental transpositions) with a transposition table of this
     /// many bytes, taken out of `memory_bytes` and kept across those searches (see the
-    /// module doc). One thread only: the parallel search stores every position.
+    /// module doc). The parallel search splits it equally between its threads.
     pub settled_table_bytes: usize,
 }
 
@@ -536,6 +536,18 @@ mod tests {
             // The same unsettled positions (or classes) are stored, and no settled one
             // (settled positions have no class: each took a key of its own).
             assert_eq!(part.stored, all.stored - all.settled, "deal {seed}");
+            // On two threads, each unsettled key is inserted once into the shared set.
+            let mut shared = SearchStats::default();
+            let (outcome, _) = crate::search::exact_parallel::search(
+                &start,
+                Variant::Common,
+                by_dfs,
+                2,
+                &Budget::unlimited(),
+                &mut shared,
+            );
+            assert_eq!(outcome, Outcome::Exhausted, "deal {seed}");
+            assert_eq!(shared.stored, part.stored, "deal {seed}");
         }
         assert!(
             lost > 5,

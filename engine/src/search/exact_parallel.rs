@@ -17,6 +17,14 @@
 //! whose insert of a class's key is told `New` opens the class on its own stack and
 //! enters every member; thread 0 alone opens the root's class.
 //!
+//! Settled positions (`settled_table_bytes`, verdicts on `common`) work as in
+//! `search::exact`, per thread: each thread decides the settled children of the
+//! positions it expands by its own depth-first search, whose table (an equal share of
+//! `settled_table_bytes`) holds only settled positions that search proved lost. A
+//! settled child reached by two threads may be searched by both (their tables are
+//! separate): more work, never a wrong skip. Such a search runs under the thread's
+//! budget, which stops it when a sibling halts; a growth phase waits for it to end.
+//!
 //! Why an exhausted parallel search proves the deal lost: a thread ends without being
 //! stopped only when every move of every position it inserted (or of every member of
 //! a class it inserted) has been tried, each leading to a position it inserted (and
@@ -34,6 +42,7 @@ use super::exact::{
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::Insert;
 use crate::search::outcome::Outcome;
 use crate::search::shared_key_set::SharedKeySet;
@@ -93,11 +102,20 @@ fn search_from(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
-    let mut set = SharedKeySet::new(options.memory_bytes, threads, first_slots);
+    let mut set_bytes = options.memory_bytes;
+    let mut table_bytes = 0;
+    if options.settles_by_dfs(variant) {
+        table_bytes = options.settled_table_bytes.min(options.memory_bytes / 2) / threads;
+        set_bytes -= table_bytes * threads;
+        if settled(start, variant) {
+            return settled_root(start, table_bytes * threads, budget, stats);
+        }
+    }
+    let mut set = SharedKeySet::new(set_bytes, threads, first_slots);
     let _ = set.insert(class_key(start, variant, options).unwrap_or(start.key()));
     let spent = stats.nodes;
     let mut runs: Vec<Run> = (0..threads)
-        .map(|t| Run::new(start, variant, options, t, threads))
+        .map(|t| Run::new(start, variant, options, t, threads, table_bytes))
         .collect();
     let halt = AtomicBool::new(false);
     loop {
@@ -134,8 +152,10 @@ fn search_from(
     }
     let mut won = None;
     let mut stopped = None;
+    let mut settled_bytes = 0;
     for run in runs {
         stats.absorb(&run.stats);
+        settled_bytes += run.settled.as_ref().map_or(0, SettledSearch::table_bytes);
         if let Some(line) = run.win {
             won.get_or_insert(line);
         }
@@ -150,7 +170,7 @@ fn search_from(
     stats.nodes += 1;
     stats.settled += u64::from(settled(start, variant));
     stats.expanded = stats.expanded.saturating_sub(threads as u64 - 1);
-    stats.table_bytes = stats.table_bytes.max(set.bytes() as u64);
+    stats.table_bytes = stats.table_bytes.max((set.bytes() + settled_bytes) as u64);
     // Halted by a sibling's win in verdict mode: not a limit.
     if won.is_some() && !options.complete {
         stopped = None;
@@ -161,6 +181,24 @@ fn search_from(
         (None, None) => Outcome::Exhausted,
     };
     (outcome, stopped)
+}
+
+/// A settled root: the whole search is one depth-first search (on the calling thread:
+/// there is nothing before column 0 settles to share).
+fn settled_root(
+    start: &Position,
+    table_bytes: usize,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> (Outcome, Option<StopReason>) {
+    let mut search = SettledSearch::with_table_bytes(table_bytes);
+    let outcome = match search.decide(start, budget, stats) {
+        Ok(None) => (Outcome::Exhausted, None),
+        Ok(Some(line)) => (Outcome::Won(line), None),
+        Err(reason) => (Outcome::Stopped(reason), Some(reason)),
+    };
+    stats.table_bytes = stats.table_bytes.max(search.table_bytes() as u64);
+    outcome
 }
 
 /// One thread's search, kept between phases.
@@ -176,6 +214,8 @@ struct Run {
     win: Option<Vec<Move>>,
     stop: Option<StopReason>,
     next_check: u64,
+    /// Decides settled children (`settled_table_bytes`), with this thread's table.
+    settled: Option<SettledSearch>,
 }
 
 impl Run {
@@ -185,6 +225,7 @@ impl Run {
         options: ExactOptions,
         thread: usize,
         threads: usize,
+        settled_table_bytes: usize,
     ) -> Run {
         let mut run = Run {
             variant,
@@ -197,6 +238,9 @@ impl Run {
             win: None,
             stop: None,
             next_check: CHECK_INTERVAL,
+            settled: options
+                .settles_by_dfs(variant)
+                .then(|| SettledSearch::with_table_bytes(settled_table_bytes)),
         };
         let is_settled = settled(start, variant);
         let mut root_stats = SearchStats::default();
@@ -235,6 +279,23 @@ impl Run {
             top.tried += 1;
             let mut child = top.position;
             child.play(m);
+            let variant = self.variant;
+            if let Some(search) = self.settled.as_mut().filter(|_| settled(&child, variant)) {
+                match search.decide(&child, budget, &mut self.stats) {
+                    Ok(None) => {}
+                    Ok(Some(rest)) => {
+                        let mut line = self.line(m);
+                        line.extend(rest);
+                        self.win = Some(line);
+                        return PhaseEnd::Halt;
+                    }
+                    Err(reason) => {
+                        self.stop = Some(reason);
+                        return PhaseEnd::Halt;
+                    }
+                }
+                continue;
+            }
             let admitted = self
                 .classes
                 .admit(top.class, m, &child, self.variant, self.options);
@@ -269,8 +330,7 @@ impl Run {
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
             if child.is_won(self.variant) {
                 self.stats.wins += 1;
-                let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
-                line.push(m);
+                let line = self.line(m);
                 self.win.get_or_insert(line);
                 if opens {
                     self.classes.close_last();
@@ -298,6 +358,13 @@ impl Run {
             }
         }
         PhaseEnd::Finished
+    }
+
+    /// The moves from the root to the top frame's position, then `last`.
+    fn line(&self, last: Move) -> Vec<Move> {
+        let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
+        line.push(last);
+        line
     }
 
     fn push(
@@ -343,20 +410,25 @@ mod tests {
             for seed in 0..25 {
                 let start = deal(seed, Layout::new(3, 5).unwrap());
                 let reference = reachable(&start, variant, usize::MAX);
-                for (threads, complete, prune_dead, shuffle_classes) in [
-                    (2, true, false, false),
-                    (3, true, false, true),
-                    (2, true, false, true),
-                    (2, false, false, false),
-                    (2, false, true, true),
-                    (3, false, false, true),
+                // The last three decide settled positions by depth-first search, one
+                // with tables so small (4 KiB a thread) that they forget most keys.
+                for (threads, complete, prune_dead, shuffle_classes, settled_table_bytes) in [
+                    (2, true, false, false, 0),
+                    (3, true, false, true, 0),
+                    (2, true, false, true, 0),
+                    (2, false, false, false, 0),
+                    (2, false, true, true, 0),
+                    (3, false, false, true, 0),
+                    (2, false, false, true, 1 << 20),
+                    (3, false, true, true, 1 << 20),
+                    (2, false, false, false, 8 << 10),
                 ] {
                     let options = ExactOptions {
                         complete,
                         stop_at_settled: false,
                         prune_dead,
                         shuffle_classes,
-                        settled_table_bytes: 0,
+                        settled_table_bytes,
                         memory_bytes: 64 << 20,
                     };
                     let mut stats = SearchStats::default();

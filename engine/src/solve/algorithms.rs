@@ -39,8 +39,8 @@ fn assignment_dfs(options: DfsOptions) -> DfsOptions {
     }
 }
 
-/// The exact search (one thread, verdicts on `common`) gives this fraction of its memory
-/// budget to the table of the depth-first search of settled positions.
+/// The exact search (verdicts on `common`) gives this fraction of its memory budget to
+/// the tables of the depth-first searches of settled positions.
 const SETTLED_TABLE_SHARE: usize = 4;
 
 /// The depth-first options a search of `variant` really uses.
@@ -140,9 +140,9 @@ impl Solver {
             stop_at_settled: false,
             prune_dead: options.dfs.prune_dead,
             shuffle_classes: true,
-            // Settled positions by depth-first search with a table (one thread, verdicts
-            // on `common`), unless the table is turned off (`dfs.table`).
-            settled_table_bytes: if options.dfs.table && options.threads == 1 {
+            // Settled positions by depth-first search with a table (verdicts on
+            // `common`), unless the table is turned off (`dfs.table`).
+            settled_table_bytes: if options.dfs.table {
                 memory_bytes / SETTLED_TABLE_SHARE
             } else {
                 0

@@ -4,24 +4,34 @@
 //! 1. Iterative sampling: wins are frequent and random probes find them fast.
 //! 2. The `basic` search under each suit assignment, capped by
 //!    [`AUTO_ASSIGNMENT_CAPS`]: it finds wins whose random probes are rare.
-//! 3. Breadth-first search with a probe per node, which also proves small spaces lost.
-//! 4. If that fills its memory, the exact depth-first search with the rest of the
-//!    limits.
+//! 3. Breadth-first search with a probe per node, which also proves small spaces lost,
+//!    within at most [`AUTO_HYBRID_BYTES`] (more memory only delays the next phase).
+//! 4. If that fills its memory, the exact search (`search::exact`: settled positions
+//!    by depth-first search, the rest in an exact visited set) with the rest of the
+//!    limits, the whole memory budget and the request's threads.
+//! 5. If that fills its memory too, the depth-first search with a replacing table,
+//!    which needs no more memory and may still find a win or prove the loss.
 //!
 //! Invariant: the chain moves on only past a phase that ended [`Outcome::NoWin`] (the
-//! first two, which never prove a loss) or that ran out of memory (the third); any other
-//! end (a win, a proof, a limit, a cancel) is the answer, so `unsolvable` can only come
-//! from an exhausted breadth-first or depth-first search.
+//! first two, which never prove a loss) or that ran out of memory (the third and
+//! fourth); any other end (a win, a proof, a limit, a cancel) is the answer, so
+//! `unsolvable` can only come from an exhausted breadth-first, exact or depth-first
+//! search.
 
 use super::{Algorithm, SolveOptions, Solver};
 use crate::deal::SplitMix64;
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason};
+use crate::search::hybrid::HybridSearch;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 
 /// Probes of the sampling phase of `auto` on `common` when the request names none.
 pub const AUTO_PROBES: u64 = 100_000;
+
+/// Most memory of the breadth-first phase of `auto` on `common` (10.1M positions): on
+/// 4x13 deals 0..999 at 10 s per deal its median decision took about a second.
+pub const AUTO_HYBRID_BYTES: usize = 256 << 20;
 
 /// Node limits of a suit-assignment search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,9 +71,24 @@ impl Solver {
         if !matches!(assigned, Outcome::NoWin(_)) {
             return (assigned, Algorithm::Assign);
         }
-        let breadth_first = self.hybrid_search(start, options, rng, budget, stats);
+        let hybrid_options = SolveOptions {
+            table_limit: Some(
+                options
+                    .table_limit
+                    .map_or(AUTO_HYBRID_BYTES, |limit| limit.min(AUTO_HYBRID_BYTES)),
+            ),
+            ..*options
+        };
+        let breadth_first = self.hybrid_search(start, &hybrid_options, rng, budget, stats);
         if breadth_first != Outcome::Stopped(StopReason::MemoryLimit) {
             return (breadth_first, Algorithm::Hybrid);
+        }
+        // The breadth-first buffers are full: give them back before the exact search
+        // takes the whole budget (they grow again on the next solve that needs them).
+        self.hybrid = HybridSearch::default();
+        let exact = self.exact_search(start, options, budget, stats);
+        if exact != Outcome::Stopped(StopReason::MemoryLimit) {
+            return (exact, Algorithm::Exact);
         }
         (
             self.depth_first(start, options, budget, stats),

@@ -65,7 +65,8 @@ pub struct SolveOptions {
     /// `common`, the probes of the sampling phase (`None`: [`AUTO_PROBES`]).
     pub probes: Option<u64>,
     /// Threads of this one solve (1..=[`MAX_THREADS`]); more than one only for `blocks`
-    /// (parallel block search) and `exact` (threads sharing one visited set).
+    /// (parallel block search), `exact` (threads sharing one visited set) and `auto` on
+    /// `common` (its exact phase).
     pub threads: usize,
 }
 
@@ -176,6 +177,16 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
     }
 }
 
+/// Whether an algorithm, as [`resolve_algorithm`] gives it, can use several threads on
+/// one solve: `blocks` (parallel block search), `exact` (threads sharing one visited
+/// set) and `auto` on `common` (its exact phase; `auto` resolves to `dfs` on `basic`).
+pub fn runs_on_threads(resolved: Algorithm) -> bool {
+    matches!(
+        resolved,
+        Algorithm::Blocks | Algorithm::Exact | Algorithm::Auto
+    )
+}
+
 /// A reusable solver: one per thread. Owns its transposition table, sampler, hybrid
 /// search buffers and block search (with its box tables).
 pub struct Solver {
@@ -243,7 +254,7 @@ impl Solver {
         let budget =
             Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
         let resolved = resolve_algorithm(options.algorithm, options.variant)?;
-        let parallel = matches!(resolved, Algorithm::Blocks | Algorithm::Exact);
+        let parallel = runs_on_threads(resolved);
         if options.threads == 0 || options.threads > MAX_THREADS || !parallel && options.threads > 1
         {
             return Err(SolveError::Threads {

@@ -10,7 +10,7 @@ use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
-use gaps_engine::{deal, parse_position, resolve_algorithm, Algorithm, Layout};
+use gaps_engine::{deal, parse_position, resolve_algorithm, runs_on_threads, Algorithm, Layout};
 use gaps_engine::{Position, Variant};
 
 /// The validated parts shared by jobs and batches.
@@ -96,9 +96,9 @@ fn validate_common(
             "limits.threads must be between 1 and {max_threads} (got {threads})"
         ));
     }
-    if threads > 1 && !matches!(resolved, Ok(Algorithm::Blocks | Algorithm::Exact)) {
+    if threads > 1 && !resolved.as_ref().is_ok_and(|a| runs_on_threads(*a)) {
         return bad(format!(
-            "limits.threads above 1 applies to blocks and exact only, not to {} on {}",
+            "limits.threads above 1 applies to blocks and exact, and to auto on common; not to {} on {}",
             algorithm.name(),
             variant.name()
         ));
