@@ -320,22 +320,38 @@ impl Runner {
             .lock()
             .expect("running map")
             .remove(&job.spec.id);
-        if result.is_err() {
+        match result {
+            Ok(true) => self.store.announce(Announce::Done(&job.spec.id)),
+            // Queued again at shutdown (announced there), or fenced: its new holder
+            // announces its end.
+            Ok(false) => {}
             // Do not leave the job `running` with no lane behind it.
-            let _ = self.store.requeue(&job).await;
+            Err(_) => {
+                if let Ok(true) = self.store.requeue(&job).await {
+                    self.announce_requeued();
+                }
+            }
         }
         self.wake_waiters(&job.spec.id);
-        self.store.announce(Announce::Done(&job.spec.id));
-        result.map(|()| true)
+        result.map(|_| true)
     }
 
+    /// Tells this node's idle solvers and every other node that a job is queued again
+    /// (it did not end: no `Done` for its waiters).
+    fn announce_requeued(&self) {
+        self.notify_new_work();
+        self.store.announce(Announce::Work);
+    }
+
+    /// Runs a claimed job to its end; true if it ended here, false if it was queued
+    /// again at shutdown or its result was fenced.
     async fn run_claimed(
         &self,
         solver: &SolverThread,
         job: &JobRow,
         flag: &Arc<AtomicBool>,
         progress: Arc<AtomicU64>,
-    ) -> sqlx::Result<()> {
+    ) -> sqlx::Result<bool> {
         if self.store.cancel_requested(&job.spec.id).await? {
             flag.store(true, Ordering::SeqCst);
         }
@@ -385,9 +401,11 @@ impl Runner {
                 if report.stopped == Some(StopReason::Cancelled) {
                     if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
                     {
-                        self.store.requeue(job).await?;
+                        if self.store.requeue(job).await? {
+                            self.announce_requeued();
+                        }
                         tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
-                        return Ok(());
+                        return Ok(false);
                     }
                     Finish::Cancelled {
                         stats: Some(JobStats::Searched(stats)),
@@ -458,7 +476,9 @@ impl Runner {
         Some(mb.clamp(1, self.exact_memory_mb))
     }
 
-    async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<()> {
+    /// Stores how `job` ended; true if it did, false if the write was fenced (the lease
+    /// was taken back: the job's current holder decides).
+    async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<bool> {
         let (state, verdict) = match &finish {
             Finish::Verdict { verdict, .. } => ("done", verdict.name()),
             Finish::Cancelled { .. } => ("cancelled", ""),
@@ -480,7 +500,7 @@ impl Runner {
                     // Fenced: the lease was taken back and the job claimed again (or
                     // ended) meanwhile; its current holder decides.
                     tracing::warn!(job = %job.spec.id, "result discarded: the job's lease was taken back");
-                    return Ok(());
+                    return Ok(false);
                 }
                 Err(e) if attempt < 5 || (database_unavailable(&e) && !self.is_shutting_down()) => {
                     attempt += 1;
@@ -500,7 +520,7 @@ impl Runner {
             ])
             .inc();
         tracing::debug!(job = %job.spec.id, state, verdict, "job finished");
-        Ok(())
+        Ok(true)
     }
 }
 
