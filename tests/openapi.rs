@@ -185,6 +185,14 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
     assert_eq!(limit(&case_of("dfs"), "threads")["maximum"], 1);
     assert_eq!(limit(&case_of("dfs"), "probes")["type"], "null");
     assert_eq!(limit(&case_of("exact"), "threads")["maximum"], 2);
+    let auto_on_common = cases
+        .iter()
+        .find(|c| {
+            c["properties"]["algorithm"]["enum"] == json!(["auto", null])
+                && c["properties"]["variant"]["enum"] == json!(["common"])
+        })
+        .unwrap();
+    assert_eq!(limit(auto_on_common, "threads")["maximum"], 2);
     assert_eq!(limit(&case_of("exact"), "table_mb")["maximum"], 64);
     assert_eq!(limit(&case_of("sampling"), "table_mb")["maximum"], 8);
     assert!(
@@ -201,6 +209,14 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
         (
             post("exact", json!({"threads": 2, "table_mb": 64})),
             StatusCode::ACCEPTED,
+        ),
+        (
+            json!({"deal": deal, "variant": "common", "limits": {"threads": 2}}),
+            StatusCode::ACCEPTED,
+        ),
+        (
+            json!({"deal": deal, "limits": {"threads": 2}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
         ),
         (
             post("exact", json!({"table_mb": 65})),

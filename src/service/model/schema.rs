@@ -82,7 +82,7 @@ fn with_null(mut names: Value) -> Value {
 
 /// Which limits apply, by (algorithm, variant), as in `validate`: `probes` only where
 /// the search samples (`sampling`, `auto` on `common`), more than one thread only for
-/// `blocks` and `exact`, and the table budget of `exact` from the exact searches'
+/// `blocks`, `exact` and `auto` on `common`, and the table budget of `exact` from the exact searches'
 /// memory. Absent or `null` algorithm means `auto`, variant `basic`. Batches take no
 /// `table_mb`.
 fn algorithm_cases(config: &Config, batch: bool) -> Value {
@@ -131,7 +131,7 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
             &["algorithm"],
             limits(true, 1, table)
         ),
-        case(auto, common, &["variant"], limits(true, 1, table)),
+        case(auto, common, &["variant"], limits(true, threads, table)),
         case(
             json!(["blocks"]),
             basic,
