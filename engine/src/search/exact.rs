@@ -45,14 +45,14 @@
 //!   every [`CHECK_INTERVAL`] positions.
 
 use crate::moves::{Move, MoveList};
-use crate::position::{is_shuffle_move, Position, MAX_MOVES};
+use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
 use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
-use crate::zobrist::Key;
 
 /// What to search for and with how much memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +83,17 @@ impl ExactOptions {
     pub fn settles_by_dfs(&self, variant: Variant) -> bool {
         self.settled_table_bytes > 0 && !self.complete && variant == Variant::Common
     }
+
+    /// Bytes of the settled positions' tables under `variant` (all threads together, at
+    /// most half the budget; 0 when settled positions are stored); the visited set gets
+    /// the rest of `memory_bytes`.
+    pub fn settled_tables_bytes(&self, variant: Variant) -> usize {
+        if self.settles_by_dfs(variant) {
+            self.settled_table_bytes.min(self.memory_bytes / 2)
+        } else {
+            0
+        }
+    }
 }
 
 /// One position on the current line: the position, its moves and the next one to try.
@@ -98,97 +109,6 @@ struct Frame {
     /// This frame entered its class (its key is the class's in the visited set): the
     /// class closes when the frame is popped.
     opens_class: bool,
-}
-
-/// A frame outside any Two-shuffle class.
-pub(crate) const NO_CLASS: u32 = u32::MAX;
-
-/// The key of `position`'s Two-shuffle class when the search stores classes, the rules
-/// are `common` (in `basic` a column-0 gap takes only its row's Two) and it has one
-/// (see the module doc). Both searches, on one thread or several, decide through this.
-#[inline(always)]
-pub(crate) fn class_key(
-    position: &Position,
-    variant: Variant,
-    options: ExactOptions,
-) -> Option<Key> {
-    if options.shuffle_classes && variant == Variant::Common {
-        position.shuffle_class_key()
-    } else {
-        None
-    }
-}
-
-/// The Two-shuffle classes open on one search stack (see the module doc): the keys of
-/// the members entered so far of each, one class after the other, since classes open
-/// and close in stack order.
-#[derive(Default)]
-pub(crate) struct OpenClasses {
-    members: Vec<Key>,
-    /// Where each open class's members start in `members`.
-    starts: Vec<usize>,
-}
-
-impl OpenClasses {
-    /// Closes every class.
-    pub fn clear(&mut self) {
-        self.members.clear();
-        self.starts.clear();
-    }
-
-    /// Opens the class of `position`, just entered with the class key `class_key`, if
-    /// it has one: returns its index, or [`NO_CLASS`].
-    pub fn open(&mut self, position: &Position, class_key: Option<Key>) -> u32 {
-        if class_key.is_none() {
-            return NO_CLASS;
-        }
-        self.starts.push(self.members.len());
-        self.members.push(position.key());
-        (self.starts.len() - 1) as u32
-    }
-
-    /// How `child`, reached by `m` from a position of the class `from` (or
-    /// [`NO_CLASS`]), is entered: a shuffle move from an open class leads to another
-    /// member of it, recorded here (or already entered); any other child goes through
-    /// the visited set under its class key, if it has one, else its own key. Both
-    /// searches, on one thread or several, decide through this.
-    pub fn admit(
-        &mut self,
-        from: u32,
-        m: Move,
-        child: &Position,
-        variant: Variant,
-        options: ExactOptions,
-    ) -> Admit {
-        if from == NO_CLASS || !is_shuffle_move(m) {
-            let class = class_key(child, variant, options);
-            return Admit::Keyed(class.unwrap_or(child.key()), class);
-        }
-        let key = child.key();
-        if self.members[self.starts[from as usize]..].contains(&key) {
-            return Admit::Seen;
-        }
-        self.members.push(key);
-        Admit::Member(from)
-    }
-
-    /// Closes the last open class.
-    pub fn close_last(&mut self) {
-        if let Some(start) = self.starts.pop() {
-            self.members.truncate(start);
-        }
-    }
-}
-
-/// What [`OpenClasses::admit`] says of a child.
-pub(crate) enum Admit {
-    /// A member of that open class, entered before.
-    Seen,
-    /// A new member of that open class, now recorded: enter it, with no key of its own.
-    Member(u32),
-    /// Insert this key in the visited set; the child's class key, if it has one (the
-    /// child opens its class when the key is new).
-    Keyed(Key, Option<Key>),
 }
 
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
@@ -240,13 +160,11 @@ impl ExactSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
-        let mut set_bytes = options.memory_bytes;
+        let table_bytes = options.settled_tables_bytes(variant);
         if options.settles_by_dfs(variant) {
-            let table_bytes = options.settled_table_bytes.min(options.memory_bytes / 2);
-            set_bytes -= table_bytes;
             self.settled = Some(SettledSearch::with_table_bytes(table_bytes));
         }
-        self.visited.reset(set_bytes);
+        self.visited.reset(options.memory_bytes - table_bytes);
         self.stack.clear();
         let ended = self.search(start, variant, options, budget, stats);
         let table_bytes = self.settled.as_ref().map_or(0, SettledSearch::table_bytes);
@@ -272,11 +190,7 @@ impl ExactSearch {
         self.classes.clear();
         if let Some(search) = self.settled.as_mut() {
             if settled(start, variant) {
-                return match search.decide(start, budget, stats) {
-                    Ok(None) => (Outcome::Exhausted, None),
-                    Ok(Some(line)) => (Outcome::Won(line), None),
-                    Err(reason) => stopped(None, reason),
-                };
+                return search.decide_root(start, budget, stats);
             }
         }
         let root_class = class_key(start, variant, options);

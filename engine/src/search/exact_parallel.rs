@@ -36,9 +36,8 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{
-    class_key, left_unexpanded, settled, Admit, ExactOptions, OpenClasses, NO_CLASS,
-};
+use super::exact::{left_unexpanded, settled, ExactOptions};
+use super::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -102,16 +101,16 @@ fn search_from(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
-    let mut set_bytes = options.memory_bytes;
-    let mut table_bytes = 0;
-    if options.settles_by_dfs(variant) {
-        table_bytes = options.settled_table_bytes.min(options.memory_bytes / 2) / threads;
-        set_bytes -= table_bytes * threads;
-        if settled(start, variant) {
-            return settled_root(start, table_bytes * threads, budget, stats);
-        }
+    let tables_bytes = options.settled_tables_bytes(variant);
+    if options.settles_by_dfs(variant) && settled(start, variant) {
+        // Nothing before column 0 settles to share: one search on this thread.
+        let mut search = SettledSearch::with_table_bytes(tables_bytes);
+        let ended = search.decide_root(start, budget, stats);
+        stats.table_bytes = stats.table_bytes.max(search.table_bytes() as u64);
+        return ended;
     }
-    let mut set = SharedKeySet::new(set_bytes, threads, first_slots);
+    let table_bytes = tables_bytes / threads;
+    let mut set = SharedKeySet::new(options.memory_bytes - tables_bytes, threads, first_slots);
     let _ = set.insert(class_key(start, variant, options).unwrap_or(start.key()));
     let spent = stats.nodes;
     let mut runs: Vec<Run> = (0..threads)
@@ -181,24 +180,6 @@ fn search_from(
         (None, None) => Outcome::Exhausted,
     };
     (outcome, stopped)
-}
-
-/// A settled root: the whole search is one depth-first search (on the calling thread:
-/// there is nothing before column 0 settles to share).
-fn settled_root(
-    start: &Position,
-    table_bytes: usize,
-    budget: &Budget,
-    stats: &mut SearchStats,
-) -> (Outcome, Option<StopReason>) {
-    let mut search = SettledSearch::with_table_bytes(table_bytes);
-    let outcome = match search.decide(start, budget, stats) {
-        Ok(None) => (Outcome::Exhausted, None),
-        Ok(Some(line)) => (Outcome::Won(line), None),
-        Err(reason) => (Outcome::Stopped(reason), Some(reason)),
-    };
-    stats.table_bytes = stats.table_bytes.max(search.table_bytes() as u64);
-    outcome
 }
 
 /// One thread's search, kept between phases.

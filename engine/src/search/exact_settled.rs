@@ -36,6 +36,21 @@ impl SettledSearch {
         self.table.active_bytes()
     }
 
+    /// Decides a settled root: the whole exact search is this one depth-first search.
+    /// Returns the outcome and the limit that stopped it, as the exact searches do.
+    pub fn decide_root(
+        &mut self,
+        start: &Position,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> (Outcome, Option<StopReason>) {
+        match self.decide(start, budget, stats) {
+            Ok(None) => (Outcome::Exhausted, None),
+            Ok(Some(line)) => (Outcome::Won(line), None),
+            Err(reason) => (Outcome::Stopped(reason), Some(reason)),
+        }
+    }
+
     /// Decides the settled `child`: `Ok(None)` if it is lost (or known lost),
     /// `Ok(Some(line))` if it is won (the line from `child`), else the limit that
     /// stopped the search.

@@ -8,6 +8,7 @@ pub mod blocks;
 pub mod budget;
 pub mod dfs;
 pub mod exact;
+pub(crate) mod exact_classes;
 pub mod exact_parallel;
 pub(crate) mod exact_settled;
 pub mod game;
