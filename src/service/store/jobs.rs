@@ -320,28 +320,23 @@ impl Store {
                     }
                     done
                 }
-                Finish::Cancelled { stats } => {
+                // A cancel keeps no error and a failure keeps the statistics the job
+                // already has: one fenced statement ends both.
+                Finish::Cancelled { .. } | Finish::Failed { .. } => {
+                    let (state, stats, error) = match finish {
+                        Finish::Cancelled { stats } => (JobState::Cancelled, stats.as_ref(), None),
+                        Finish::Failed { error } => (JobState::Failed, None, Some(error)),
+                        Finish::Verdict { .. } => unreachable!("matched above"),
+                    };
                     sqlx::query::<Db>(&format!(
-                        "UPDATE jobs SET state = 'cancelled', stats = $1, finished_at = {now}
-                     WHERE id = $2 AND state = 'running'
-                         AND lease_token IS NOT DISTINCT FROM $3",
+                        "UPDATE jobs SET state = $1, stats = COALESCE($2, stats),
+                             error = COALESCE($3, error), finished_at = {now}
+                         WHERE id = $4 AND state = 'running'
+                             AND lease_token IS NOT DISTINCT FROM $5",
                         now = d.now
                     ))
-                    .bind(stats.as_ref().map(Json))
-                    .bind(&job.spec.id)
-                    .bind(&job.lease_token)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected()
-                        == 1
-                }
-                Finish::Failed { error } => {
-                    sqlx::query::<Db>(&format!(
-                        "UPDATE jobs SET state = 'failed', error = $1, finished_at = {now}
-                     WHERE id = $2 AND state = 'running'
-                         AND lease_token IS NOT DISTINCT FROM $3",
-                        now = d.now
-                    ))
+                    .bind(state)
+                    .bind(stats.map(Json))
                     .bind(error)
                     .bind(&job.spec.id)
                     .bind(&job.lease_token)
