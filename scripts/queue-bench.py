@@ -9,7 +9,11 @@ allows one node, or the PostgreSQL database `gaps_queue_bench` on 127.0.0.1, dro
 first), posts one batch of JOBS distinct basic 4x5 deals (each solved in microseconds,
 so the queue, not the solver, is measured) and times it from the POST until every job
 has ended. Then reads the batch's results and checks that every deal ended `done`
-exactly once, and prints how many each node ran. Standard library plus `psql`.
+exactly once, and prints how many each node ran. The results are read as a stream
+(NDJSON, then CSV), line by line, while the resident memory of the node that serves
+them is sampled: the export's time, size and that node's peak memory are printed, so a
+million-deal batch (`--jobs 1000000`, which also raises `limits.max_batch_deals`)
+shows whether the export stays in constant memory. Standard library plus `psql`.
 """
 
 import argparse
@@ -21,6 +25,7 @@ import random
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
@@ -41,8 +46,13 @@ def request(port, method, path, body=None):
     return r.status, r.read()
 
 
-def start(gaps, url, port, node_id, threads):
-    env = {**os.environ, "GAPS_DEEPEN__ENABLED": "false", "GAPS_QUEUE__NODE_ID": node_id}
+def start(gaps, url, port, node_id, threads, max_batch):
+    env = {
+        **os.environ,
+        "GAPS_DEEPEN__ENABLED": "false",
+        "GAPS_QUEUE__NODE_ID": node_id,
+        "GAPS_LIMITS__MAX_BATCH_DEALS": str(max_batch),
+    }
     if threads is not None:
         env["GAPS_SOLVER__THREADS"] = str(threads)
     proc = subprocess.Popen(
@@ -60,6 +70,50 @@ def start(gaps, url, port, node_id, threads):
         if proc.poll() is not None:
             raise SystemExit(f"gaps serve exited with {proc.returncode}")
         time.sleep(0.1)
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def export(port, pid, batch, accept, check_line):
+    """Streams the batch's results with `accept`, calling `check_line` on each line
+    (after the CSV header), while sampling the serving node's resident memory; returns
+    (seconds, bytes, lines, peak KiB, KiB before)."""
+    before = rss_kib(pid)
+    peak = [before]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_kib(pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    t = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    conn.request("GET", f"/v1/batches/{batch}/results", headers={"accept": accept})
+    r = conn.getresponse()
+    assert r.status == 200, r.status
+    size = lines = 0
+    if accept == "text/csv":
+        size += len(r.readline())
+    while True:
+        line = r.readline()
+        if not line:
+            break
+        size += len(line)
+        check_line(lines, line)
+        lines += 1
+    seconds = time.perf_counter() - t
+    done.set()
+    sampler.join()
+    return seconds, size, lines, peak[0], before
 
 
 def psql(url, sql):
@@ -86,7 +140,9 @@ def main():
         psql(PG_ADMIN, f"CREATE DATABASE {PG_NAME}")
         url = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
     ports = [free_port() for _ in range(args.nodes)]
-    procs = [start(args.gaps, url, port, f"node-{k}", args.threads) for k, port in enumerate(ports)]
+    max_batch = max(args.jobs, 100_000)
+    procs = [start(args.gaps, url, port, f"node-{k}", args.threads, max_batch)
+             for k, port in enumerate(ports)]
     try:
         seed = random.randrange(1 << 40)
         t = time.perf_counter()
@@ -105,18 +161,31 @@ def main():
             time.sleep(0.05)
         seconds = time.perf_counter() - t
         assert view["done"] == args.jobs, view
-        status, body = request(ports[0], "GET", f"/v1/batches/{batch}/results")
-        lines = [json.loads(line) for line in body.splitlines()]
-        deals = [line["deal"] for line in lines]
-        assert deals == list(range(seed, seed + args.jobs)), "every deal once, in order"
-        assert all(line["state"] == "done" for line in lines)
-        by_node = collections.Counter(line["node_id"] for line in lines)
+        by_node = collections.Counter()
+
+        def check_ndjson(i, raw):
+            line = json.loads(raw)
+            assert line["deal"] == seed + i, "every deal once, in order"
+            assert line["state"] == "done", line
+            by_node[line["node_id"]] += 1
+
+        ndjson = export(ports[0], procs[0].pid, batch, "application/x-ndjson", check_ndjson)
+        assert ndjson[2] == args.jobs, ndjson
+        csv_export = export(ports[0], procs[0].pid, batch, "text/csv",
+                            lambda i, raw: None)
+        assert csv_export[2] == args.jobs, csv_export
         print(
             f"{args.backend}, {args.nodes} node(s), solver threads "
             f"{args.threads if args.threads is not None else 'cores'}: {args.jobs} jobs "
             f"claimed, solved and finished in {seconds:.2f} s = {args.jobs / seconds:,.0f} jobs/s "
             f"(all {args.jobs} queued after {filled:.2f} s; by node: {dict(sorted(by_node.items()))})"
         )
+        for name, (secs, size, lines, peak, before) in [("NDJSON", ndjson), ("CSV", csv_export)]:
+            print(
+                f"  results as {name}: {lines} lines, {size / 2**20:.1f} MiB in {secs:.2f} s "
+                f"({lines / secs:,.0f} lines/s); serving node resident {before / 1024:.1f} MiB "
+                f"before, at most {peak / 1024:.1f} MiB during"
+            )
     finally:
         for proc in procs:
             proc.terminate()
