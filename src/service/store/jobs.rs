@@ -320,8 +320,8 @@ impl Store {
                     }
                     done
                 }
-                // A cancel keeps no error and a failure keeps the statistics the job
-                // already has: one fenced statement ends both.
+                // One fenced statement ends both: a running job has no statistics and
+                // no error yet, so what a finish does not give stays empty.
                 Finish::Cancelled { .. } | Finish::Failed { .. } => {
                     let (state, stats, error) = match finish {
                         Finish::Cancelled { stats } => (JobState::Cancelled, stats.as_ref(), None),
