@@ -56,6 +56,8 @@ pub struct Metrics {
     pub waits_refused: Counter,
     /// Requests that took longer than `server.request_timeout_ms` (answered 503).
     pub timed_out: Counter,
+    /// Resets of the SQLite WAL, by `result`: `truncated` or `busy` (a long reader).
+    pub wal_resets: Family<Labels, Counter>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -94,7 +96,13 @@ impl Default for Metrics {
             created_by_token: Family::default(),
             waits_refused: Counter::default(),
             timed_out: Counter::default(),
+            wal_resets: Family::default(),
         };
+        registry.register(
+            "sqlite_wal_resets",
+            "Resets of the SQLite WAL past its size limit, by result (truncated, busy)",
+            m.wal_resets.clone(),
+        );
         registry.register(
             "waits_refused",
             "Requests answered without the wait they asked for (wait caps reached)",

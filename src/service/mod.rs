@@ -103,6 +103,13 @@ impl Service {
             Duration::from_millis(config.queue.lease_ms / 2),
             max_attempts,
         ));
+        if store.backend() == "sqlite" {
+            tokio::spawn(keep_wal_bounded(
+                runner.clone(),
+                store.clone(),
+                metrics.clone(),
+            ));
+        }
         if config.retention.finished_days > 0 {
             tokio::spawn(prune_finished_jobs(
                 runner.clone(),
@@ -283,6 +290,42 @@ async fn reclaim_expired_leases(
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
         }
+    }
+}
+
+/// Resets the SQLite WAL each time it passes its size limit (see `store::WalReset`),
+/// checking every second.
+async fn keep_wal_bounded(runner: Arc<Runner>, store: Store, metrics: Arc<Metrics>) {
+    let mut busy_in_a_row = 0u32;
+    while !runner.is_shutting_down() {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let result = match store.reset_wal(store::WAL_RESET_BYTES).await {
+            Ok(store::WalReset::NotNeeded) => continue,
+            Ok(store::WalReset::Truncated) => {
+                busy_in_a_row = 0;
+                "truncated"
+            }
+            Ok(store::WalReset::Busy) => {
+                busy_in_a_row += 1;
+                // Once a minute while a reader keeps holding it back.
+                if busy_in_a_row.is_multiple_of(60) {
+                    let bytes = store.wal_bytes().await.unwrap_or(0);
+                    tracing::warn!(
+                        bytes,
+                        "the SQLite WAL cannot be reset: a long read holds it"
+                    );
+                }
+                "busy"
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "resetting the SQLite WAL failed; retried later");
+                continue;
+            }
+        };
+        metrics
+            .wal_resets
+            .get_or_create(&vec![("result", result.to_string())])
+            .inc();
     }
 }
 

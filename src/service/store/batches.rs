@@ -8,7 +8,7 @@
 use super::jobs::{bind_new_job, JobRow, NewJob, INSERT_QUEUED};
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
-use gaps_engine::{Algorithm, Variant, Verdict};
+use gaps_engine::{Algorithm, Variant};
 
 /// Every column of a batch: what was asked (`spec`) and how far its jobs were created.
 #[derive(Clone, Debug, sqlx::FromRow)]
@@ -217,8 +217,43 @@ impl Store {
         })
     }
 
-    /// Job counts by state and verdict of one batch.
+    /// Job counts by state and verdict of one batch, read from its rows of
+    /// `batch_totals` (kept by triggers on `jobs`): a few rows, whatever the batch's size.
     pub async fn batch_counts(&self, batch_id: &str) -> sqlx::Result<BatchCounts> {
+        let sums = on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, (i64, i64, i64, i64, i64, i64, i64, i64)>(
+                "SELECT CAST(COALESCE(SUM(queued), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(running), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(done), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(failed), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(cancelled), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(solvable), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(unsolvable), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(unknown), 0) AS BIGINT)
+                 FROM batch_totals WHERE batch_id = $1",
+            )
+            .bind(batch_id)
+            .fetch_one(pool)
+            .await?
+        });
+        let (queued, running, done, failed, cancelled, solvable, unsolvable, unknown) = sums;
+        Ok(BatchCounts {
+            queued,
+            running,
+            done,
+            failed,
+            cancelled,
+            solvable,
+            unsolvable,
+            unknown,
+        })
+    }
+
+    /// The same counts as [`Store::batch_counts`], by a pass over the batch's jobs (the
+    /// tests' reference for the aggregate).
+    #[cfg(test)]
+    pub(crate) async fn batch_counts_by_scan(&self, batch_id: &str) -> sqlx::Result<BatchCounts> {
+        use gaps_engine::Verdict;
         let rows = on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, (JobState, Option<Stored<Verdict>>, i64)>(
                 "SELECT state, verdict, COUNT(*) FROM jobs WHERE batch_id = $1
@@ -250,17 +285,107 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{new_job, on_both};
-    use super::super::NewJob;
-    use super::NewBatch;
+    use super::super::test_support::{new_job, on_both, test_lease, verdict};
+    use super::super::{Finish, NewJob, Store};
+    use super::{BatchCounts, NewBatch};
     use crate::service::job::Stored;
-    use gaps_engine::{Algorithm, Variant};
+    use gaps_engine::{Algorithm, Variant, Verdict};
 
     fn job(id: &str, batch: &str, seed: i64) -> NewJob {
         NewJob {
             batch_id: Some(batch.into()),
             ..new_job(id, seed as u64)
         }
+    }
+
+    fn batch(id: &str, count: i64) -> NewBatch {
+        NewBatch {
+            id: id.into(),
+            variant: Stored(Variant::Basic),
+            algorithm: Stored(Algorithm::Auto),
+            suits: 2,
+            ranks: 3,
+            seed: 10,
+            count,
+            limit_nodes: None,
+            limit_time_ms: 1000,
+            limit_probes: None,
+            threads: 1,
+            created_by: None,
+        }
+    }
+
+    /// The batch's aggregate counts, checked against a pass over its jobs.
+    async fn counts(store: &Store, id: &str) -> BatchCounts {
+        let counts = store.batch_counts(id).await.unwrap();
+        assert_eq!(counts, store.batch_counts_by_scan(id).await.unwrap());
+        counts
+    }
+
+    #[tokio::test]
+    async fn batch_counts_follow_every_change_of_its_jobs() {
+        on_both(|store| async move {
+            store.insert_batch(&batch("b", 6)).await.unwrap();
+            store.insert_batch(&batch("other", 1)).await.unwrap();
+            assert_eq!(counts(&store, "b").await, BatchCounts::default());
+            let jobs: Vec<NewJob> = (0..6).map(|i| job(&format!("j{i}"), "b", 10 + i)).collect();
+            assert!(store.add_batch_jobs("b", 0, &jobs).await.unwrap());
+            assert!(store
+                .add_batch_jobs("other", 0, &[job("o", "other", 10)])
+                .await
+                .unwrap());
+            // A job outside any batch counts nowhere.
+            store.insert_job(&new_job("free", 99)).await.unwrap();
+            assert_eq!(counts(&store, "b").await.queued, 6);
+            let claim = || async { store.claim_next(&test_lease()).await.unwrap().unwrap() };
+            let j0 = claim().await;
+            assert_eq!(counts(&store, "b").await.running, 1);
+            assert!(store
+                .finish(&j0, &verdict(Verdict::Solvable))
+                .await
+                .unwrap());
+            let j1 = claim().await;
+            assert!(store.finish(&j1, &verdict(Verdict::Unknown)).await.unwrap());
+            let j2 = claim().await;
+            store.cancel("j2").await.unwrap();
+            let cancelled = Finish::Cancelled { stats: None };
+            assert!(store.finish(&j2, &cancelled).await.unwrap());
+            store.cancel("j3").await.unwrap();
+            let j4 = claim().await;
+            let failed = Finish::Failed {
+                error: "test".into(),
+            };
+            assert!(store.finish(&j4, &failed).await.unwrap());
+            claim().await;
+            // A crash: j5 goes back to the queue, then is claimed again.
+            assert_eq!(store.recover(3).await.unwrap().requeued, 1);
+            assert_eq!(counts(&store, "b").await.queued, 1);
+            assert_eq!(claim().await.spec.id, "j5");
+            let expected = BatchCounts {
+                queued: 0,
+                running: 1,
+                done: 2,
+                failed: 1,
+                cancelled: 2,
+                solvable: 1,
+                unsolvable: 0,
+                unknown: 1,
+            };
+            assert_eq!(counts(&store, "b").await, expected);
+            // A delete counts out (nothing deletes a batch's jobs today; the trigger
+            // keeps the counts right if something does).
+            super::super::on_pool!(store, write, |Db, pool, _d| {
+                sqlx::query::<Db>("DELETE FROM jobs WHERE id IN ('j0', 'j3')")
+                    .execute(pool)
+                    .await
+                    .unwrap();
+            });
+            let after = counts(&store, "b").await;
+            assert_eq!((after.done, after.cancelled, after.solvable), (1, 1, 0));
+            let other = counts(&store, "other").await;
+            assert_eq!((other.queued, other.running), (1, 0));
+        })
+        .await;
     }
 
     #[tokio::test]

@@ -8,7 +8,8 @@
 //!   SQL of "now" and the row lock of a claim.
 //! - SQLite: one writer connection (a pool of size 1) performs every write; readers are
 //!   separate read-only connections, so reads never wait for a write (WAL mode).
-//!   Multi-statement writes run in `BEGIN IMMEDIATE` transactions.
+//!   Multi-statement writes run in `BEGIN IMMEDIATE` transactions. The WAL is kept
+//!   bounded by resets on the writer (`wal`).
 //! - PostgreSQL: one pool; a claim locks the row it takes (`FOR UPDATE SKIP LOCKED`),
 //!   so concurrent claimers never take the same job.
 //! - Transactions contain no await on anything but the database: never a solve.
@@ -31,6 +32,7 @@ pub(crate) mod sqlite_tx;
 mod stats;
 #[doc(hidden)]
 pub mod testing;
+mod wal;
 
 pub use batches::{
     csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
@@ -40,6 +42,7 @@ pub use jobs::{Finish, JobFilter, JobRow, NewJob};
 pub use known::KnownVerdict;
 pub use leases::{Lease, Reclaimed};
 pub use stats::{EffortRow, WinRateCounts};
+pub use wal::{WalReset, WAL_RESET_BYTES};
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{
@@ -47,6 +50,9 @@ use sqlx::sqlite::{
 };
 use std::str::FromStr;
 use std::time::Duration;
+
+/// How long an SQLite connection waits for a lock before it gives up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What differs between the backends' SQL.
 #[derive(Clone, Copy, Debug)]
@@ -237,8 +243,10 @@ impl Store {
         let common = base
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(synchronous)
-            .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true);
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true)
+            // Trims the WAL file at every reset (see `wal`).
+            .pragma("journal_size_limit", WAL_RESET_BYTES.to_string());
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .min_connections(1)
