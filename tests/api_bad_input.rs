@@ -164,7 +164,7 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
             "/v1/jobs",
             Some(r#"{"deal": {"seed": 1}, "algorithm": "dfs", "limits": {"threads": 2}}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "applies to blocks and exact",
+            "applies to blocks, exact and hybrid",
         ),
         (
             "POST",
@@ -178,7 +178,7 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
             "/v1/batches",
             Some(r#"{"count": 2, "algorithm": "sampling", "limits": {"threads": 2}}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "applies to blocks and exact",
+            "applies to blocks, exact and hybrid",
         ),
         (
             "POST",

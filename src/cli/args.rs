@@ -73,8 +73,8 @@ pub struct SearchArgs {
     /// Random probes for sampling.
     #[arg(long)]
     pub probes: Option<u64>,
-    /// Threads of each search: `--algorithm blocks` and `exact`, and `auto` on `common`
-    /// (its exact phase).
+    /// Threads of each search: `--algorithm blocks`, `exact` and `hybrid`, and `auto` on
+    /// `common` (its breadth-first and exact phases).
     #[arg(long = "search-threads", default_value_t = 1)]
     pub search_threads: usize,
 }
@@ -142,7 +142,7 @@ impl SearchArgs {
                 .is_ok_and(gaps_engine::runs_on_threads)
         {
             return Err(input_error(format!(
-                "--search-threads above 1 applies to --algorithm blocks and exact, and to auto on common, not to {algorithm} on {variant}"
+                "--search-threads above 1 applies to --algorithm blocks, exact and hybrid, and to auto on common, not to {algorithm} on {variant}"
             )));
         }
         Ok(SolveOptions {

@@ -20,6 +20,7 @@ use crate::deal::SplitMix64;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::hybrid_probes::{InlineProbes, ProbeSink, QueuedProbes, Shared};
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::sampling::Sampler;
@@ -42,21 +43,100 @@ pub struct HybridSearch {
     nodes: Vec<(u32, Move)>,
     path: Vec<Move>,
     sampler: Sampler,
+    /// The samplers of helper threads (one per helper, kept for the next search).
+    helpers: Vec<Sampler>,
 }
 
 const ROOT: u32 = u32::MAX;
 
+/// How the breadth-first loop ended.
+enum LoopEnd {
+    /// A limit of the budget.
+    Limit(StopReason),
+    /// A probe won (the sink knows which).
+    Won,
+    /// Every stored node was expanded (some children refused when the budget was full).
+    Done { refused: bool },
+}
+
 impl HybridSearch {
-    /// Searches from `start` within `memory_bytes` of keys and node records.
+    /// Searches from `start` within `memory_bytes` of keys and node records; with
+    /// `threads` above 1, helper threads make the probes beside this one (module
+    /// `hybrid_probes`: the same verdict and solution as on one thread unless a limit
+    /// stops the search). The probes' generators are seeded from one draw of `rng`.
+    #[allow(clippy::too_many_arguments)]
     pub fn run(
         &mut self,
         start: &Position,
         variant: Variant,
         memory_bytes: usize,
+        threads: usize,
         rng: &mut SplitMix64,
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Outcome {
+        let base = rng.next_u64();
+        let mut sampler = std::mem::take(&mut self.sampler);
+        let helpers = threads.saturating_sub(1);
+        let (end, won) = if helpers == 0 {
+            let mut sink = InlineProbes {
+                sampler: &mut sampler,
+                variant,
+                base,
+                won: None,
+            };
+            let end = self.breadth_first(start, variant, memory_bytes, budget, stats, &mut sink);
+            (end, sink.won)
+        } else {
+            self.helpers.resize_with(helpers, Sampler::default);
+            let shared = Shared::new(variant, base);
+            let mut helper_samplers = std::mem::take(&mut self.helpers);
+            let end = std::thread::scope(|scope| {
+                let handles: Vec<_> = helper_samplers
+                    .iter_mut()
+                    .map(|s| {
+                        let shared = &shared;
+                        scope.spawn(move || shared.help(s))
+                    })
+                    .collect();
+                let mut sink = QueuedProbes::new(&shared, &mut sampler, helpers);
+                let end =
+                    self.breadth_first(start, variant, memory_bytes, budget, stats, &mut sink);
+                sink.finish(matches!(end, LoopEnd::Limit(_)), stats);
+                for handle in handles {
+                    stats.absorb(&handle.join().expect("a probe thread does not panic"));
+                }
+                end
+            });
+            self.helpers = helper_samplers;
+            (end, shared.take_best())
+        };
+        self.sampler = sampler;
+        if let Some((index, line)) = won {
+            self.rebuild(start, index as usize);
+            let mut moves = self.path.clone();
+            moves.extend_from_slice(&line);
+            return Outcome::Won(moves);
+        }
+        match end {
+            LoopEnd::Limit(reason) => Outcome::Stopped(reason),
+            LoopEnd::Won => unreachable!("a won loop leaves its win with the sink"),
+            LoopEnd::Done { refused: true } => Outcome::Stopped(StopReason::MemoryLimit),
+            LoopEnd::Done { refused: false } => Outcome::Exhausted,
+        }
+    }
+
+    /// The breadth-first loop: stores new positions while the budget allows, and hands
+    /// every stored node to `sink` to be probed, in index order.
+    fn breadth_first<S: ProbeSink>(
+        &mut self,
+        start: &Position,
+        variant: Variant,
+        memory_bytes: usize,
+        budget: &Budget,
+        stats: &mut SearchStats,
+        sink: &mut S,
+    ) -> LoopEnd {
         let (key_bytes, max_positions) = split_budget(memory_bytes);
         let max_positions = max_positions.clamp(1, u32::MAX as usize - 1);
         self.seen.reset(key_bytes);
@@ -73,9 +153,11 @@ impl HybridSearch {
         let mut cached: Option<(u32, Position, u64)> = None;
         let mut layers: Vec<usize> = vec![0];
         while head < self.nodes.len() {
-            if stats.nodes >= next_check {
-                if let Some(reason) = budget.exhausted(stats.nodes) {
-                    return Outcome::Stopped(reason);
+            // Also every 256 nodes: with helpers probing, this thread may store nothing
+            // for a long while.
+            if stats.nodes >= next_check || head.is_multiple_of(256) {
+                if let Some(reason) = budget.exhausted(stats.nodes + sink.outside_nodes()) {
+                    return LoopEnd::Limit(reason);
                 }
                 next_check = stats.nodes + CHECK_INTERVAL;
             }
@@ -98,17 +180,8 @@ impl HybridSearch {
             stats.expanded += 1;
             stats.max_depth = stats.max_depth.max(depth);
             // One probe from this node (a won node is its own zero-move probe).
-            match self
-                .sampler
-                .run(&pos, variant, 1, rng, &Budget::unlimited(), stats)
-            {
-                Outcome::Won(line) => {
-                    self.rebuild(start, head);
-                    let mut won = self.path.clone();
-                    won.extend_from_slice(&line);
-                    return Outcome::Won(won);
-                }
-                Outcome::Exhausted | Outcome::NoWin(_) | Outcome::Stopped(_) => {}
+            if sink.take(head as u32, &pos, stats) {
+                return LoopEnd::Won;
             }
             if !refused {
                 pos.legal_moves(variant, &mut moves);
@@ -147,11 +220,7 @@ impl HybridSearch {
             }
             head += 1;
         }
-        if refused {
-            Outcome::Stopped(StopReason::MemoryLimit)
-        } else {
-            Outcome::Exhausted
-        }
+        LoopEnd::Done { refused }
     }
 
     /// Moves `at`, the position of node `from` (at depth `from_depth`), to the position
@@ -242,6 +311,7 @@ mod tests {
                     &start,
                     variant,
                     256 << 20,
+                    1,
                     &mut SplitMix64::new(seed),
                     &Budget::unlimited(),
                     &mut stats,
@@ -259,6 +329,48 @@ mod tests {
     }
 
     #[test]
+    fn helper_threads_find_the_same_verdict_and_solution() {
+        let (mut one, mut two, mut three) = Default::default();
+        let mut searches: [&mut HybridSearch; 3] = [&mut one, &mut two, &mut three];
+        let mut wins = 0;
+        for (suits, ranks, variant, memory) in [
+            (3, 5, Variant::Common, 256 << 20),
+            (4, 5, Variant::Basic, 256 << 20),
+            // Small enough that some searches fill it (`memory_limit` on every count).
+            (3, 6, Variant::Common, 2_000 * 24),
+        ] {
+            let layout = Layout::new(suits, ranks).unwrap();
+            for seed in 0..300 {
+                let start = deal(seed, layout);
+                let outcomes: Vec<Outcome> = searches
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, search)| {
+                        let mut stats = SearchStats::default();
+                        let mut rng = SplitMix64::new(seed);
+                        search.run(
+                            &start,
+                            variant,
+                            memory,
+                            i + 1,
+                            &mut rng,
+                            &Budget::unlimited(),
+                            &mut stats,
+                        )
+                    })
+                    .collect();
+                assert_eq!(outcomes[0], outcomes[1], "{variant} {layout} {seed}");
+                assert_eq!(outcomes[0], outcomes[2], "{variant} {layout} {seed}");
+                if let Outcome::Won(line) = &outcomes[0] {
+                    verify_solution(&start, variant, line).unwrap();
+                    wins += 1;
+                }
+            }
+        }
+        assert!(wins > 100, "{wins}");
+    }
+
+    #[test]
     fn a_small_budget_never_claims_a_loss() {
         let mut search = HybridSearch::default();
         let layout = Layout::new(3, 6).unwrap();
@@ -269,6 +381,7 @@ mod tests {
                 &start,
                 Variant::Common,
                 20 * 24,
+                1,
                 &mut SplitMix64::new(1),
                 &Budget::unlimited(),
                 &mut stats,

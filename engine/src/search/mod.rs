@@ -14,6 +14,7 @@ pub(crate) mod exact_settled;
 pub mod game;
 pub mod gaps_game;
 pub mod hybrid;
+pub mod hybrid_probes;
 pub mod key_set;
 mod memory;
 pub mod outcome;

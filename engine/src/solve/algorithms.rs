@@ -119,8 +119,15 @@ impl Solver {
             .table_limit
             .unwrap_or(self.table.capacity_bytes())
             .min(self.table.capacity_bytes());
-        self.hybrid
-            .run(start, options.variant, bytes, rng, budget, stats)
+        self.hybrid.run(
+            start,
+            options.variant,
+            bytes,
+            options.threads,
+            rng,
+            budget,
+            stats,
+        )
     }
 
     /// Exhaustive search with an exact visited set of at most the solve's table budget

@@ -65,8 +65,9 @@ pub struct SolveOptions {
     /// `common`, the probes of the sampling phase (`None`: [`AUTO_PROBES`]).
     pub probes: Option<u64>,
     /// Threads of this one solve (1..=[`MAX_THREADS`]); more than one only for `blocks`
-    /// (parallel block search), `exact` (threads sharing one visited set) and `auto` on
-    /// `common` (its exact phase).
+    /// (parallel block search), `exact` (threads sharing one visited set), `hybrid`
+    /// (probes on helper threads) and `auto` on `common` (its breadth-first and exact
+    /// phases).
     pub threads: usize,
 }
 
@@ -121,7 +122,7 @@ pub enum SolveError {
     },
     /// The thread count is out of range, or more than one for an algorithm that runs on
     /// one thread.
-    #[error("threads must be between 1 and {MAX_THREADS}, and 1 unless the algorithm is blocks or exact (got {threads} for {algorithm})")]
+    #[error("threads must be between 1 and {MAX_THREADS}, and 1 unless the algorithm is blocks, exact, hybrid or auto on common (got {threads} for {algorithm})")]
     Threads {
         /// The requested thread count.
         threads: usize,
@@ -179,11 +180,12 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
 
 /// Whether an algorithm, as [`resolve_algorithm`] gives it, can use several threads on
 /// one solve: `blocks` (parallel block search), `exact` (threads sharing one visited
-/// set) and `auto` on `common` (its exact phase; `auto` resolves to `dfs` on `basic`).
+/// set), `hybrid` (probes on helper threads) and `auto` on `common` (its breadth-first
+/// and exact phases; `auto` resolves to `dfs` on `basic`).
 pub fn runs_on_threads(resolved: Algorithm) -> bool {
     matches!(
         resolved,
-        Algorithm::Blocks | Algorithm::Exact | Algorithm::Auto
+        Algorithm::Blocks | Algorithm::Exact | Algorithm::Hybrid | Algorithm::Auto
     )
 }
 

@@ -98,7 +98,7 @@ fn validate_common(
     }
     if threads > 1 && !resolved.as_ref().is_ok_and(|a| runs_on_threads(*a)) {
         return bad(format!(
-            "limits.threads above 1 applies to blocks and exact, and to auto on common; not to {} on {}",
+            "limits.threads above 1 applies to blocks, exact and hybrid, and to auto on common; not to {} on {}",
             algorithm.name(),
             variant.name()
         ));
