@@ -128,6 +128,8 @@ def main():
     p.add_argument("--nodes", type=int, default=1)
     p.add_argument("--threads", type=int, help="solver threads per node (default: cores)")
     p.add_argument("--jobs", type=int, default=20_000)
+    p.add_argument("--progress", type=float, metavar="SECONDS",
+                   help="print the batch's progress (queued, done, jobs/s) this often")
     args = p.parse_args()
     if args.backend == "sqlite" and args.nodes != 1:
         raise SystemExit("SQLite allows one node")
@@ -152,10 +154,17 @@ def main():
         assert status == 202, body
         batch = json.loads(body)["id"]
         filled = None
+        last = (t, 0)
         while True:
             view = json.loads(request(ports[-1], "GET", f"/v1/batches/{batch}")[1])
+            now = time.perf_counter()
             if filled is None and view["jobs_created"] == args.jobs:
-                filled = time.perf_counter() - t
+                filled = now - t
+            if args.progress and now - last[0] >= args.progress:
+                rate = (view["done"] - last[1]) / (now - last[0])
+                print(f"  {now - t:7.1f} s: {view['jobs_created']:>9} created, "
+                      f"{view['done']:>9} done, {rate:,.0f} jobs/s", flush=True)
+                last = (now, view["done"])
             if view["finished"]:
                 break
             time.sleep(0.05)

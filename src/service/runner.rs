@@ -1,6 +1,7 @@
-//! The job runner: one async "lane" per solver thread claims the oldest queued job from
-//! the store, answers it from a known verdict or solves it on its thread, and stores the
-//! outcome; plus cancellation, waiting for a job, batch filling and graceful shutdown.
+//! The job runner: one async "lane" per solver thread claims the oldest queued job (from
+//! its node's floor in the queue: `Store::claim_next`), answers it from a known verdict
+//! or solves it on its thread, and stores the outcome; plus cancellation, waiting for a
+//! job, batch filling and graceful shutdown.
 //!
 //! Invariants:
 //! - The queue lives in the store, so nothing accepted is held only in memory: a job is

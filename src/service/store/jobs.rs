@@ -19,6 +19,7 @@ macro_rules! new_job_columns {
          table_mb, search_seed, batch_id, limit_probes, threads, created_by"
     };
 }
+pub(super) use new_job_columns;
 /// One placeholder per column of `new_job_columns!` (they are the first 15).
 macro_rules! new_job_values {
     () => {

@@ -146,6 +146,8 @@ pub struct Store {
     medians: std::sync::Arc<stats::MedianCache>,
     /// Sends announcements to the other nodes (PostgreSQL only).
     announcer: Option<std::sync::Arc<announcer::Announcer>>,
+    /// Where this node's claims start in the queue, shared by the store's clones.
+    claim_floor: std::sync::Arc<leases::ClaimFloor>,
 }
 
 /// Runs `$body` on the store's pool for reads (`read`) or writes (`write`), with `$db`
@@ -262,6 +264,7 @@ impl Store {
         let store = Store {
             pools: Pools::Sqlite { writer, reader },
             medians: Default::default(),
+            claim_floor: Default::default(),
             announcer: None,
         };
         store.rebuild_pending_aggregates().await?;
@@ -280,6 +283,7 @@ impl Store {
             announcer: Some(announcer::Announcer::start(pool.clone())),
             pools: Pools::Postgres(pool),
             medians: Default::default(),
+            claim_floor: Default::default(),
         };
         store.rebuild_pending_aggregates().await?;
         Ok(store)
