@@ -40,6 +40,23 @@ pub fn node_rng(base: u64, index: u32) -> SplitMix64 {
     SplitMix64::new(SplitMix64::new(base ^ u64::from(index)).next_u64())
 }
 
+/// Runs node `index`'s probe from `pos` with its own generator (see [`node_rng`]); the
+/// probe's moves if it won.
+fn probe_node(
+    sampler: &mut Sampler,
+    variant: Variant,
+    base: u64,
+    index: u32,
+    pos: &Position,
+    stats: &mut SearchStats,
+) -> Option<Vec<Move>> {
+    let mut rng = node_rng(base, index);
+    match sampler.run(pos, variant, 1, &mut rng, &Budget::unlimited(), stats) {
+        Outcome::Won(line) => Some(line),
+        _ => None,
+    }
+}
+
 /// Where the breadth-first loop sends each node to be probed.
 pub trait ProbeSink {
     /// Takes node `index`, at `pos`; true once a win is known (the loop then stops
@@ -60,12 +77,8 @@ pub struct InlineProbes<'a> {
 
 impl ProbeSink for InlineProbes<'_> {
     fn take(&mut self, index: u32, pos: &Position, stats: &mut SearchStats) -> bool {
-        let mut rng = node_rng(self.base, index);
-        let unlimited = Budget::unlimited();
-        if let Outcome::Won(line) =
-            self.sampler
-                .run(pos, self.variant, 1, &mut rng, &unlimited, stats)
-        {
+        let won = probe_node(self.sampler, self.variant, self.base, index, pos, stats);
+        if let Some(line) = won {
             self.won = Some((index, line));
             return true;
         }
@@ -132,16 +145,12 @@ impl Shared {
 
     /// Probes `nodes` (see the module invariants).
     fn probe(&self, nodes: &[(u32, Position)], sampler: &mut Sampler, stats: &mut SearchStats) {
-        let unlimited = Budget::unlimited();
         for (index, pos) in nodes {
             if *index > self.best_index.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed)
             {
                 continue;
             }
-            let mut rng = node_rng(self.base, *index);
-            if let Outcome::Won(line) =
-                sampler.run(pos, self.variant, 1, &mut rng, &unlimited, stats)
-            {
+            if let Some(line) = probe_node(sampler, self.variant, self.base, *index, pos, stats) {
                 let mut best = self.best.lock().expect("no thread panics holding it");
                 if best.as_ref().is_none_or(|(known, _)| index < known) {
                     *best = Some((*index, line));
@@ -212,19 +221,19 @@ impl<'a> QueuedProbes<'a> {
         if self.batch.is_empty() {
             return;
         }
-        let full = {
-            let queue = self
-                .shared
-                .queue
-                .lock()
-                .expect("no thread panics holding it");
-            queue.len() >= QUEUED_PER_HELPER * self.helpers
-        };
-        if full {
+        let mut queue = self
+            .shared
+            .queue
+            .lock()
+            .expect("no thread panics holding it");
+        if queue.len() >= QUEUED_PER_HELPER * self.helpers {
+            drop(queue);
             self.shared.probe(&self.batch, self.sampler, stats);
             self.batch.clear();
             return;
         }
+        // Lock order: `queue`, then `free` (a helper never holds `free` while it waits
+        // for `queue`).
         let next = self
             .shared
             .free
@@ -232,13 +241,7 @@ impl<'a> QueuedProbes<'a> {
             .expect("no thread panics holding it")
             .pop()
             .unwrap_or_else(|| Vec::with_capacity(BATCH));
-        let batch = std::mem::replace(&mut self.batch, next);
-        let mut queue = self
-            .shared
-            .queue
-            .lock()
-            .expect("no thread panics holding it");
-        queue.push_back(batch);
+        queue.push_back(std::mem::replace(&mut self.batch, next));
         self.shared.ready.notify_one();
     }
 
