@@ -5,7 +5,7 @@
 //! in the same transaction as the jobs it counts, so a crash at any point leaves a batch
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
 
-use super::jobs::{new_job_columns, NewJob};
+use super::jobs::{bind_new_job, new_job_columns, NewJob};
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
 use gaps_engine::{Algorithm, Variant};
@@ -189,22 +189,7 @@ impl Store {
                     ", state) "
                 ));
                 insert.push_values(rows, |mut row, job| {
-                    row.push_bind(&job.id)
-                        .push_bind(job.variant)
-                        .push_bind(job.algorithm)
-                        .push_bind(job.position)
-                        .push_bind(job.suits)
-                        .push_bind(job.ranks)
-                        .push_bind(job.deal_seed)
-                        .push_bind(job.limit_nodes)
-                        .push_bind(job.limit_time_ms)
-                        .push_bind(job.table_mb)
-                        .push_bind(job.search_seed)
-                        .push_bind(&job.batch_id)
-                        .push_bind(job.limit_probes)
-                        .push_bind(job.threads)
-                        .push_bind(&job.created_by)
-                        .push("'queued'");
+                    bind_new_job!(row, job, push_bind).push("'queued'");
                 });
                 let inserted = insert.build().execute(&mut *tx).await?.rows_affected();
                 if inserted != rows.len() as u64 {

@@ -393,29 +393,34 @@ impl Store {
 /// Binds the fields of `job` to the first placeholders of `query`, in the order of
 /// `new_job_columns!`: every insert of a job lists its columns once.
 macro_rules! bind_new_job {
-    ($query:expr, $job:expr) => {{
+    ($query:expr, $job:expr) => {
+        bind_new_job!($query, $job, bind)
+    };
+    // `push_bind`: a row of a multi-row insert (`QueryBuilder::push_values`).
+    ($query:expr, $job:expr, $bind:ident) => {{
         let job: &NewJob = $job;
         $query
-            .bind(&job.id)
-            .bind(job.variant)
-            .bind(job.algorithm)
-            .bind(job.position)
-            .bind(job.suits)
-            .bind(job.ranks)
-            .bind(job.deal_seed)
-            .bind(job.limit_nodes)
-            .bind(job.limit_time_ms)
-            .bind(job.table_mb)
-            .bind(job.search_seed)
-            .bind(&job.batch_id)
-            .bind(job.limit_probes)
-            .bind(job.threads)
-            .bind(&job.created_by)
+            .$bind(&job.id)
+            .$bind(job.variant)
+            .$bind(job.algorithm)
+            .$bind(job.position)
+            .$bind(job.suits)
+            .$bind(job.ranks)
+            .$bind(job.deal_seed)
+            .$bind(job.limit_nodes)
+            .$bind(job.limit_time_ms)
+            .$bind(job.table_mb)
+            .$bind(job.search_seed)
+            .$bind(&job.batch_id)
+            .$bind(job.limit_probes)
+            .$bind(job.threads)
+            .$bind(&job.created_by)
     }};
 }
 pub(super) use bind_new_job;
 
-/// The insert of a queued job, returning it: single jobs and batch jobs share it.
+/// The insert of one queued job, returning it (a batch's jobs go in multi-row inserts
+/// of the same columns: `Store::add_batch_jobs`).
 pub(super) const INSERT_QUEUED: &str = concat!(
     "INSERT INTO jobs (",
     new_job_columns!(),
