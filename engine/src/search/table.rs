@@ -182,7 +182,7 @@ impl TranspositionTable {
     /// Maps one more page of the part the next doubling will use, by writing a zero
     /// into a bucket of it, so that the doubling finds its memory mapped. On this
     /// project's machine the first touch of fresh memory costs about 2 s a GiB with both
-    /// cores at it (the kernel zeroes it and the host maps it): 1.2 of the 1.4 s that
+    /// cores at it (perf: the kernel zeroing pages): 1.2 of the 1.4 s that
     /// doubling a 512 MiB table took in one go, with no deadline check in between. A
     /// 4 KiB page holds 64 whole buckets, so touching every 64th maps every page, and
     /// one page an insertion maps the next half after `active / 64` insertions, long
