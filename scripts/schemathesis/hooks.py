@@ -30,9 +30,10 @@ schemathesis.openapi.format("gaps-position", positions())
 
 # CPython 3.11 keeps the depth counter of its AST constructor in state shared by all
 # threads, and can raise a spurious `SystemError: AST constructor recursion depth
-# mismatch` from `ast.parse` when threads build ASTs at once (python/cpython#106905). Hypothesis parses lambda sources to describe strategies, and
-# schemathesis runs its workers as threads, so a run could fail on the fuzzer's own
-# bookkeeping, with no request sent. Serialise `ast.parse` and, should the fault still
+# mismatch` from `ast.parse` when threads build ASTs at once (python/cpython#106905).
+# Hypothesis parses lambda sources to describe strategies, and schemathesis runs its
+# workers as threads, so a run could fail on the fuzzer's own bookkeeping, with no
+# request sent. Serialise `ast.parse` and, should the fault still
 # show, parse once more: the description of a strategy does not touch what is sent.
 _parse = ast.parse
 _parse_lock = threading.Lock()

@@ -215,7 +215,7 @@ impl TranspositionTable {
     #[cold]
     fn grow(&mut self) {
         let old = self.active;
-        self.active = (old * 2).min(self.limit);
+        self.active = self.next_active();
         if self.active == old {
             return;
         }
