@@ -43,12 +43,14 @@ fn assignment_dfs(options: DfsOptions) -> DfsOptions {
 /// the tables of the depth-first searches of settled positions...
 const SETTLED_TABLE_SHARE: usize = 4;
 
-/// ...and at most this many bytes to each thread's table. A larger table saves little
-/// search and costs more than it saves: every probe of a table of gigabytes misses the
-/// caches and the TLB, and each doubling first maps fresh memory. Measured on `common`
-/// deal 24 (lost) on one thread with a 16 GiB budget: 38.9 s with a 256 MiB table
-/// against 58.8 s with the 4 GiB one (docs/performance.md); the rest of the budget goes
-/// to the visited set.
+/// ...and at most this many bytes to each thread's table. A larger table saves some
+/// nodes but costs more time than they are worth: every probe of a table of gigabytes
+/// misses the caches and the TLB, and each doubling first maps fresh memory. `common`
+/// deal 24 (lost), one thread, 16 GiB budget: 58.8 s with the 4 GiB table, 45.6 s with
+/// 1 GiB, 38.9 s with 256 MiB; on the larger proof of deal 89 (two threads) 1 GiB and
+/// 256 MiB took the same time, 256 MiB with 9% more nodes, so the cap keeps the larger
+/// reuse for the hardest deals (docs/performance.md). The rest of the budget goes to
+/// the visited set.
 const SETTLED_TABLE_MAX: usize = 1 << 30;
 
 /// Bytes for the settled positions' tables of an exact search on `threads` threads
