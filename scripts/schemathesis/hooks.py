@@ -33,8 +33,8 @@ schemathesis.openapi.format("gaps-position", positions())
 # mismatch` from `ast.parse` when threads build ASTs at once (python/cpython#106905).
 # Hypothesis parses lambda sources to describe strategies, and schemathesis runs its
 # workers as threads, so a run could fail on the fuzzer's own bookkeeping, with no
-# request sent. Serialise `ast.parse` and, should the fault still
-# show, parse once more: the description of a strategy does not touch what is sent.
+# request sent. Serialise `ast.parse` and, should the fault still show, parse once
+# more: the description of a strategy does not touch what is sent.
 _parse = ast.parse
 _parse_lock = threading.Lock()
 
