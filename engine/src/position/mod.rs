@@ -421,6 +421,26 @@ impl Position {
         self.home as usize == self.layout.suits() * self.top as usize
     }
 
+    /// How many column-0 cells hold a Two.
+    #[inline(always)]
+    pub(crate) fn column0_twos(&self) -> usize {
+        (0..self.layout.suits())
+            .filter(|&r| self.cells[cell(r, 0) as usize] & (GAP | 15) == 1)
+            .count()
+    }
+
+    /// Whether the legal `common` move `m` settles this position (see
+    /// [`Position::column0_all_twos`]), given `twos`, its [`Position::column0_twos`]:
+    /// a Two from outside column 0 fills its last gap-or-non-Two cell, which must then
+    /// be a gap. A Two that moves within column 0 leaves a gap behind.
+    #[inline(always)]
+    pub(crate) fn settles_by(&self, m: Move, twos: usize) -> bool {
+        twos + 1 == self.layout.suits()
+            && m.card.rank() == 1
+            && col_of(m.to) == 0
+            && col_of(m.from) != 0
+    }
+
     /// Whether every column-0 cell holds a Two (a settled `common` position: no
     /// column-0 gap can appear again, see `CommonRules`).
     #[inline(always)]

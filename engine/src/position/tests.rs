@@ -51,3 +51,30 @@ fn run_length_counts_the_twos_threes_and_so_on_from_column_zero() {
     // The sample reaches long runs, so the comparison is not only about short ones.
     assert!(longest >= 10, "longest run {longest}");
 }
+
+#[test]
+fn settles_by_names_exactly_the_common_moves_into_a_settled_position() {
+    let mut list = MoveList::<MAX_MOVES>::default();
+    let mut settling = 0;
+    for p in random_positions() {
+        if p.column0_all_twos() {
+            continue;
+        }
+        let twos = p.column0_twos();
+        p.legal_moves(Variant::Common, &mut list);
+        for &m in list.as_slice() {
+            let mut child = p;
+            child.play(m);
+            assert_eq!(
+                p.settles_by(m, twos),
+                child.column0_all_twos(),
+                "{m:?} in {p:?}"
+            );
+            settling += usize::from(child.column0_all_twos());
+        }
+    }
+    assert!(
+        settling > 100,
+        "only {settling} settling moves in the sample"
+    );
+}

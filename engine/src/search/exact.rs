@@ -48,7 +48,7 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
-use crate::search::exact_settled::SettledSearch;
+use crate::search::exact_settled::{settling_moves_first, SettledSearch};
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -309,10 +309,12 @@ impl ExactSearch {
         let mut moves = MoveList::default();
         position.legal_moves(variant, &mut moves);
         // Start loading every child's slot now, so that the children's lookups overlap
-        // their cache misses instead of paying them one after another.
-        for &m in moves.as_slice() {
-            self.visited.prefetch(position.key_after(m));
-        }
+        // their cache misses instead of paying them one after another; settling moves
+        // first, so that their table buckets are still cached when they are decided.
+        let visited = &self.visited;
+        settling_moves_first(position, &mut moves, self.settled.as_ref(), |key| {
+            visited.prefetch(key)
+        });
         stats.expanded += 1;
         self.stack.push(Frame {
             position: *position,

@@ -41,7 +41,7 @@ use super::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_settled::SettledSearch;
+use crate::search::exact_settled::{settling_moves_first, SettledSearch};
 use crate::search::key_set::Insert;
 use crate::search::outcome::Outcome;
 use crate::search::shared_key_set::SharedKeySet;
@@ -358,11 +358,13 @@ impl Run {
     ) {
         let mut moves = MoveList::default();
         position.legal_moves(self.variant, &mut moves);
-        if let Some(set) = set {
-            for &m in moves.as_slice() {
-                set.prefetch(position.key_after(m));
+        // As in `search::exact`: settling moves first, every child's slot or bucket
+        // loading from now on.
+        settling_moves_first(position, &mut moves, self.settled.as_ref(), |key| {
+            if let Some(set) = set {
+                set.prefetch(key);
             }
-        }
+        });
         self.stats.expanded += 1;
         let first = self.thread * moves.len() / self.threads;
         self.stack.push(Frame {

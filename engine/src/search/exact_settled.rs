@@ -7,14 +7,15 @@
 //! found there is a position known lost. `stored` in the statistics counts the exact
 //! search's visited set only.
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::moves::{Move, MoveList};
+use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::gaps_game::CommonGame;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-use crate::search::table::TranspositionTable;
+use crate::search::table::{Hashed, TranspositionTable};
+use crate::zobrist::Key;
 
 /// The depth-first search of settled children and its table of lost settled positions.
 pub(crate) struct SettledSearch {
@@ -29,6 +30,13 @@ impl SettledSearch {
             dfs: DepthFirst::default(),
             table: TranspositionTable::with_budget(bytes),
         }
+    }
+
+    /// Starts loading the table's bucket for the settled position `key`, which
+    /// [`SettledSearch::decide`] will look up next.
+    #[inline(always)]
+    pub fn prefetch(&self, key: Key) {
+        self.table.prefetch(Hashed::new(key));
     }
 
     /// Bytes of the table in use.
@@ -83,6 +91,39 @@ impl SettledSearch {
             Outcome::Won(line) => Ok(Some(line)),
             Outcome::Stopped(reason) => Err(reason),
             Outcome::NoWin(reason) => unreachable!("a depth-first search ended NoWin({reason:?})"),
+        }
+    }
+}
+
+/// Puts the moves of `moves` that settle `position` first and starts loading their
+/// table buckets in `settled`, and the other children's slots with `prefetch_other`.
+/// The settled children are then decided before any other child is searched, while
+/// their buckets are still in the cache (a child searched first could evict them). The
+/// order of a frame's moves is free: every move is tried whatever the order.
+#[inline(always)]
+pub(crate) fn settling_moves_first(
+    position: &Position,
+    moves: &mut MoveList<MAX_MOVES>,
+    settled: Option<&SettledSearch>,
+    mut prefetch_other: impl FnMut(Key),
+) {
+    let Some(settled) = settled else {
+        for &m in moves.as_slice() {
+            prefetch_other(position.key_after(m));
+        }
+        return;
+    };
+    let twos = position.column0_twos();
+    let mut front = 0;
+    let list = moves.as_mut_slice();
+    for i in 0..list.len() {
+        let m = list[i];
+        if position.settles_by(m, twos) {
+            settled.prefetch(position.key_after(m));
+            list.swap(front, i);
+            front += 1;
+        } else {
+            prefetch_other(position.key_after(m));
         }
     }
 }

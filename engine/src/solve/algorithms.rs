@@ -43,15 +43,16 @@ fn assignment_dfs(options: DfsOptions) -> DfsOptions {
 /// the tables of the depth-first searches of settled positions...
 const SETTLED_TABLE_SHARE: usize = 4;
 
-/// ...and at most this many bytes to each thread's table. A larger table saves some
-/// nodes but costs more time than they are worth: every probe of a table of gigabytes
-/// misses the caches and the TLB, and each doubling first maps fresh memory. `common`
-/// deal 24 (lost), one thread, 16 GiB budget: 58.8 s with the 4 GiB table, 45.6 s with
-/// 1 GiB, 38.9 s with 256 MiB; on the larger proof of deal 89 (two threads) 1 GiB and
-/// 256 MiB took the same time, 256 MiB with 9% more nodes, so the cap keeps the larger
-/// reuse for the hardest deals (docs/performance.md). The rest of the budget goes to
-/// the visited set.
-const SETTLED_TABLE_MAX: usize = 1 << 30;
+/// ...and at most this many bytes to each thread's table. A larger table saves nodes
+/// but costs more time than they are worth: every probe of a table far beyond the
+/// caches misses them and the TLB. Measured on `common` losses (docs/performance.md):
+/// one thread, deal 24 (4 GiB budget) 60.9 s with 1 GiB, 51.4 s with 64 MiB, 48.1 s
+/// with 16 MiB; deals 56, 213, 232 and 301 (16 GiB) 12-21% faster with 16 MiB than with
+/// 1 GiB. On the larger proof of deal 887 (two threads) 16 MiB re-searched so much
+/// (1,499M nodes against 784M) that it took 146.9 s, while 64 MiB took 134.8 s and
+/// 1 GiB 134.9 s. So 64 MiB: as fast as 1 GiB where reuse matters most, faster where it
+/// matters less, and the rest of the budget goes to the visited set.
+const SETTLED_TABLE_MAX: usize = 64 << 20;
 
 /// Bytes for the settled positions' tables of an exact search on `threads` threads
 /// with `memory_bytes` in all (split equally between the threads).
@@ -268,12 +269,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn settled_tables_take_a_quarter_up_to_a_gib_a_thread() {
-        const GIB: usize = 1 << 30;
-        assert_eq!(settled_tables_budget(256 << 20, 1), 64 << 20);
-        assert_eq!(settled_tables_budget(4 * GIB, 2), GIB);
-        assert_eq!(settled_tables_budget(16 * GIB, 1), GIB);
-        assert_eq!(settled_tables_budget(16 * GIB, 2), 2 * GIB);
-        assert_eq!(settled_tables_budget(16 * GIB, 0), GIB);
+    fn settled_tables_take_a_quarter_up_to_64_mib_a_thread() {
+        const MIB: usize = 1 << 20;
+        assert_eq!(settled_tables_budget(128 * MIB, 1), 32 * MIB);
+        assert_eq!(settled_tables_budget(256 * MIB, 2), 64 * MIB);
+        assert_eq!(settled_tables_budget(16 << 30, 1), 64 * MIB);
+        assert_eq!(settled_tables_budget(16 << 30, 2), 128 * MIB);
+        assert_eq!(settled_tables_budget(16 << 30, 0), 64 * MIB);
     }
 }
