@@ -429,10 +429,10 @@ impl Position {
             .count()
     }
 
-    /// Whether the legal `common` move `m` settles this position (see
+    /// Whether the legal `common` move `m` settles this unsettled position (see
     /// [`Position::column0_all_twos`]), given `twos`, its [`Position::column0_twos`]:
-    /// a Two from outside column 0 fills its last gap-or-non-Two cell, which must then
-    /// be a gap. A Two that moves within column 0 leaves a gap behind.
+    /// `m` takes a Two from outside column 0 into a column-0 gap while every other
+    /// column-0 cell holds a Two. (A Two moved within column 0 leaves a gap behind.)
     #[inline(always)]
     pub(crate) fn settles_by(&self, m: Move, twos: usize) -> bool {
         twos + 1 == self.layout.suits()
