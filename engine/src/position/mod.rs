@@ -421,11 +421,17 @@ impl Position {
         self.home as usize == self.layout.suits() * self.top as usize
     }
 
+    /// Whether column 0 of `row` holds a Two (not a gap, rank code 1).
+    #[inline(always)]
+    fn column0_holds_two(&self, row: usize) -> bool {
+        self.cells[cell(row, 0) as usize] & (GAP | 15) == 1
+    }
+
     /// How many column-0 cells hold a Two.
     #[inline(always)]
     pub(crate) fn column0_twos(&self) -> usize {
         (0..self.layout.suits())
-            .filter(|&r| self.cells[cell(r, 0) as usize] & (GAP | 15) == 1)
+            .filter(|&r| self.column0_holds_two(r))
             .count()
     }
 
@@ -445,7 +451,7 @@ impl Position {
     /// column-0 gap can appear again, see `CommonRules`).
     #[inline(always)]
     pub fn column0_all_twos(&self) -> bool {
-        (0..self.layout.suits()).all(|r| self.cells[cell(r, 0) as usize] & (GAP | 15) == 1)
+        (0..self.layout.suits()).all(|r| self.column0_holds_two(r))
     }
 
     /// Whether the `common` game is won: every row holds 2..top of one suit.

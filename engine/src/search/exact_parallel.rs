@@ -358,8 +358,9 @@ impl Run {
     ) {
         let mut moves = MoveList::default();
         position.legal_moves(self.variant, &mut moves);
-        // As in `search::exact`: settling moves first, every child's slot or bucket
-        // loading from now on.
+        // As in `search::exact`: settling moves first in the list, every child's slot
+        // or bucket loading from now on (a thread that starts further along the list
+        // reaches the settling moves last, when their buckets may have left the cache).
         settling_moves_first(position, &mut moves, self.settled.as_ref(), |key| {
             if let Some(set) = set {
                 set.prefetch(key);
