@@ -84,6 +84,9 @@ def main():
     p.add_argument("--exact-ms", type=int, default=600000)
     p.add_argument("--memory-mb", type=int, default=16384)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument(
+        "--quick-threads", type=int, default=1, help="threads of each quick `auto` search (--search-threads)"
+    )
     p.add_argument("--exact-threads", type=int, default=1, help="threads sharing one exact search")
     p.add_argument(
         "--retry-memory-limited",
@@ -99,7 +102,10 @@ def main():
     todo = [d for d in range(*args.deals) if d not in rows]
 
     def quick(deal):
-        row = solve(args.gaps, deal, ["--time-ms", str(args.quick_ms), "--table-mb", str(args.quick_table_mb)])
+        row = solve(args.gaps, deal, [
+                "--time-ms", str(args.quick_ms), "--table-mb", str(args.quick_table_mb),
+                "--search-threads", str(args.quick_threads),
+            ])
         row["limit_seconds"] = quick_s
         with lock:
             rows[deal] = row

@@ -231,6 +231,7 @@ fn sampling_and_auto_agree_with_reference() {
     let mut solver = Solver::with_table_bytes(16 << 20);
     let mut sampled_wins = 0;
     let mut deciders = std::collections::HashMap::new();
+    let mut side_by_side = std::collections::HashMap::new();
     for (suits, ranks, variant) in [
         (3, 5, Variant::Common),
         (2, 7, Variant::Common),
@@ -261,23 +262,30 @@ fn sampling_and_auto_agree_with_reference() {
                 Verdict::Unsolvable => panic!("sampling never proves a loss"),
             }
             // Small memory budgets push `auto` on `common` past its breadth-first phase
-            // into the exact search (one or two threads) and, when that fills its
-            // budget too, into the depth-first search.
-            let budgets: &[(Option<usize>, usize)] = match variant {
-                Variant::Basic => &[(None, 1)],
+            // into the exact search and, when that fills its budget too, into the
+            // depth-first search. On two threads or more with a time limit of at most
+            // 30 s the finders run beside the exact search (on one thread, or two
+            // sharing a set); without a limit, the chain runs with helper threads.
+            let budgets: &[(Option<usize>, usize, bool)] = match variant {
+                Variant::Basic => &[(None, 1, false)],
                 Variant::Common => &[
-                    (None, 1),
-                    (Some(96 << 10), 1),
-                    (Some(96 << 10), 2),
-                    (Some(8 << 10), 1),
+                    (None, 1, false),
+                    (Some(96 << 10), 1, false),
+                    (Some(96 << 10), 2, false),
+                    (Some(8 << 10), 1, false),
+                    (Some(96 << 10), 2, true),
+                    (None, 2, true),
+                    (None, 3, true),
+                    (Some(8 << 10), 2, true),
                 ],
             };
-            for &(table_limit, threads) in budgets {
+            for &(table_limit, threads, limited) in budgets {
                 let auto = SolveOptions {
                     variant,
                     probes: Some(50),
                     table_limit,
                     threads,
+                    time_limit: limited.then_some(std::time::Duration::from_secs(20)),
                     ..SolveOptions::default()
                 };
                 let r = solver.solve(&start, &auto, None).unwrap();
@@ -288,9 +296,12 @@ fn sampling_and_auto_agree_with_reference() {
                     } else {
                         Verdict::Unsolvable
                     },
-                    "{variant} {layout} deal {seed} auto, {table_limit:?} bytes, {threads} threads"
+                    "{variant} {layout} deal {seed} auto, {table_limit:?} bytes, {threads} threads, limited {limited}"
                 );
                 *deciders.entry(r.algorithm).or_insert(0) += 1;
+                if threads > 1 && limited {
+                    *side_by_side.entry(r.algorithm).or_insert(0) += 1;
+                }
             }
         }
     }
@@ -302,6 +313,19 @@ fn sampling_and_auto_agree_with_reference() {
         assert!(
             deciders.get(&phase).is_some_and(|&n| n >= 10),
             "auto's {phase:?} phase decided too few deals: {deciders:?}"
+        );
+    }
+    // Side by side, each side (and the depth-first search after a full exact search)
+    // gives verdicts.
+    for phase in [
+        Algorithm::Sampling,
+        Algorithm::Hybrid,
+        Algorithm::Exact,
+        Algorithm::Dfs,
+    ] {
+        assert!(
+            side_by_side.get(&phase).is_some_and(|&n| n >= 10),
+            "auto side by side: {phase:?} decided too few deals: {side_by_side:?}"
         );
     }
 }

@@ -74,7 +74,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub probes: Option<u64>,
     /// Threads of each search: `--algorithm blocks`, `exact` and `hybrid`, and `auto` on
-    /// `common` (its breadth-first and exact phases).
+    /// `common` (see docs/engine.md).
     #[arg(long = "search-threads", default_value_t = 1)]
     pub search_threads: usize,
 }

@@ -78,8 +78,10 @@ pub struct Budget<'a> {
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
     progress: Option<&'a AtomicU64>,
-    /// Raised by a sibling thread of the same search when it stops the whole search.
-    halt: Option<&'a AtomicBool>,
+    /// Raised by a sibling thread when it stops the whole search: the innermost
+    /// search's flag first, then the flag of the search around it (a parallel exact
+    /// search inside the `auto` portfolio). Two levels are all the engine nests.
+    halts: [Option<&'a AtomicBool>; 2],
 }
 
 impl<'a> Budget<'a> {
@@ -95,7 +97,7 @@ impl<'a> Budget<'a> {
             deadline: time.map(|t| Instant::now() + t),
             cancel,
             progress: None,
-            halt: None,
+            halts: [None, None],
         }
     }
     /// No limits at all.
@@ -105,7 +107,7 @@ impl<'a> Budget<'a> {
             deadline: None,
             cancel: None,
             progress: None,
-            halt: None,
+            halts: [None, None],
         }
     }
     /// The same budget, also publishing the node count to `progress` at every check
@@ -131,9 +133,36 @@ impl<'a> Budget<'a> {
         Budget {
             max_nodes: left.div_ceil(threads.max(1) as u64),
             progress: None,
-            halt: Some(halt),
+            ..self.halted_by(halt)
+        }
+    }
+
+    /// The budgets of two searches run side by side from here, each counting its nodes
+    /// from zero: each may search half the nodes, both stop (as `Cancelled`) when
+    /// `halt` is raised, and the first keeps publishing its progress.
+    pub fn split_in_two(&self, halt: &'a AtomicBool) -> (Self, Self) {
+        let second = self.shared_by(2, 0, halt);
+        let first = Budget {
+            progress: self.progress,
+            ..second
+        };
+        (first, second)
+    }
+
+    /// The same budget, also stopping (as `Cancelled`) when `halt` is raised; the flags
+    /// it already watches stay watched.
+    pub fn halted_by(&self, halt: &'a AtomicBool) -> Self {
+        debug_assert!(self.halts[1].is_none(), "halt flags nest two deep at most");
+        Budget {
+            halts: [Some(halt), self.halts[0]],
             ..*self
         }
+    }
+
+    /// The time left before the deadline (`None`: no deadline).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(Instant::now()))
     }
 
     /// Whether the search must stop after `nodes` nodes, and why.
@@ -146,7 +175,10 @@ impl<'a> Budget<'a> {
             return Some(StopReason::NodeLimit);
         }
         if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-            || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+            || self
+                .halts
+                .iter()
+                .any(|h| h.is_some_and(|h| h.load(Ordering::Relaxed)))
         {
             return Some(StopReason::Cancelled);
         }
@@ -154,5 +186,34 @@ impl<'a> Budget<'a> {
             return Some(StopReason::TimeLimit);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_stops_when_either_of_its_halt_flags_is_raised() {
+        let (outer, inner) = (AtomicBool::new(false), AtomicBool::new(false));
+        let base = Budget::new(Some(1000), None, None);
+        let (first, second) = base.split_in_two(&outer);
+        assert_eq!(first.exhausted(499), None);
+        assert_eq!(first.exhausted(500), Some(StopReason::NodeLimit));
+        let nested = second.shared_by(2, 0, &inner);
+        assert_eq!(nested.exhausted(249), None);
+        assert_eq!(nested.exhausted(250), Some(StopReason::NodeLimit));
+        inner.store(true, Ordering::Relaxed);
+        assert_eq!(nested.exhausted(0), Some(StopReason::Cancelled));
+        assert_eq!(
+            second.exhausted(0),
+            None,
+            "the inner flag halts only the inner search"
+        );
+        inner.store(false, Ordering::Relaxed);
+        outer.store(true, Ordering::Relaxed);
+        assert_eq!(nested.exhausted(0), Some(StopReason::Cancelled));
+        assert_eq!(first.exhausted(0), Some(StopReason::Cancelled));
+        assert_eq!(base.exhausted(0), None);
     }
 }

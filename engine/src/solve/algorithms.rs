@@ -15,7 +15,7 @@ use crate::search::assign::assignments;
 use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
-use crate::search::exact::ExactOptions;
+use crate::search::exact::{ExactOptions, ExactSearch};
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -91,6 +91,43 @@ fn run_dfs<R: Rules>(
     search.search(&mut game, Some(table), options, budget, stats)
 }
 
+/// [`Solver::exact_search`] on `searcher` alone (so that another thread may use the
+/// rest of the solver meanwhile), for a solver whose table has `table_bytes`.
+pub(super) fn run_exact(
+    searcher: &mut ExactSearch,
+    table_bytes: usize,
+    start: &Position,
+    options: &SolveOptions,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Outcome {
+    let memory_bytes = options.table_limit.unwrap_or(table_bytes);
+    let exact = ExactOptions {
+        complete: options.dfs.complete,
+        stop_at_settled: false,
+        prune_dead: options.dfs.prune_dead,
+        shuffle_classes: true,
+        // Settled positions by depth-first search with a table (verdicts on `common`),
+        // unless the table is turned off (`dfs.table`).
+        settled_table_bytes: if options.dfs.table {
+            settled_tables_budget(memory_bytes, options.threads)
+        } else {
+            0
+        },
+        memory_bytes,
+    };
+    exact_search(
+        searcher,
+        start,
+        options.variant,
+        exact,
+        options.threads,
+        budget,
+        stats,
+    )
+    .0
+}
+
 impl Solver {
     /// Exact depth-first search with the table, limited to the solve's share.
     pub(super) fn depth_first(
@@ -158,33 +195,8 @@ impl Solver {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Outcome {
-        let memory_bytes = options.table_limit.unwrap_or(self.table.capacity_bytes());
-        let exact = ExactOptions {
-            complete: options.dfs.complete,
-            stop_at_settled: false,
-            prune_dead: options.dfs.prune_dead,
-            shuffle_classes: true,
-            // Settled positions by depth-first search with a table (verdicts on
-            // `common`), unless the table is turned off (`dfs.table`).
-            settled_table_bytes: if options.dfs.table {
-                settled_tables_budget(memory_bytes, options.threads)
-            } else {
-                0
-            },
-            memory_bytes,
-        };
-        let threads = options.threads;
-        let variant = options.variant;
-        exact_search(
-            &mut self.exact,
-            start,
-            variant,
-            exact,
-            threads,
-            budget,
-            stats,
-        )
-        .0
+        let table_bytes = self.table.capacity_bytes();
+        run_exact(&mut self.exact, table_bytes, start, options, budget, stats)
     }
 
     /// Block search (`basic`) on the block solver's own box tables.

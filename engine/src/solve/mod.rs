@@ -66,8 +66,7 @@ pub struct SolveOptions {
     pub probes: Option<u64>,
     /// Threads of this one solve (1..=[`MAX_THREADS`]); more than one only for `blocks`
     /// (parallel block search), `exact` (threads sharing one visited set), `hybrid`
-    /// (probes on helper threads) and `auto` on `common` (its breadth-first and exact
-    /// phases).
+    /// (probes on helper threads) and `auto` on `common` (module `auto`).
     pub threads: usize,
 }
 
@@ -180,8 +179,8 @@ pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algor
 
 /// Whether an algorithm, as [`resolve_algorithm`] gives it, can use several threads on
 /// one solve: `blocks` (parallel block search), `exact` (threads sharing one visited
-/// set), `hybrid` (probes on helper threads) and `auto` on `common` (its breadth-first
-/// and exact phases; `auto` resolves to `dfs` on `basic`).
+/// set), `hybrid` (probes on helper threads) and `auto` on `common` (module `auto`;
+/// `auto` resolves to `dfs` on `basic`).
 pub fn runs_on_threads(resolved: Algorithm) -> bool {
     matches!(
         resolved,

@@ -152,10 +152,9 @@ pub struct Limits {
     #[serde(default, deserialize_with = "whole_opt")]
     pub probes: Option<u64>,
     /// Threads of this one search (default 1; more only for `blocks`, `exact`, `hybrid`
-    /// and `auto` on `common` (its breadth-first and exact phases), up to the configured
-    /// maximum). The job
-    /// gets the pool's idle threads up to this number when it starts; `stats.threads`
-    /// says how many it had.
+    /// and `auto` on `common`, up to the configured maximum). The job gets the pool's
+    /// idle threads up to this number when it starts; `stats.threads` says how many it
+    /// had.
     #[schema(minimum = 1)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub threads: Option<u64>,
