@@ -124,6 +124,18 @@ impl Solver {
         // The breadth-first buffers are full: give them back before the exact search
         // takes the whole budget (they grow again on the next solve that needs them).
         self.hybrid = HybridSearch::default();
+        self.exact_then_depth_first(start, options, budget, stats)
+    }
+
+    /// Phases 4 and 5: the exact search, then the depth-first search if the exact one
+    /// filled its memory.
+    fn exact_then_depth_first(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> (Outcome, Algorithm) {
         let exact = self.exact_search(start, options, budget, stats);
         if exact != Outcome::Stopped(StopReason::MemoryLimit) {
             return (exact, Algorithm::Exact);
@@ -246,11 +258,9 @@ impl Solver {
         // The finders' buffers are full and they are done: give them back.
         self.hybrid = HybridSearch::default();
         if restart {
-            let exact = self.exact_search(start, options, budget, stats);
-            if exact != Outcome::Stopped(StopReason::MemoryLimit) {
-                return (exact, Algorithm::Exact);
-            }
-        } else if proved != Outcome::Stopped(StopReason::MemoryLimit) {
+            return self.exact_then_depth_first(start, options, budget, stats);
+        }
+        if proved != Outcome::Stopped(StopReason::MemoryLimit) {
             return (proved, Algorithm::Exact);
         }
         (
