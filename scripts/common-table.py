@@ -2,7 +2,8 @@
 """Decide common 4x13 deals one by one and keep the results in a CSV (resumable).
 
 Phase 1: `auto` with a short time limit (sampling, suit assignments, breadth-first
-search with probes, depth-first search), two deals at a time.
+search with probes, exact and depth-first search), `--jobs` deals at a time (two by
+default), each on `--quick-threads` threads (one by default).
 Phase 2: every deal still unknown gets the exact search (`--algorithm exact`: every
 position kept, exhaustive) with a large memory budget and a long time limit, one deal
 at a time (it may use most of the machine's memory).
