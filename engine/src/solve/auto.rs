@@ -183,7 +183,8 @@ impl Solver {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Algorithm) {
-        let memory = options.table_limit.unwrap_or(self.table_bytes());
+        let table_bytes = self.table_bytes();
+        let memory = options.table_limit.unwrap_or(table_bytes);
         let finder_bytes = AUTO_HYBRID_BYTES.min(memory / 2);
         let finder_options = SolveOptions {
             table_limit: Some(finder_bytes),
@@ -198,7 +199,6 @@ impl Solver {
         let halt = AtomicBool::new(false);
         let (finder_budget, prover_budget) = budget.split_in_two(&halt);
         let mut searcher = std::mem::take(&mut self.exact);
-        let table_bytes = self.table_bytes();
         let mut finder_stats = SearchStats::default();
         let mut prover_stats = SearchStats::default();
         // Which side raised `halt` first with a verdict.
