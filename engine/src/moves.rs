@@ -92,6 +92,19 @@ impl<const N: usize> MoveList<N> {
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len as usize]
     }
+    /// Keeps only the moves for which `keep` holds, in their order.
+    #[inline(always)]
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len as usize {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+    }
 }
 
 impl<const N: usize> std::ops::Index<usize> for MoveList<N> {

@@ -20,12 +20,48 @@ impl Position {
     /// column 0 holds no gap or no Two (a class of one).
     #[inline]
     pub(crate) fn shuffle_class_key(&self) -> Option<Key> {
+        self.class_key_with(
+            self.key,
+            |at| self.cells[at as usize],
+            |two| self.place[two.code() as usize],
+        )
+    }
+
+    /// The class key of the position after the legal move `m`, without playing it:
+    /// equal to `shuffle_class_key` of the child (the tests compare them). The exact
+    /// searches use it to load the visited-set slot a child will be looked up under.
+    #[inline]
+    pub(crate) fn shuffle_class_key_after(&self, m: Move) -> Option<Key> {
+        let content = |at: Cell| match at {
+            _ if at == m.to => m.card.code(),
+            _ if at == m.from => GAP,
+            _ => self.cells[at as usize],
+        };
+        let place = |two: Card| {
+            if two == m.card {
+                m.to
+            } else {
+                self.place[two.code() as usize]
+            }
+        };
+        self.class_key_with(self.key_after(m), content, place)
+    }
+
+    /// The class key of a position whose key is `key`, whose cells hold `content` and
+    /// whose Twos stand at `place`, on this position's layout.
+    #[inline(always)]
+    fn class_key_with(
+        &self,
+        key: Key,
+        content: impl Fn(Cell) -> u8,
+        place: impl Fn(Card) -> Cell,
+    ) -> Option<Key> {
         let suits = self.layout.suits();
         let mut open: [Cell; MAX_SUITS] = [0; MAX_SUITS];
         let (mut cells, mut gaps) = (0, 0);
         for row in 0..suits {
             let at = cell(row, 0);
-            let v = self.cells[at as usize];
+            let v = content(at);
             let gap = v == GAP;
             if gap || v & 15 == 1 {
                 open[cells] = at;
@@ -36,17 +72,48 @@ impl Position {
         if gaps == 0 || gaps == cells {
             return None;
         }
-        let mut key = self.key;
+        let mut key = key;
         let mut next = 0;
         for suit in 0..suits {
             let two = Card::new(suit as u8, 1);
-            let at = self.place[two.code() as usize];
+            let at = place(two);
             if col_of(at) == 0 {
                 key ^= zobrist::move_delta(two, at, open[next]);
                 next += 1;
             }
         }
         Some(key)
+    }
+}
+
+impl Position {
+    /// The moves of this position, a member of a Two-shuffle class, whose child is in a
+    /// class that every member of this class reaches (the same class from each), given
+    /// `column0_gaps`, the gaps of this position's column 0. They are the moves other
+    /// than shuffle moves that fill no column-1 gap and leave column 0 a gap (and a
+    /// Two):
+    /// - a move to a gap in column 2 or beyond depends only on columns 1 and beyond,
+    ///   where all members agree, so each member has it; the children agree outside
+    ///   column 0, and their column-0 gap-or-Two cells and Twos are the same, so they are
+    ///   arrangements of one class (a card leaving column 0 is not a Two: a Two only
+    ///   moves into column 0);
+    /// - a Two moved into a column-0 gap: every member has as many gaps, so each has
+    ///   such a move; the children have the same gap-or-Two cells and Twos, one class
+    ///   while a gap is left.
+    ///
+    /// A move to a column-1 gap places the successor of that row's column-0 card, which
+    /// differs between members, and a child without a gap has no class: those children
+    /// are each a position of their own.
+    #[inline(always)]
+    pub(crate) fn leads_to_a_shared_class(&self, m: Move, column0_gaps: usize) -> bool {
+        let to = col_of(m.to);
+        to >= 2 || (to == 0 && col_of(m.from) != 0 && column0_gaps > 1)
+    }
+
+    /// The gaps in column 0.
+    #[inline(always)]
+    pub(crate) fn column0_gaps(&self) -> usize {
+        self.gaps().iter().filter(|&&g| col_of(g) == 0).count()
     }
 }
 
@@ -112,10 +179,51 @@ mod tests {
                     assert_eq!(c.shuffle_class_key() == Some(k), is_shuffle_move(m));
                 }
             }
+            // The class key after a move, computed without playing it, is the child's.
+            for p in &all {
+                let mut moves = MoveList::<MAX_MOVES>::default();
+                p.legal_moves(Variant::Common, &mut moves);
+                for &m in moves.as_slice() {
+                    let mut c = *p;
+                    c.play(m);
+                    assert_eq!(p.shuffle_class_key_after(m), c.shuffle_class_key());
+                }
+            }
             assert!(
                 classes.values().any(|v| v.len() > 1),
                 "{suits}x{ranks} {seed}"
             );
+            // A move that leads to a shared class leads to a class that every member
+            // reaches by some move (so the frame that opened the class tries it).
+            let child_classes = |p: &Position| -> HashSet<Option<Key>> {
+                let mut moves = MoveList::<MAX_MOVES>::default();
+                p.legal_moves(Variant::Common, &mut moves);
+                moves
+                    .as_slice()
+                    .iter()
+                    .map(|&m| p.shuffle_class_key_after(m))
+                    .collect()
+            };
+            let mut shared = 0;
+            for members in classes.values().filter(|v| v.len() > 1) {
+                let reached: Vec<_> = members.iter().map(|k| child_classes(by_key[k])).collect();
+                for k in members {
+                    let p = by_key[k];
+                    let mut moves = MoveList::<MAX_MOVES>::default();
+                    p.legal_moves(Variant::Common, &mut moves);
+                    let gaps = p.column0_gaps();
+                    for &m in moves.as_slice() {
+                        if !p.leads_to_a_shared_class(m, gaps) {
+                            continue;
+                        }
+                        shared += 1;
+                        let class = p.shuffle_class_key_after(m);
+                        assert!(class.is_some(), "{suits}x{ranks} {seed}: {m:?}");
+                        assert!(reached.iter().all(|r| r.contains(&class)), "{m:?}");
+                    }
+                }
+            }
+            assert!(shared > 0, "{suits}x{ranks} {seed}");
             // Members of a class differ only in column 0.
             for members in classes.values() {
                 let first = by_key[&members[0]];

@@ -31,6 +31,30 @@ pub(crate) fn class_key(
     }
 }
 
+/// The key under which [`OpenClasses::admit`] will look up the child reached by `m` from
+/// `position`, a member of the class `from` (or [`NO_CLASS`]): its class key if it has
+/// one, else its own key; `None` for a shuffle move inside an open class, which does not
+/// touch the visited set. Computed without playing `m`, so that the searches can start
+/// loading the right slot of the set when they push a frame.
+#[inline(always)]
+pub(crate) fn lookup_key_after(
+    position: &Position,
+    from: u32,
+    m: Move,
+    variant: Variant,
+    options: ExactOptions,
+) -> Option<Key> {
+    if from != NO_CLASS && is_shuffle_move(m) {
+        return None;
+    }
+    if options.shuffle_classes && variant == Variant::Common {
+        if let Some(key) = position.shuffle_class_key_after(m) {
+            return Some(key);
+        }
+    }
+    Some(position.key_after(m))
+}
+
 /// The Two-shuffle classes open on one search stack (see the module doc): the keys of
 /// the members entered so far of each, one class after the other, since classes open
 /// and close in stack order.

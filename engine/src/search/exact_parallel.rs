@@ -37,7 +37,7 @@
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
 use super::exact::{left_unexpanded, settled, ExactOptions};
-use super::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
+use super::exact_classes::{class_key, lookup_key_after, Admit, OpenClasses, NO_CLASS};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
@@ -358,11 +358,18 @@ impl Run {
     ) {
         let mut moves = MoveList::default();
         position.legal_moves(self.variant, &mut moves);
+        if class != NO_CLASS && !opens_class {
+            // As in `search::exact`: the class's opening frame tries these moves.
+            let gaps = position.column0_gaps();
+            moves.retain(|m| !position.leads_to_a_shared_class(m, gaps));
+        }
         // As in `search::exact`: settling moves first in the list, every child's slot
         // or bucket loading from now on (a thread that starts further along the list
         // reaches the settling moves last, when their buckets may have left the cache).
-        settling_moves_first(position, &mut moves, self.settled.as_ref(), |key| {
-            if let Some(set) = set {
+        let (variant, options) = (self.variant, self.options);
+        settling_moves_first(position, &mut moves, self.settled.as_ref(), |m| {
+            let key = lookup_key_after(position, class, m, variant, options);
+            if let (Some(set), Some(key)) = (set, key) {
                 set.prefetch(key);
             }
         });

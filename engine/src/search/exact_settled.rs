@@ -96,7 +96,8 @@ impl SettledSearch {
 }
 
 /// Puts the moves of `moves` that settle `position` first and starts loading their
-/// table buckets in `settled`, and the other children's slots with `prefetch_other`.
+/// table buckets in `settled`; hands every other move to `prefetch_other`, which starts
+/// loading the child's slot in the visited set.
 /// The settled children are then decided before any other child is searched, while
 /// their buckets are still in the cache (a child searched first could evict them). The
 /// order of a frame's moves is free: every move is tried whatever the order.
@@ -105,11 +106,11 @@ pub(crate) fn settling_moves_first(
     position: &Position,
     moves: &mut MoveList<MAX_MOVES>,
     settled: Option<&SettledSearch>,
-    mut prefetch_other: impl FnMut(Key),
+    mut prefetch_other: impl FnMut(Move),
 ) {
     let Some(settled) = settled else {
         for &m in moves.as_slice() {
-            prefetch_other(position.key_after(m));
+            prefetch_other(m);
         }
         return;
     };
@@ -123,7 +124,7 @@ pub(crate) fn settling_moves_first(
             list.swap(front, i);
             front += 1;
         } else {
-            prefetch_other(position.key_after(m));
+            prefetch_other(m);
         }
     }
 }
