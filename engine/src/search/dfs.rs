@@ -112,6 +112,9 @@ struct Frame<G: Game> {
 pub struct DepthFirst<G: Game> {
     stack: Stack<G>,
     path: PathSet,
+    /// Start loading the table buckets of a settled position's children as soon as it
+    /// is kept ([`DepthFirst::prefetching_children`]).
+    prefetch_children: bool,
 }
 
 /// The frames of the current path: `frames[..depth]`. Frames above `depth` are spare
@@ -134,6 +137,24 @@ impl<G: Game> Default for DepthFirst<G> {
                 reduce: false,
             },
             path: PathSet::default(),
+            prefetch_children: false,
+        }
+    }
+}
+
+impl<G: Game> DepthFirst<G> {
+    /// A searcher that starts loading the table buckets of a settled position's
+    /// children to be tried as soon as it keeps the position. That pays where a table
+    /// far larger than the caches is probed and most children are found there or end
+    /// at once, so that they are probed while their lines are still cached: the exact
+    /// search's many small searches of settled children (7-9% faster on `common` deals
+    /// 24 and 56). A search whose children have large subtrees loses those lines before
+    /// it gets to them (the whole `common` search of deal 0 with a 1 GiB table was about
+    /// 7% slower), so it is off by default. It never changes what is searched.
+    pub fn prefetching_children() -> Self {
+        DepthFirst {
+            prefetch_children: true,
+            ..DepthFirst::default()
         }
     }
 }
@@ -153,7 +174,12 @@ impl<G: Game> DepthFirst<G> {
         if !options.table {
             table = None;
         }
-        let DepthFirst { stack, path } = self;
+        let DepthFirst {
+            stack,
+            path,
+            prefetch_children,
+        } = self;
+        let prefetch_children = *prefetch_children;
         stack.depth = 0;
         stack.reduce = options.reduce;
         path.clear();
@@ -176,6 +202,9 @@ impl<G: Game> DepthFirst<G> {
         }
         stack.push(game, settled, G::Move::default());
         stack.count_top(stats);
+        if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
+            stack.prefetch_children(game, t);
+        }
 
         let outcome = loop {
             let top = &mut stack.frames[stack.depth - 1];
@@ -261,6 +290,9 @@ impl<G: Game> DepthFirst<G> {
                 path.push(key);
             }
             stack.count_top(stats);
+            if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
+                stack.prefetch_children(game, t);
+            }
         };
         // Back to the root.
         while stack.depth > 1 {
@@ -333,6 +365,23 @@ impl<G: Game> Stack<G> {
             }
         }
         child.done = inherited;
+    }
+
+    /// Starts loading the table buckets of the children of the top frame (the current
+    /// position) that are still to be tried, if it is settled.
+    #[inline(always)]
+    fn prefetch_children(&self, game: &G, table: &TranspositionTable) {
+        let top = &self.frames[self.depth - 1];
+        if !top.settled {
+            return;
+        }
+        let list = top.moves.as_ref();
+        let mut open = top.moves.legal() & !(top.done | top.skip);
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            table.prefetch(Hashed::new(game.key_after(list[i])));
+        }
     }
 
     /// Drops the frame just pushed for the child entered by `m` and takes `m` back.

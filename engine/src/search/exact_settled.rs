@@ -27,7 +27,7 @@ impl SettledSearch {
     /// A searcher whose table holds at most `bytes`.
     pub fn with_table_bytes(bytes: usize) -> SettledSearch {
         SettledSearch {
-            dfs: DepthFirst::default(),
+            dfs: DepthFirst::prefetching_children(),
             table: TranspositionTable::with_budget(bytes),
         }
     }

@@ -52,6 +52,8 @@ pub trait Game {
     fn is_won(&self) -> bool;
     /// Fills `out` with the legal moves.
     fn generate(&self, out: &mut Self::Moves);
+    /// The key of the position after the legal move `m`, without playing it.
+    fn key_after(&self, m: Self::Move) -> Key;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
     /// Undoes the last move `m`.

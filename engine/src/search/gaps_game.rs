@@ -183,6 +183,10 @@ impl<R: Rules> Game for GapsGame<R> {
         R::generate(&self.position, out)
     }
     #[inline(always)]
+    fn key_after(&self, m: Move) -> Key {
+        self.position.key_after(m)
+    }
+    #[inline(always)]
     fn play(&mut self, m: Move) {
         self.position.play(m)
     }
