@@ -84,9 +84,7 @@ impl Position {
         }
         Some(key)
     }
-}
 
-impl Position {
     /// The moves of this position, a member of a Two-shuffle class, whose child is in a
     /// class that every member of this class reaches (the same class from each), given
     /// `column0_gaps`, the gaps of this position's column 0. They are the moves other

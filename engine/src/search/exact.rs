@@ -7,8 +7,9 @@
 //!   child is skipped only if its key is stored, that is (up to a coincidence of two
 //!   128-bit keys, probability below `n^2 / 2^129` for `n` positions stored) only if it
 //!   was entered before. Every entered position has all its legal moves tried before
-//!   the search ends, so an exhausted search has entered every reachable position and
-//!   none was won. Cycles (`common`) need no path set: a position on the current line is
+//!   the search ends (but the moves a class member leaves to its class's opening frame,
+//!   below), so an exhausted search has entered every reachable position and none was
+//!   won. Cycles (`common`) need no path set: a position on the current line is
 //!   in the set.
 //! - When the set would outgrow its budget the search stops with `memory_limit`; it never
 //!   forgets a position, so it never searches one twice.
@@ -21,9 +22,13 @@
 //!   its Twos can be put in any arrangement and back, so the arrangements are strongly
 //!   connected), and the position that enters a class opens it: every other member is
 //!   then entered through a shuffle move from a member on the stack, once (the open
-//!   class lists the members entered), and expanded with all its moves. A class closes
+//!   class lists the members entered), and expanded. A class closes
 //!   when the frame that opened it is popped, after all its members; its key stays in
-//!   the set. So every position of an entered class is entered exactly once, counts
+//!   the set. Members agree outside column 0, so most moves lead from every member
+//!   into one same class (`Position::leads_to_a_shared_class`, tested against the
+//!   classes every member reaches): the opening frame tries all its moves, the other
+//!   members only the rest, whose children differ from member to member. A child
+//!   class a member leaves out is one the opening frame enters or finds stored. So every position of an entered class is entered exactly once, counts
 //!   stay exact (the tests compare them with the reference search), and the argument
 //!   above holds with "class" for "position" where the set is concerned.
 //! - Settled positions by depth-first search (`settled_table_bytes`, verdicts on

@@ -29,8 +29,11 @@
 //! stopped only when every move of every position it inserted (or of every member of
 //! a class it inserted) has been tried, each leading to a position it inserted (and
 //! expands) or one already in the set; a growth
-//! phase loses no key and no move. When all threads end so, every position in the set
-//! has had all its moves tried and their results are in the set: the set is closed
+//! phase loses no key and no move. A class member other than the one that opened its
+//! class leaves out the moves into classes that every member reaches (as in
+//! `search::exact`): the opening member, on the same thread, tries them. When all
+//! threads end so, every position in the set has had all its moves tried (by itself or
+//! by the member that opened its class) and their results are in the set: the set is closed
 //! under moves and holds the root, so it is the whole reachable space, and no position
 //! in it was won. Any stop (a limit, a full budget, a win in verdict mode) halts every
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
