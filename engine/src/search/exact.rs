@@ -52,8 +52,8 @@
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_classes::{class_key, lookup_key_after, Admit, OpenClasses, NO_CLASS};
-use crate::search::exact_settled::{settling_moves_first, SettledSearch};
+use crate::search::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
+use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -311,22 +311,19 @@ impl ExactSearch {
             }
             return Some(Entered::Leaf);
         }
-        let mut moves = MoveList::default();
-        position.legal_moves(variant, &mut moves);
-        if class != NO_CLASS && !opens_class {
-            // The frame that opened the class tries these moves, into the same classes.
-            let gaps = position.column0_gaps();
-            moves.retain(|m| !position.leads_to_a_shared_class(m, gaps));
-        }
         // Start loading every child's slot now, so that the children's lookups overlap
         // their cache misses instead of paying them one after another; settling moves
         // first, so that their table buckets are still cached when they are decided.
         let visited = &self.visited;
-        settling_moves_first(position, &mut moves, self.settled.as_ref(), |m| {
-            if let Some(key) = lookup_key_after(position, class, m, variant, options) {
-                visited.prefetch(key);
-            }
-        });
+        let moves = frame_moves(
+            position,
+            class,
+            opens_class,
+            variant,
+            options,
+            self.settled.as_ref(),
+            |key| visited.prefetch(key),
+        );
         stats.expanded += 1;
         self.stack.push(Frame {
             position: *position,

@@ -6,9 +6,10 @@
 //! entered of every open class are one run of `members` each; a member is entered once
 //! (a shuffle move to a recorded member is `Seen`).
 
-use crate::moves::Move;
-use crate::position::{is_shuffle_move, Position};
+use crate::moves::{Move, MoveList};
+use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::exact::ExactOptions;
+use crate::search::exact_settled::{settling_moves_first, SettledSearch};
 use crate::variant::Variant;
 use crate::zobrist::Key;
 
@@ -31,13 +32,45 @@ pub(crate) fn class_key(
     }
 }
 
+/// The moves a frame of an exact search tries from `position`, entered in the class
+/// `class` (or [`NO_CLASS`]), which it opened if `opens_class`: its legal moves, less
+/// those a member leaves to the frame that opened its class (they lead into classes
+/// every member reaches, `Position::leads_to_a_shared_class`), settling moves first
+/// with their buckets loading in `settled` (`settling_moves_first`). `prefetch` is
+/// handed the visited-set key of every other child that will be looked up, to start
+/// loading its slot. Both searches, on one thread or several, build frames through this.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn frame_moves(
+    position: &Position,
+    class: u32,
+    opens_class: bool,
+    variant: Variant,
+    options: ExactOptions,
+    settled: Option<&SettledSearch>,
+    mut prefetch: impl FnMut(Key),
+) -> MoveList<MAX_MOVES> {
+    let mut moves = MoveList::default();
+    position.legal_moves(variant, &mut moves);
+    if class != NO_CLASS && !opens_class {
+        let gaps = position.column0_gaps();
+        moves.retain(|m| !position.leads_to_a_shared_class(m, gaps));
+    }
+    settling_moves_first(position, &mut moves, settled, |m| {
+        if let Some(key) = lookup_key_after(position, class, m, variant, options) {
+            prefetch(key);
+        }
+    });
+    moves
+}
+
 /// The key under which [`OpenClasses::admit`] will look up the child reached by `m` from
 /// `position`, a member of the class `from` (or [`NO_CLASS`]): its class key if it has
 /// one, else its own key; `None` for a shuffle move inside an open class, which does not
 /// touch the visited set. Computed without playing `m`, so that the searches can start
 /// loading the right slot of the set when they push a frame.
 #[inline(always)]
-pub(crate) fn lookup_key_after(
+fn lookup_key_after(
     position: &Position,
     from: u32,
     m: Move,

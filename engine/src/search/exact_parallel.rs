@@ -40,11 +40,11 @@
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
 use super::exact::{left_unexpanded, settled, ExactOptions};
-use super::exact_classes::{class_key, lookup_key_after, Admit, OpenClasses, NO_CLASS};
+use super::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_settled::{settling_moves_first, SettledSearch};
+use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::Insert;
 use crate::search::outcome::Outcome;
 use crate::search::shared_key_set::SharedKeySet;
@@ -359,23 +359,22 @@ impl Run {
         opens_class: bool,
         set: Option<&SharedKeySet>,
     ) {
-        let mut moves = MoveList::default();
-        position.legal_moves(self.variant, &mut moves);
-        if class != NO_CLASS && !opens_class {
-            // As in `search::exact`: the class's opening frame tries these moves.
-            let gaps = position.column0_gaps();
-            moves.retain(|m| !position.leads_to_a_shared_class(m, gaps));
-        }
         // As in `search::exact`: settling moves first in the list, every child's slot
         // or bucket loading from now on (a thread that starts further along the list
         // reaches the settling moves last, when their buckets may have left the cache).
-        let (variant, options) = (self.variant, self.options);
-        settling_moves_first(position, &mut moves, self.settled.as_ref(), |m| {
-            let key = lookup_key_after(position, class, m, variant, options);
-            if let (Some(set), Some(key)) = (set, key) {
-                set.prefetch(key);
-            }
-        });
+        let moves = frame_moves(
+            position,
+            class,
+            opens_class,
+            self.variant,
+            self.options,
+            self.settled.as_ref(),
+            |key| {
+                if let Some(set) = set {
+                    set.prefetch(key);
+                }
+            },
+        );
         self.stats.expanded += 1;
         let first = self.thread * moves.len() / self.threads;
         self.stack.push(Frame {
