@@ -49,11 +49,12 @@
 //!   938M positions in 16 GiB) and the stack of the current line. Limits are checked
 //!   every [`CHECK_INTERVAL`] positions.
 
-use crate::moves::{Move, MoveList};
-use crate::position::{Position, MAX_MOVES};
+use crate::moves::Move;
+use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
 use crate::search::exact_settled::SettledSearch;
+use crate::search::exact_stack::ExactStack;
 use crate::search::key_set::{Insert, KeySet};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -101,27 +102,12 @@ impl ExactOptions {
     }
 }
 
-/// One position on the current line: the position, its moves and the next one to try.
-struct Frame {
-    position: Position,
-    moves: MoveList<MAX_MOVES>,
-    next: usize,
-    /// The move that led here from the frame below (unused at the root).
-    via: Move,
-    /// The Two-shuffle class the position belongs to (an index into the open classes),
-    /// or [`NO_CLASS`].
-    class: u32,
-    /// This frame entered its class (its key is the class's in the visited set): the
-    /// class closes when the frame is popped.
-    opens_class: bool,
-}
-
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
 /// the end of each).
 #[derive(Default)]
 pub struct ExactSearch {
     visited: KeySet,
-    stack: Vec<Frame>,
+    stack: ExactStack,
     classes: OpenClasses,
     /// Decides settled children (`settled_table_bytes`), with its table.
     settled: Option<SettledSearch>,
@@ -129,6 +115,7 @@ pub struct ExactSearch {
 
 /// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
 /// Twos (counted apart, and not expanded when the search stops at settled positions).
+#[inline]
 pub fn settled(position: &Position, variant: Variant) -> bool {
     variant == Variant::Common && position.column0_all_twos()
 }
@@ -202,15 +189,9 @@ impl ExactSearch {
         let _ = self.visited.insert(root_class.unwrap_or(start.key()));
         let class = self.classes.open(start, root_class);
         let opens = class != NO_CLASS;
-        if let Some(end) = self.enter(
-            start,
-            Move::default(),
-            class,
-            opens,
-            variant,
-            options,
-            stats,
-        ) {
+        self.stack.set_spare(start);
+        if let Some(end) = self.enter_spare(Move::default(), class, opens, variant, options, stats)
+        {
             match end {
                 Entered::Won if !options.complete => return (Outcome::Won(Vec::new()), None),
                 Entered::Won => first_win = Some(Vec::new()),
@@ -218,30 +199,28 @@ impl ExactSearch {
             }
         }
         let mut next_check = stats.nodes + CHECK_INTERVAL;
-        while let Some(top) = self.stack.last_mut() {
-            if top.next == top.moves.len() {
+        while let Some(top) = self.stack.top_mut() {
+            let Some(m) = top.next_move() else {
                 if top.opens_class {
                     self.classes.close_last();
                 }
                 self.stack.pop();
                 continue;
-            }
-            let m = top.moves[top.next];
-            top.next += 1;
-            let mut child = top.position;
-            child.play(m);
-            if let Some(search) = self.settled.as_mut().filter(|_| settled(&child, variant)) {
-                match search.decide(&child, budget, stats) {
+            };
+            let from_class = top.class;
+            let child = self.stack.play_child(m);
+            if let Some(search) = self.settled.as_mut().filter(|_| settled(child, variant)) {
+                match search.decide(child, budget, stats) {
                     Ok(None) => continue,
                     Ok(Some(rest)) => {
-                        let mut line = self.line(m);
+                        let mut line = self.stack.line(m);
                         line.extend(rest);
                         return (Outcome::Won(line), None);
                     }
                     Err(reason) => return stopped(first_win, reason),
                 }
             }
-            let (class, opens) = match self.classes.admit(top.class, m, &child, variant, options) {
+            let (class, opens) = match self.classes.admit(from_class, m, child, variant, options) {
                 Admit::Seen => {
                     stats.tt_hits += 1;
                     continue;
@@ -257,13 +236,12 @@ impl ExactSearch {
                         Insert::New => {}
                     }
                     stats.stored += 1;
-                    let class = self.classes.open(&child, child_class);
+                    let class = self.classes.open(child, child_class);
                     (class, class != NO_CLASS)
                 }
             };
-            if let Some(Entered::Won) = self.enter(&child, m, class, opens, variant, options, stats)
-            {
-                let line = self.line(m);
+            if let Some(Entered::Won) = self.enter_spare(m, class, opens, variant, options, stats) {
+                let line = self.stack.line(m);
                 if !options.complete {
                     return (Outcome::Won(line), None);
                 }
@@ -279,14 +257,12 @@ impl ExactSearch {
         (first_win.map_or(Outcome::Exhausted, Outcome::Won), None)
     }
 
-    /// Counts a newly entered position and pushes its frame if it is to be expanded;
-    /// says if it was won or left unexpanded. `class` is its Two-shuffle class, which
-    /// it opened if `opens_class`; such a class closes at once when the position is not
-    /// expanded.
-    #[allow(clippy::too_many_arguments)]
-    fn enter(
+    /// Counts the newly entered position in the stack's spare slot and pushes it as a
+    /// frame if it is to be expanded; says if it was won or left unexpanded. `class` is
+    /// its Two-shuffle class, which it opened if `opens_class`; such a class closes at
+    /// once when the position is not expanded.
+    fn enter_spare(
         &mut self,
-        position: &Position,
         via: Move,
         class: u32,
         opens_class: bool,
@@ -295,6 +271,7 @@ impl ExactSearch {
         stats: &mut SearchStats,
     ) -> Option<Entered> {
         stats.nodes += 1;
+        let position = self.stack.spare();
         let is_settled = settled(position, variant);
         stats.settled += u64::from(is_settled);
         stats.max_depth = stats.max_depth.max(self.stack.len() as u64);
@@ -315,32 +292,27 @@ impl ExactSearch {
         // their cache misses instead of paying them one after another; settling moves
         // first, so that their table buckets are still cached when they are decided.
         let visited = &self.visited;
-        let moves = frame_moves(
-            position,
-            class,
-            opens_class,
-            variant,
-            options,
-            self.settled.as_ref(),
-            |key| visited.prefetch(key),
-        );
-        stats.expanded += 1;
-        self.stack.push(Frame {
-            position: *position,
-            moves,
-            next: 0,
+        let settled_search = self.settled.as_ref();
+        self.stack.push_spare(
             via,
             class,
             opens_class,
-        });
+            |position, moves| {
+                frame_moves(
+                    position,
+                    class,
+                    opens_class,
+                    variant,
+                    options,
+                    settled_search,
+                    moves,
+                    |key| visited.prefetch(key),
+                )
+            },
+            |_| 0,
+        );
+        stats.expanded += 1;
         None
-    }
-
-    /// The moves from the root to the top frame's position, then `last`.
-    fn line(&self, last: Move) -> Vec<Move> {
-        let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
-        line.push(last);
-        line
     }
 }
 

@@ -38,7 +38,7 @@ pub(crate) fn class_key(
 /// every member reaches, `Position::leads_to_a_shared_class`), settling moves first
 /// with their buckets loading in `settled` (`settling_moves_first`). `prefetch` is
 /// handed the visited-set key of every other child that will be looked up, to start
-/// loading its slot. Both searches, on one thread or several, build frames through this.
+/// loading its slot. The list is built in `moves` (a stack slot: no copy). Both searches, on one thread or several, build frames through this.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn frame_moves(
@@ -48,20 +48,19 @@ pub(crate) fn frame_moves(
     variant: Variant,
     options: ExactOptions,
     settled: Option<&SettledSearch>,
+    moves: &mut MoveList<MAX_MOVES>,
     mut prefetch: impl FnMut(Key),
-) -> MoveList<MAX_MOVES> {
-    let mut moves = MoveList::default();
-    position.legal_moves(variant, &mut moves);
+) {
+    position.legal_moves(variant, moves);
     if class != NO_CLASS && !opens_class {
         let gaps = position.column0_gaps();
         moves.retain(|m| !position.leads_to_a_shared_class(m, gaps));
     }
-    settling_moves_first(position, &mut moves, settled, |m| {
+    settling_moves_first(position, moves, settled, |m| {
         if let Some(key) = lookup_key_after(position, class, m, variant, options) {
             prefetch(key);
         }
     });
-    moves
 }
 
 /// The key under which [`OpenClasses::admit`] will look up the child reached by `m` from

@@ -41,8 +41,9 @@
 
 use super::exact::{left_unexpanded, settled, ExactOptions};
 use super::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
-use crate::moves::{Move, MoveList};
-use crate::position::{Position, MAX_MOVES};
+use super::exact_stack::ExactStack;
+use crate::moves::Move;
+use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::Insert;
@@ -55,18 +56,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Slots of the first shared set, over all its shards (16 bytes each: 64 MiB; zeroing
 /// it costs milliseconds, and each growth stops the threads).
 const FIRST_SLOTS: usize = 1 << 22;
-
-struct Frame {
-    position: Position,
-    moves: MoveList<MAX_MOVES>,
-    tried: usize,
-    first: usize,
-    via: Move,
-    /// As in `search::exact`: the position's open Two-shuffle class (this thread's
-    /// index) or `NO_CLASS`, and whether this frame opened it.
-    class: u32,
-    opens_class: bool,
-}
 
 /// How a phase of one thread ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -191,7 +180,7 @@ struct Run {
     options: ExactOptions,
     thread: usize,
     threads: usize,
-    stack: Vec<Frame>,
+    stack: ExactStack,
     /// This thread's open Two-shuffle classes.
     classes: OpenClasses,
     stats: SearchStats,
@@ -216,7 +205,7 @@ impl Run {
             options,
             thread,
             threads,
-            stack: Vec::new(),
+            stack: ExactStack::default(),
             classes: OpenClasses::default(),
             stats: SearchStats::default(),
             win: None,
@@ -237,7 +226,8 @@ impl Run {
             // is entered once.
             let root_class = class_key(start, variant, options).filter(|_| thread == 0);
             let class = run.classes.open(start, root_class);
-            run.push(start, Move::default(), class, class != NO_CLASS, None);
+            run.stack.set_spare(start);
+            run.push_spare(Move::default(), class, class != NO_CLASS, None);
         }
         run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
         run
@@ -248,27 +238,26 @@ impl Run {
         if self.win.is_some() && !self.options.complete {
             return PhaseEnd::Halt;
         }
-        while let Some(top) = self.stack.last_mut() {
+        while let Some(top) = self.stack.top_mut() {
             if grow.load(Ordering::Relaxed) {
                 return PhaseEnd::Grow;
             }
-            if top.tried == top.moves.len() {
+            let Some(m) = top.next_move() else {
                 if top.opens_class {
                     self.classes.close_last();
                 }
                 self.stack.pop();
                 continue;
-            }
-            let m = top.moves[(top.first + top.tried) % top.moves.len()];
-            top.tried += 1;
-            let mut child = top.position;
-            child.play(m);
+            };
+            let from_class = top.class;
+            let depth = self.stack.len() as u64;
+            let child = self.stack.play_child(m);
             let variant = self.variant;
-            if let Some(search) = self.settled.as_mut().filter(|_| settled(&child, variant)) {
-                match search.decide(&child, budget, &mut self.stats) {
+            if let Some(search) = self.settled.as_mut().filter(|_| settled(child, variant)) {
+                match search.decide(child, budget, &mut self.stats) {
                     Ok(None) => {}
                     Ok(Some(rest)) => {
-                        let mut line = self.line(m);
+                        let mut line = self.stack.line(m);
                         line.extend(rest);
                         self.win = Some(line);
                         return PhaseEnd::Halt;
@@ -282,7 +271,7 @@ impl Run {
             }
             let admitted = self
                 .classes
-                .admit(top.class, m, &child, self.variant, self.options);
+                .admit(from_class, m, child, self.variant, self.options);
             let (class, opens) = match admitted {
                 Admit::Seen => {
                     self.stats.tt_hits += 1;
@@ -297,24 +286,27 @@ impl Run {
                             continue;
                         }
                         Insert::Full => {
-                            top.tried -= 1; // tried again once the set has grown
+                            // Tried again once the set has grown.
+                            if let Some(top) = self.stack.top_mut() {
+                                top.tried -= 1;
+                            }
                             grow.store(true, Ordering::Relaxed);
                             return PhaseEnd::Grow;
                         }
                         Insert::New => {}
                     }
                     self.stats.stored += 1;
-                    let class = self.classes.open(&child, child_class);
+                    let class = self.classes.open(child, child_class);
                     (class, class != NO_CLASS)
                 }
             };
             self.stats.nodes += 1;
-            let is_settled = settled(&child, self.variant);
+            let is_settled = settled(child, self.variant);
             self.stats.settled += u64::from(is_settled);
-            self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
+            self.stats.max_depth = self.stats.max_depth.max(depth);
             if child.is_won(self.variant) {
                 self.stats.wins += 1;
-                let line = self.line(m);
+                let line = self.stack.line(m);
                 self.win.get_or_insert(line);
                 if opens {
                     self.classes.close_last();
@@ -323,13 +315,13 @@ impl Run {
                     return PhaseEnd::Halt;
                 }
             } else if !left_unexpanded(
-                &child,
+                child,
                 is_settled,
                 self.variant,
                 self.options,
                 &mut self.stats,
             ) {
-                self.push(&child, m, class, opens, Some(set));
+                self.push_spare(m, class, opens, Some(set));
             } else if opens {
                 self.classes.close_last();
             }
@@ -344,48 +336,39 @@ impl Run {
         PhaseEnd::Finished
     }
 
-    /// The moves from the root to the top frame's position, then `last`.
-    fn line(&self, last: Move) -> Vec<Move> {
-        let mut line: Vec<Move> = self.stack.iter().skip(1).map(|f| f.via).collect();
-        line.push(last);
-        line
-    }
-
-    fn push(
-        &mut self,
-        position: &Position,
-        via: Move,
-        class: u32,
-        opens_class: bool,
-        set: Option<&SharedKeySet>,
-    ) {
+    /// Pushes the position in the stack's spare slot as a frame, entered by `via` in
+    /// `class` (opened by it if `opens_class`); its moves are tried from this thread's
+    /// share of the list on.
+    fn push_spare(&mut self, via: Move, class: u32, opens_class: bool, set: Option<&SharedKeySet>) {
         // As in `search::exact`: settling moves first in the list, every child's slot
         // or bucket loading from now on (a thread that starts further along the list
         // reaches the settling moves last, when their buckets may have left the cache).
-        let moves = frame_moves(
-            position,
-            class,
-            opens_class,
-            self.variant,
-            self.options,
-            self.settled.as_ref(),
-            |key| {
-                if let Some(set) = set {
-                    set.prefetch(key);
-                }
-            },
-        );
-        self.stats.expanded += 1;
-        let first = self.thread * moves.len() / self.threads;
-        self.stack.push(Frame {
-            position: *position,
-            moves,
-            tried: 0,
-            first,
+        let (variant, options) = (self.variant, self.options);
+        let settled_search = self.settled.as_ref();
+        let (thread, threads) = (self.thread, self.threads);
+        self.stack.push_spare(
             via,
             class,
             opens_class,
-        });
+            |position, moves| {
+                frame_moves(
+                    position,
+                    class,
+                    opens_class,
+                    variant,
+                    options,
+                    settled_search,
+                    moves,
+                    |key| {
+                        if let Some(set) = set {
+                            set.prefetch(key);
+                        }
+                    },
+                )
+            },
+            |len| thread * len / threads,
+        );
+        self.stats.expanded += 1;
     }
 }
 
