@@ -5,8 +5,10 @@
 //! is the spare slot where the next child is played ([`ExactStack::play_child`]) and
 //! becomes the top frame in place when the child is kept ([`ExactStack::push_spare`]).
 //! So a position is copied once, from its parent into the slot, and a move list is
-//! built where it stays: copying a frame assembled in a local (a position and a move
-//! list, about 450 bytes) cost 5-6% of the samples of an exact search.
+//! built where it stays, where a frame assembled in a local (a position and a move
+//! list, about 450 bytes) was copied again when pushed: `perf` put 5.9% of an exact
+//! search's samples in `memmove` before, 4.5% after, with the time within the spread of
+//! runs.
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
