@@ -264,8 +264,9 @@ fn sampling_and_auto_agree_with_reference() {
             // Small memory budgets push `auto` on `common` past its breadth-first phase
             // into the exact search and, when that fills its budget too, into the
             // depth-first search. On two threads or more with a time limit of at most
-            // 30 s the finders run beside the exact search (on one thread, or two
-            // sharing a set); without a limit, the chain runs with helper threads.
+            // 30 s the finders run beside the exact search (on the other threads, the
+            // finders' one joining it when they are done); without a limit, the chain
+            // runs with helper threads.
             let budgets: &[(Option<usize>, usize, bool)] = match variant {
                 Variant::Basic => &[(None, 1, false)],
                 Variant::Common => &[

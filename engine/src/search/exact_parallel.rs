@@ -3,8 +3,11 @@
 //! Every thread searches depth first from the root; a thread expands exactly the
 //! positions it inserted into the shared set (one insert of a key is told `New`), and
 //! threads take the moves of every position in different orders (thread `t` of `N`
-//! starts at move `t * moves / N`), so they split the space between them as they go,
-//! with no work queue.
+//! starts at move `t * moves / N`), so they split the space between them as they go.
+//! A thread that runs out of work asks for some and waits; a working thread then hands
+//! it half the untried moves of its lowest frame that has any (`search::exact_sharing`),
+//! so no thread idles while another still works. Threads can also start late
+//! ([`search_joined`]): they hold nothing until their gate opens, then take work so.
 //!
 //! The set grows between phases: when an insert finds its shard full, that thread
 //! gives the move back (it will be tried again) and raises a flag; every thread stops at
@@ -25,13 +28,14 @@
 //! separate): more work, never a wrong skip. Such a search runs under the thread's
 //! budget, which stops it when a sibling halts; a growth phase waits for it to end.
 //!
-//! Why an exhausted parallel search proves the deal lost: a thread ends without being
-//! stopped only when every move of every position it inserted (or of every member of
-//! a class it inserted) has been tried, each leading to a position it inserted (and
-//! expands) or one already in the set; a growth
+//! Why an exhausted parallel search proves the deal lost: the threads end without being
+//! stopped only when every move of every position inserted (or of every member of a
+//! class inserted) has been tried, by the thread that inserted it or by one it handed
+//! the move to, each leading to a position that thread inserted (and expands) or one
+//! already in the set; a growth
 //! phase loses no key and no move. A class member other than the one that opened its
 //! class leaves out the moves into classes that every member reaches (as in
-//! `search::exact`): the opening member, on the same thread, tries them. When all
+//! `search::exact`): the opening member tries them, or the thread it hands them to. When all
 //! threads end so, every position in the set has had all its moves tried (by itself or
 //! by the member that opened its class) and their results are in the set: the set is closed
 //! under moves and holds the root, so it is the whole reachable space, and no position
@@ -41,9 +45,10 @@
 
 use super::exact::{left_unexpanded, settled, ExactOptions};
 use super::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
+use super::exact_sharing::{Donation, Exchange, Wait};
 use super::exact_stack::ExactStack;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{is_shuffle_move, Position};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::exact_settled::SettledSearch;
 use crate::search::key_set::Insert;
@@ -57,10 +62,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// it costs milliseconds, and each growth stops the threads).
 const FIRST_SLOTS: usize = 1 << 22;
 
+/// Moves a thread looks at before it looks again for work to give, after it had none
+/// to spare (each look takes the exchange's lock).
+const GIVE_RETRY: u64 = 1024;
+
 /// How a phase of one thread ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum PhaseEnd {
-    /// Its stack is empty: everything it inserted is expanded.
+    /// Every thread is out of work: everything inserted is expanded.
     Finished,
     /// The set must grow first; the thread resumes where it stopped.
     Grow,
@@ -79,34 +88,83 @@ pub fn search(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (Outcome, Option<StopReason>) {
-    search_from(start, variant, options, threads, FIRST_SLOTS, budget, stats)
+    let sharing = Sharing::default();
+    search_from(start, variant, options, threads, &sharing, budget, stats).0
 }
 
-/// [`search`] with a first set of `first_slots` slots (tests make it tiny, so that the
-/// set grows many times).
+/// [`search`] on `threads` threads of which the last `late` hold no work and wait until
+/// `gate` is raised, then join the others by taking part of their work
+/// (`search::exact_sharing`): a thread whose core is busy elsewhere when the search
+/// starts (`auto`'s finders) joins it when the core is free, instead of the search
+/// starting again. At least one thread starts at once.
+#[allow(clippy::too_many_arguments)]
+pub fn search_joined(
+    start: &Position,
+    variant: Variant,
+    options: ExactOptions,
+    threads: usize,
+    late: usize,
+    gate: &AtomicBool,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> (Outcome, Option<StopReason>) {
+    let sharing = Sharing {
+        late: late.min(threads - 1),
+        gate: Some(gate),
+        ..Sharing::default()
+    };
+    search_from(start, variant, options, threads, &sharing, budget, stats).0
+}
+
+/// How the threads of one search share their work.
+struct Sharing<'a> {
+    /// Threads that start holding no work, waiting for `gate`.
+    late: usize,
+    gate: Option<&'a AtomicBool>,
+    /// Slots of the first set (tests make it tiny, so that the set grows many times).
+    first_slots: usize,
+}
+
+impl Default for Sharing<'_> {
+    fn default() -> Self {
+        Sharing {
+            late: 0,
+            gate: None,
+            first_slots: FIRST_SLOTS,
+        }
+    }
+}
+
+/// [`search`] as `sharing` says; also returns how many times work was handed over.
 fn search_from(
     start: &Position,
     variant: Variant,
     options: ExactOptions,
     threads: usize,
-    first_slots: usize,
+    sharing: &Sharing,
     budget: &Budget,
     stats: &mut SearchStats,
-) -> (Outcome, Option<StopReason>) {
+) -> ((Outcome, Option<StopReason>), usize) {
     let tables_bytes = options.settled_tables_bytes(variant);
     if options.settles_by_dfs(variant) && settled(start, variant) {
         // Nothing before column 0 settles to share: one search on this thread.
         let mut search = SettledSearch::with_table_bytes(tables_bytes);
         let ended = search.decide_root(start, budget, stats);
         stats.table_bytes = stats.table_bytes.max(search.table_bytes() as u64);
-        return ended;
+        return (ended, 0);
     }
     let table_bytes = tables_bytes / threads;
-    let mut set = SharedKeySet::new(options.memory_bytes - tables_bytes, threads, first_slots);
+    let mut set = SharedKeySet::new(
+        options.memory_bytes - tables_bytes,
+        threads,
+        sharing.first_slots,
+    );
+    let early = threads - sharing.late;
+    let exchange = Exchange::new(threads, sharing.late, sharing.gate);
     let _ = set.insert(class_key(start, variant, options).unwrap_or(start.key()));
     let spent = stats.nodes;
     let mut runs: Vec<Run> = (0..threads)
-        .map(|t| Run::new(start, variant, options, t, threads, table_bytes))
+        .map(|t| Run::new(start, variant, options, t, threads, t >= early, table_bytes))
         .collect();
     let halt = AtomicBool::new(false);
     loop {
@@ -115,10 +173,10 @@ fn search_from(
             let workers: Vec<_> = runs
                 .iter_mut()
                 .map(|run| {
-                    let (set, grow, halt) = (&set, &grow, &halt);
+                    let (set, grow, halt, exchange) = (&set, &grow, &halt, &exchange);
                     scope.spawn(move || {
                         let budget = budget.shared_by(threads, spent, halt);
-                        let end = run.phase(set, &budget, grow);
+                        let end = run.phase(set, &budget, grow, exchange);
                         if end == PhaseEnd::Halt {
                             halt.store(true, Ordering::Relaxed);
                         }
@@ -157,10 +215,10 @@ fn search_from(
             }
         }
     }
-    // Every thread starts from the root; it is one position.
+    // Every thread that starts at once starts from the root; it is one position.
     stats.nodes += 1;
     stats.settled += u64::from(settled(start, variant));
-    stats.expanded = stats.expanded.saturating_sub(threads as u64 - 1);
+    stats.expanded = stats.expanded.saturating_sub(early as u64 - 1);
     stats.table_bytes = stats.table_bytes.max((set.bytes() + settled_bytes) as u64);
     // Halted by a sibling's win in verdict mode: not a limit.
     if won.is_some() && !options.complete {
@@ -171,10 +229,13 @@ fn search_from(
         (None, Some(reason)) => Outcome::Stopped(reason),
         (None, None) => Outcome::Exhausted,
     };
-    (outcome, stopped)
+    ((outcome, stopped), exchange.donations())
 }
 
-/// One thread's search, kept between phases.
+/// One thread's search, kept between phases. Aligned to two cache lines, so that the
+/// counters one thread writes at every move never share a line with what its
+/// neighbour in the list of runs reads.
+#[repr(align(128))]
 struct Run {
     variant: Variant,
     options: ExactOptions,
@@ -189,6 +250,17 @@ struct Run {
     next_check: u64,
     /// Decides settled children (`settled_table_bytes`), with this thread's table.
     settled: Option<SettledSearch>,
+    /// The moves from the root to the bottom frame (work taken from another thread
+    /// starts there; empty for a search from the root).
+    prefix: Vec<Move>,
+    /// Holds no work: waits for some (`search::exact_sharing`).
+    idle: bool,
+    /// Waits for the gate before it may take work.
+    late: bool,
+    /// Moves looked at (tried, or skipped as seen), and the count before which this
+    /// thread does not look again for work to give after it had none.
+    looked: u64,
+    give_after: u64,
 }
 
 impl Run {
@@ -198,6 +270,7 @@ impl Run {
         options: ExactOptions,
         thread: usize,
         threads: usize,
+        late: bool,
         settled_table_bytes: usize,
     ) -> Run {
         let mut run = Run {
@@ -214,7 +287,15 @@ impl Run {
             settled: options
                 .settles_by_dfs(variant)
                 .then(|| SettledSearch::with_table_bytes(settled_table_bytes)),
+            prefix: Vec::new(),
+            idle: late,
+            late,
+            looked: 0,
+            give_after: 0,
         };
+        if late {
+            return run;
+        }
         let is_settled = settled(start, variant);
         let mut root_stats = SearchStats::default();
         if start.is_won(variant) {
@@ -233,15 +314,125 @@ impl Run {
         run
     }
 
-    /// Searches until the stack is empty, the set must grow, or the search must stop.
-    fn phase(&mut self, set: &SharedKeySet, budget: &Budget, grow: &AtomicBool) -> PhaseEnd {
+    /// Searches until the search is over, the set must grow, or the search must stop;
+    /// a thread out of work meanwhile waits for work from the others.
+    fn phase(
+        &mut self,
+        set: &SharedKeySet,
+        budget: &Budget,
+        grow: &AtomicBool,
+        exchange: &Exchange,
+    ) -> PhaseEnd {
         if self.win.is_some() && !self.options.complete {
             return PhaseEnd::Halt;
         }
-        while let Some(top) = self.stack.top_mut() {
-            if grow.load(Ordering::Relaxed) {
-                return PhaseEnd::Grow;
+        loop {
+            if self.idle {
+                if let Some(end) = self.wait_for_work(budget, grow, exchange) {
+                    return end;
+                }
             }
+            if let Some(end) = self.work(set, budget, grow, exchange) {
+                return end;
+            }
+            exchange.stop_working();
+            self.idle = true;
+        }
+    }
+
+    /// Waits, holding no work, until some comes (`None`) or the phase ends.
+    fn wait_for_work(
+        &mut self,
+        budget: &Budget,
+        grow: &AtomicBool,
+        exchange: &Exchange,
+    ) -> Option<PhaseEnd> {
+        let nodes = self.stats.nodes;
+        let interrupted = || grow.load(Ordering::Relaxed) || budget.exhausted(nodes).is_some();
+        let waited = if self.late {
+            match exchange.wait_at_gate(interrupted) {
+                None => {
+                    exchange.arrive();
+                    self.late = false;
+                    exchange.wait(interrupted)
+                }
+                Some(waited) => waited,
+            }
+        } else {
+            exchange.wait(interrupted)
+        };
+        match waited {
+            Wait::Work(donation) => {
+                self.take(donation);
+                None
+            }
+            Wait::Done => Some(PhaseEnd::Finished),
+            Wait::Interrupted if grow.load(Ordering::Relaxed) => Some(PhaseEnd::Grow),
+            Wait::Interrupted => {
+                self.stop = budget.exhausted(nodes);
+                Some(PhaseEnd::Halt)
+            }
+        }
+    }
+
+    /// Starts on work handed over by another thread: its moves from its position.
+    fn take(&mut self, donation: Box<Donation>) {
+        debug_assert_eq!(self.stack.len(), 0, "work is taken with an empty stack");
+        self.idle = false;
+        self.classes.clear();
+        self.prefix = donation.line;
+        self.stack.set_spare(&donation.position);
+        let moves = donation.moves;
+        self.stack.push_spare(
+            Move::default(),
+            NO_CLASS,
+            false,
+            |_, list| *list = moves,
+            |_| 0,
+        );
+    }
+
+    /// Hands part of this thread's work to a waiting thread, if it has some to spare;
+    /// if not, does not look again for a while (each look takes the lock).
+    fn give(&mut self, exchange: &Exchange) {
+        if self.looked < self.give_after {
+            return;
+        }
+        let (stack, prefix) = (&mut self.stack, &self.prefix);
+        let gave = exchange.give(|| {
+            // Shuffle moves inside an open class stay: see `search::exact_sharing`.
+            let (position, moves, line) =
+                stack.split_lowest(|frame, m| frame.class == NO_CLASS || !is_shuffle_move(m))?;
+            let line = prefix.iter().copied().chain(line).collect();
+            Some(Donation {
+                position,
+                moves,
+                line,
+            })
+        });
+        if !gave {
+            self.give_after = self.looked + GIVE_RETRY;
+        }
+    }
+
+    /// Searches this thread's stack until it is empty (`None`), the set must grow, or
+    /// the search must stop.
+    fn work(
+        &mut self,
+        set: &SharedKeySet,
+        budget: &Budget,
+        grow: &AtomicBool,
+        exchange: &Exchange,
+    ) -> Option<PhaseEnd> {
+        loop {
+            if grow.load(Ordering::Relaxed) {
+                return Some(PhaseEnd::Grow);
+            }
+            if exchange.wanted() {
+                self.give(exchange);
+            }
+            self.looked += 1;
+            let top = self.stack.top_mut()?;
             let Some(m) = top.next_move() else {
                 if top.opens_class {
                     self.classes.close_last();
@@ -257,14 +448,14 @@ impl Run {
                 match search.decide(child, budget, &mut self.stats) {
                     Ok(None) => {}
                     Ok(Some(rest)) => {
-                        let mut line = self.stack.line(m);
+                        let mut line = self.line(m);
                         line.extend(rest);
                         self.win = Some(line);
-                        return PhaseEnd::Halt;
+                        return Some(PhaseEnd::Halt);
                     }
                     Err(reason) => {
                         self.stop = Some(reason);
-                        return PhaseEnd::Halt;
+                        return Some(PhaseEnd::Halt);
                     }
                 }
                 continue;
@@ -291,7 +482,7 @@ impl Run {
                                 top.tried -= 1;
                             }
                             grow.store(true, Ordering::Relaxed);
-                            return PhaseEnd::Grow;
+                            return Some(PhaseEnd::Grow);
                         }
                         Insert::New => {}
                     }
@@ -306,13 +497,13 @@ impl Run {
             self.stats.max_depth = self.stats.max_depth.max(depth);
             if child.is_won(self.variant) {
                 self.stats.wins += 1;
-                let line = self.stack.line(m);
+                let line = self.line(m);
                 self.win.get_or_insert(line);
                 if opens {
                     self.classes.close_last();
                 }
                 if !self.options.complete {
-                    return PhaseEnd::Halt;
+                    return Some(PhaseEnd::Halt);
                 }
             } else if !left_unexpanded(
                 child,
@@ -328,12 +519,18 @@ impl Run {
             if self.stats.nodes >= self.next_check {
                 if let Some(reason) = budget.exhausted(self.stats.nodes) {
                     self.stop = Some(reason);
-                    return PhaseEnd::Halt;
+                    return Some(PhaseEnd::Halt);
                 }
                 self.next_check = self.stats.nodes + CHECK_INTERVAL;
             }
         }
-        PhaseEnd::Finished
+    }
+
+    /// The moves from the root to the top frame's position, then `last`.
+    fn line(&self, last: Move) -> Vec<Move> {
+        let mut line = self.prefix.clone();
+        line.extend(self.stack.line(last));
+        line
     }
 
     /// Pushes the position in the stack's spare slot as a frame, entered by `via` in
@@ -373,91 +570,4 @@ impl Run {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::card::Layout;
-    use crate::deal::deal;
-    use crate::exhaustive::reachable;
-    use crate::replay::verify_solution;
-
-    #[test]
-    fn a_set_grown_many_times_loses_nothing() {
-        for variant in [Variant::Basic, Variant::Common] {
-            for seed in 0..25 {
-                let start = deal(seed, Layout::new(3, 5).unwrap());
-                let reference = reachable(&start, variant, usize::MAX);
-                // The last three decide settled positions by depth-first search, one
-                // with tables so small (4 KiB a thread) that they forget most keys.
-                for (threads, complete, prune_dead, shuffle_classes, settled_table_bytes) in [
-                    (2, true, false, false, 0),
-                    (3, true, false, true, 0),
-                    (2, true, false, true, 0),
-                    (2, false, false, false, 0),
-                    (2, false, true, true, 0),
-                    (3, false, false, true, 0),
-                    (2, false, false, true, 1 << 20),
-                    (3, false, true, true, 1 << 20),
-                    (2, false, false, false, 8 << 10),
-                ] {
-                    let options = ExactOptions {
-                        complete,
-                        stop_at_settled: false,
-                        prune_dead,
-                        shuffle_classes,
-                        settled_table_bytes,
-                        memory_bytes: 64 << 20,
-                    };
-                    let mut stats = SearchStats::default();
-                    let (outcome, stopped) = search_from(
-                        &start,
-                        variant,
-                        options,
-                        threads,
-                        8,
-                        &Budget::unlimited(),
-                        &mut stats,
-                    );
-                    assert_eq!(stopped, None, "{variant} {seed}");
-                    if complete {
-                        assert_eq!(stats.nodes, reference.positions as u64, "{variant} {seed}");
-                    }
-                    match outcome {
-                        Outcome::Won(line) => {
-                            assert_eq!(reference.winnable, Some(true));
-                            verify_solution(&start, variant, &line).unwrap();
-                        }
-                        Outcome::Exhausted => assert_eq!(reference.winnable, Some(false)),
-                        other => panic!("{variant} {seed}: {other:?}"),
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_budget_too_small_ends_memory_limit() {
-        // 187,197 positions (tests/data/reachable.csv) do not fit in 64 KiB.
-        let start = deal(3, Layout::new(4, 4).unwrap());
-        let options = ExactOptions {
-            complete: true,
-            stop_at_settled: false,
-            prune_dead: false,
-            shuffle_classes: false,
-            settled_table_bytes: 0,
-            memory_bytes: 64 << 10,
-        };
-        let mut stats = SearchStats::default();
-        let (outcome, stopped) = search_from(
-            &start,
-            Variant::Common,
-            options,
-            2,
-            8,
-            &Budget::unlimited(),
-            &mut stats,
-        );
-        assert_eq!(stopped, Some(StopReason::MemoryLimit));
-        assert!(matches!(outcome, Outcome::Stopped(_) | Outcome::Won(_)));
-        assert!(stats.table_bytes <= 64 << 10);
-    }
-}
+mod tests;

@@ -48,6 +48,17 @@ impl Frame {
         self.tried += 1;
         Some(self.moves[i])
     }
+
+    /// The `j`-th move still to try (`j < moves.len() - tried`).
+    #[inline]
+    fn untried(&self, j: usize) -> Move {
+        let len = self.moves.len();
+        let mut i = self.first + self.tried + j;
+        if i >= len {
+            i -= len;
+        }
+        self.moves[i]
+    }
 }
 
 /// The frames of the current line and a spare slot above them (see the module doc).
@@ -138,6 +149,53 @@ impl ExactStack {
         line
     }
 
+    /// Work sharing (`search::exact_sharing`): takes out of the lowest frame on the line
+    /// that can spare any the last half (rounded up) of its untried moves that
+    /// `can_give` accepts, and returns that frame's position, those moves and the moves
+    /// from the root to it. The top frame spares only half of two or more (the thread
+    /// goes on with the rest); a lower frame spares one of one, since the thread is
+    /// busy above it. The frame keeps its other untried moves, in their order.
+    pub fn split_lowest(
+        &mut self,
+        can_give: impl Fn(&Frame, Move) -> bool,
+    ) -> Option<(Position, MoveList<MAX_MOVES>, Vec<Move>)> {
+        for k in 0..self.depth {
+            let frame = &self.frames[k];
+            let untried = frame.moves.len() - frame.tried;
+            let givable = (0..untried)
+                .filter(|&j| can_give(frame, frame.untried(j)))
+                .count();
+            let give = if k + 1 < self.depth {
+                givable.div_ceil(2)
+            } else {
+                givable / 2
+            };
+            if give == 0 {
+                continue;
+            }
+            let (mut kept, mut given) = (MoveList::default(), MoveList::default());
+            let mut seen = 0;
+            for j in 0..untried {
+                let m = frame.untried(j);
+                if can_give(frame, m) {
+                    seen += 1;
+                    if seen > givable - give {
+                        given.push(m);
+                        continue;
+                    }
+                }
+                kept.push(m);
+            }
+            let line = self.frames[1..=k].iter().map(|f| f.via).collect();
+            let frame = &mut self.frames[k];
+            frame.moves = kept;
+            frame.first = 0;
+            frame.tried = 0;
+            return Some((frame.position, given, line));
+        }
+        None
+    }
+
     /// Allocates a slot for a line deeper than any before (`filler` stands in until the
     /// slot is overwritten).
     #[cold]
@@ -207,5 +265,45 @@ mod tests {
         assert_eq!(stack.len(), 1);
         stack.clear();
         assert!(stack.top_mut().is_none());
+    }
+
+    #[test]
+    fn a_split_moves_untried_moves_out_of_the_lowest_frame_that_can_spare_them() {
+        let start = deal(3, Layout::new(4, 6).unwrap());
+        let mut stack = ExactStack::default();
+        stack.set_spare(&start);
+        push_legal(&mut stack, Move::default(), 0);
+        let all: Vec<Move> = stack.top_mut().unwrap().moves.as_slice().to_vec();
+        assert!(all.len() >= 3, "the test needs three moves");
+        // The top frame alone: half of its untried moves, the last ones.
+        let first = stack.top_mut().unwrap().next_move().unwrap();
+        let untried = all.len() - 1;
+        let (position, given, line) = stack.split_lowest(|_, _| true).unwrap();
+        assert_eq!(position.key(), start.key());
+        assert!(line.is_empty());
+        assert_eq!(given.as_slice(), &all[1 + untried - untried / 2..]);
+        let top = stack.top_mut().unwrap();
+        let kept: Vec<Move> = std::iter::from_fn(|| top.next_move()).collect();
+        assert_eq!(kept, &all[1..1 + untried - untried / 2]);
+
+        // A frame below the top spares its one untried move; moves `can_give` refuses
+        // stay.
+        let mut stack = ExactStack::default();
+        stack.set_spare(&start);
+        push_legal(&mut stack, Move::default(), 0);
+        let top = stack.top_mut().unwrap();
+        for _ in 0..all.len() - 2 {
+            top.next_move();
+        }
+        stack.play_child(first);
+        push_legal(&mut stack, first, 0);
+        let refused = all[all.len() - 2];
+        let (_, given, line) = stack.split_lowest(|_, m| m != refused).unwrap();
+        assert_eq!(given.as_slice(), &[all[all.len() - 1]]);
+        assert!(line.is_empty());
+        stack.pop();
+        let top = stack.top_mut().unwrap();
+        assert_eq!(top.next_move(), Some(refused));
+        assert_eq!(top.next_move(), None);
     }
 }

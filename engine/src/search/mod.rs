@@ -11,6 +11,7 @@ pub mod exact;
 pub(crate) mod exact_classes;
 pub mod exact_parallel;
 pub(crate) mod exact_settled;
+pub(crate) mod exact_sharing;
 pub(crate) mod exact_stack;
 pub mod game;
 pub mod gaps_game;

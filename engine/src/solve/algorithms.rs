@@ -16,11 +16,13 @@ use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact::{ExactOptions, ExactSearch};
+use crate::search::exact_parallel;
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::search::table::TranspositionTable;
 use crate::variant::Variant;
+use std::sync::atomic::AtomicBool;
 
 /// The table budget of a depth-first search under `variant`'s rules: the request's, or
 /// the variant's default.
@@ -93,11 +95,14 @@ fn run_dfs<R: Rules>(
 
 /// [`Solver::exact_search`] on `searcher` alone (so that another thread may use the
 /// rest of the solver meanwhile), for a solver whose table has `table_bytes`.
+/// `late`: the last of `options.threads` threads (two or more) waits for this gate
+/// before it joins the search (`exact_parallel::search_joined`).
 pub(super) fn run_exact(
     searcher: &mut ExactSearch,
     table_bytes: usize,
     start: &Position,
     options: &SolveOptions,
+    late: Option<&AtomicBool>,
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> Outcome {
@@ -116,15 +121,27 @@ pub(super) fn run_exact(
         },
         memory_bytes,
     };
-    exact_search(
-        searcher,
-        start,
-        options.variant,
-        exact,
-        options.threads,
-        budget,
-        stats,
-    )
+    match late {
+        Some(gate) if options.threads > 1 => exact_parallel::search_joined(
+            start,
+            options.variant,
+            exact,
+            options.threads,
+            1,
+            gate,
+            budget,
+            stats,
+        ),
+        _ => exact_search(
+            searcher,
+            start,
+            options.variant,
+            exact,
+            options.threads,
+            budget,
+            stats,
+        ),
+    }
     .0
 }
 
@@ -196,7 +213,15 @@ impl Solver {
         stats: &mut SearchStats,
     ) -> Outcome {
         let table_bytes = self.table.capacity_bytes();
-        run_exact(&mut self.exact, table_bytes, start, options, budget, stats)
+        run_exact(
+            &mut self.exact,
+            table_bytes,
+            start,
+            options,
+            None,
+            budget,
+            stats,
+        )
     }
 
     /// Block search (`basic`) on the block solver's own box tables.

@@ -20,11 +20,9 @@
 //! the two to reach a verdict halts the other. The breadth-first phase takes at most
 //! [`AUTO_HYBRID_BYTES`] and at most half the memory budget, the exact search the rest,
 //! so the two together stay within the budget. If the finders end without a verdict
-//! (their memory full) while the time left is at least [`RESTART_RATIO`] times the time
-//! spent, the exact search starts again on every thread with the whole budget: its
-//! first run's work is lost, but on hard deals two threads go about 1.6 times as fast
-//! as one. If the exact search fills its memory, phase 5 follows once the finders are
-//! done. Which side is first decides which solution is returned; both are exact, so
+//! (their memory full), this thread joins the exact search, taking part of the other
+//! threads' work (`exact_parallel::search_joined`), so nothing done is lost. If the
+//! exact search fills its memory, phase 5 follows once the finders are done. Which side is first decides which solution is returned; both are exact, so
 //! never the verdict. With a longer time limit (or none) the chain runs instead, on
 //! every thread: helper threads make the breadth-first phase's probes, and the exact
 //! search runs on all of them.
@@ -79,14 +77,6 @@ pub const AUTO_ASSIGNMENT_CAPS: AssignmentCaps = AssignmentCaps {
 /// its start, where side by side either wastes the prover's first run or keeps it on
 /// one thread. Past 30 s the chain's exact search has had two threads for over 20 s.
 pub const SIDE_BY_SIDE_MAX: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// The exact search of `auto` side by side starts again on every thread when the
-/// finders end without a verdict and the time left is at least this many times the
-/// time spent: with two threads about 1.6 times as fast as one, a restart after `t`
-/// seconds of a `T`-second budget pays when `1.6 (T - t) > T`, that is when `T - t`
-/// exceeds `1.67 t`; two leaves a margin for the first run's lost work being the
-/// easiest part.
-pub const RESTART_RATIO: u32 = 2;
 
 /// Whether an outcome is a verdict (a win, or a loss proved).
 fn decides(outcome: &Outcome) -> bool {
@@ -191,20 +181,19 @@ impl Solver {
             threads: 1,
             ..*options
         };
+        // Every thread, the last one joining when the finders are done with it.
         let prover_options = SolveOptions {
             table_limit: Some(memory - finder_bytes),
-            threads: options.threads - 1,
             ..*options
         };
         let halt = AtomicBool::new(false);
+        let join = AtomicBool::new(false);
         let (finder_budget, prover_budget) = budget.split_in_two(&halt);
         let mut searcher = std::mem::take(&mut self.exact);
         let mut finder_stats = SearchStats::default();
         let mut prover_stats = SearchStats::default();
         // Which side raised `halt` first with a verdict.
         let mut prover_first = false;
-        let began = std::time::Instant::now();
-        let mut restart = false;
         let (found, proved) = std::thread::scope(|scope| {
             let prover = scope.spawn(|| {
                 let outcome = run_exact(
@@ -212,6 +201,7 @@ impl Solver {
                     table_bytes,
                     start,
                     &prover_options,
+                    Some(&join),
                     &prover_budget,
                     &mut prover_stats,
                 );
@@ -225,12 +215,11 @@ impl Solver {
                 &finder_budget,
                 &mut finder_stats,
             );
-            restart = found.is_none()
-                && budget
-                    .time_left()
-                    .is_none_or(|left| left >= began.elapsed() * RESTART_RATIO);
-            if restart || found.as_ref().is_some_and(|(outcome, _)| decides(outcome)) {
+            if found.as_ref().is_some_and(|(outcome, _)| decides(outcome)) {
                 halt.store(true, Ordering::SeqCst);
+            } else {
+                // This thread is free: it joins the exact search.
+                join.store(true, Ordering::SeqCst);
             }
             let (proved, first) = prover.join().expect("the exact search thread panicked");
             prover_first = first;
@@ -257,9 +246,6 @@ impl Solver {
         }
         // The finders' buffers are full and they are done: give them back.
         self.hybrid = HybridSearch::default();
-        if restart {
-            return self.exact_then_depth_first(start, options, budget, stats);
-        }
         if proved != Outcome::Stopped(StopReason::MemoryLimit) {
             return (proved, Algorithm::Exact);
         }
