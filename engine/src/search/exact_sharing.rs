@@ -65,6 +65,10 @@ pub(crate) struct Exchange<'a> {
 /// next move, within microseconds, so this is the delay a waiting thread adds.
 const NAP: Duration = Duration::from_micros(100);
 
+/// How long a gated thread sleeps between looks at its gate: its core runs other work
+/// meanwhile (`auto`'s finders), which each wake-up interrupts.
+const GATE_NAP: Duration = Duration::from_millis(1);
+
 impl<'a> Exchange<'a> {
     /// An exchange for `threads` threads, every one working but `gated` of them, which
     /// wait until `gate` is raised (`gated` must be 0 without a gate).
@@ -157,7 +161,7 @@ impl<'a> Exchange<'a> {
             if interrupted() {
                 return Some(Wait::Interrupted);
             }
-            std::thread::sleep(NAP);
+            std::thread::sleep(GATE_NAP);
         }
     }
 
