@@ -74,8 +74,10 @@ pub const AUTO_ASSIGNMENT_CAPS: AssignmentCaps = AssignmentCaps {
 /// 39.7 s and 39.6 s against 46.5 s and 42.6 s side by side with the finders cut at
 /// 10 s, and 55 s with the finders run to the end): its breadth-first phase fills its
 /// memory sooner with a probe thread, and its exact search then has both threads from
-/// its start, where side by side either wastes the prover's first run or keeps it on
-/// one thread. Past 30 s the chain's exact search has had two threads for over 20 s.
+/// its start, where side by side then either restarted the prover (losing its first
+/// run) or kept it on one thread. Past 30 s the chain's exact search has had two threads
+/// for over 20 s. Measured before the finders' thread joined the prover instead; not
+/// measured again since.
 pub const SIDE_BY_SIDE_MAX: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Whether an outcome is a verdict (a win, or a loss proved).
