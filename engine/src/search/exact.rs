@@ -52,7 +52,7 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
+use crate::search::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
 use crate::search::exact_settled::SettledSearch;
 use crate::search::exact_stack::ExactStack;
 use crate::search::key_set::{Insert, KeySet};
@@ -292,23 +292,14 @@ impl ExactSearch {
         // their cache misses instead of paying them one after another; settling moves
         // first, so that their table buckets are still cached when they are decided.
         let visited = &self.visited;
-        let settled_search = self.settled.as_ref();
-        self.stack.push_spare(
+        self.stack.push_expanded(
             via,
             class,
             opens_class,
-            |position, moves| {
-                frame_moves(
-                    position,
-                    class,
-                    opens_class,
-                    variant,
-                    options,
-                    settled_search,
-                    moves,
-                    |key| visited.prefetch(key),
-                )
-            },
+            variant,
+            options,
+            self.settled.as_ref(),
+            |key| visited.prefetch(key),
             |_| 0,
         );
         stats.expanded += 1;

@@ -38,7 +38,9 @@ pub(crate) fn class_key(
 /// every member reaches, `Position::leads_to_a_shared_class`), settling moves first
 /// with their buckets loading in `settled` (`settling_moves_first`). `prefetch` is
 /// handed the visited-set key of every other child that will be looked up, to start
-/// loading its slot. The list is built in `moves` (a stack slot: no copy). Both searches, on one thread or several, build frames through this.
+/// loading its slot. The list is built in `moves` (a stack slot: no copy). Both
+/// searches, on one thread or several, build frames through this
+/// (`ExactStack::push_expanded`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn frame_moves(

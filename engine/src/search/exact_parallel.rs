@@ -44,7 +44,7 @@
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
 use super::exact::{left_unexpanded, settled, ExactOptions};
-use super::exact_classes::{class_key, frame_moves, Admit, OpenClasses, NO_CLASS};
+use super::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
 use super::exact_sharing::{Donation, Exchange, Wait};
 use super::exact_stack::ExactStack;
 use crate::moves::Move;
@@ -540,28 +540,18 @@ impl Run {
         // As in `search::exact`: settling moves first in the list, every child's slot
         // or bucket loading from now on (a thread that starts further along the list
         // reaches the settling moves last, when their buckets may have left the cache).
-        let (variant, options) = (self.variant, self.options);
-        let settled_search = self.settled.as_ref();
         let (thread, threads) = (self.thread, self.threads);
-        self.stack.push_spare(
+        self.stack.push_expanded(
             via,
             class,
             opens_class,
-            |position, moves| {
-                frame_moves(
-                    position,
-                    class,
-                    opens_class,
-                    variant,
-                    options,
-                    settled_search,
-                    moves,
-                    |key| {
-                        if let Some(set) = set {
-                            set.prefetch(key);
-                        }
-                    },
-                )
+            self.variant,
+            self.options,
+            self.settled.as_ref(),
+            |key| {
+                if let Some(set) = set {
+                    set.prefetch(key);
+                }
             },
             |len| thread * len / threads,
         );

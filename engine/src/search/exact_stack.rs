@@ -12,6 +12,11 @@
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
+use crate::search::exact::ExactOptions;
+use crate::search::exact_classes::frame_moves;
+use crate::search::exact_settled::SettledSearch;
+use crate::variant::Variant;
+use crate::zobrist::Key;
 
 /// One position on the current line: the position, its moves and which to try next.
 pub(crate) struct Frame {
@@ -142,6 +147,44 @@ impl ExactStack {
         self.depth += 1;
     }
 
+    /// Makes the spare slot the top frame of an exact search, entered by `via` in
+    /// `class` (opened by it if `opens_class`), with the moves
+    /// [`frame_moves`](crate::search::exact_classes::frame_moves) gives it (`settled`
+    /// and `prefetch` as there), tried from index `first_of(len)` on. Both exact
+    /// searches push the positions they expand through this.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_expanded(
+        &mut self,
+        via: Move,
+        class: u32,
+        opens_class: bool,
+        variant: Variant,
+        options: ExactOptions,
+        settled: Option<&SettledSearch>,
+        prefetch: impl FnMut(Key),
+        first_of: impl FnOnce(usize) -> usize,
+    ) {
+        self.push_spare(
+            via,
+            class,
+            opens_class,
+            |position, moves| {
+                frame_moves(
+                    position,
+                    class,
+                    opens_class,
+                    variant,
+                    options,
+                    settled,
+                    moves,
+                    prefetch,
+                )
+            },
+            first_of,
+        );
+    }
+
     /// The moves from the root to the top frame's position, then `last`.
     pub fn line(&self, last: Move) -> Vec<Move> {
         let mut line: Vec<Move> = self.frames[1..self.depth].iter().map(|f| f.via).collect();
@@ -217,7 +260,6 @@ mod tests {
     use super::*;
     use crate::card::Layout;
     use crate::deal::deal;
-    use crate::variant::Variant;
 
     fn push_legal(stack: &mut ExactStack, via: Move, first: usize) {
         stack.push_spare(
