@@ -222,6 +222,27 @@ mod tests {
                 }
             }
             assert!(shared > 0, "{suits}x{ranks} {seed}");
+            // Moves of a suit's card to one row's column-1 gap lead, from every member of
+            // a class that has one, into one class (the exact searches try such a move
+            // from the first frame of the class that has it: `OpenClasses::claim`).
+            let mut column1 = 0;
+            for members in classes.values().filter(|v| v.len() > 1) {
+                let mut child_class: HashMap<(usize, u8), Option<Key>> = HashMap::new();
+                for k in members {
+                    let p = by_key[k];
+                    let mut moves = MoveList::<MAX_MOVES>::default();
+                    p.legal_moves(Variant::Common, &mut moves);
+                    for &m in moves.as_slice().iter().filter(|m| col_of(m.to) == 1) {
+                        let class = p.shuffle_class_key_after(m);
+                        assert!(class.is_some(), "{suits}x{ranks} {seed}: {m:?}");
+                        let claim = (crate::card::row_of(m.to), m.card.suit());
+                        let first = *child_class.entry(claim).or_insert(class);
+                        column1 += 1;
+                        assert_eq!(first, class, "{suits}x{ranks} {seed}: {m:?}");
+                    }
+                }
+            }
+            assert!(column1 > 0, "{suits}x{ranks} {seed}");
             // Members of a class differ only in column 0.
             for members in classes.values() {
                 let first = by_key[&members[0]];

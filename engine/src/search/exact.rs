@@ -28,7 +28,11 @@
 //!   into one same class (`Position::leads_to_a_shared_class`, tested against the
 //!   classes every member reaches): the opening frame tries all its moves, the other
 //!   members only the rest, whose children differ from member to member. A child
-//!   class a member leaves out is one the opening frame enters or finds stored. So every position of an entered class is entered exactly once, counts
+//!   class a member leaves out is one the opening frame enters or finds stored. A move
+//!   of a card to a column-1 gap leads into one class from every member that has it
+//!   (the successor of the same column-0 card), so only the first frame of the class
+//!   that has it tries it (`OpenClasses::claim`). So every position of an entered
+//!   class is entered exactly once, counts
 //!   stay exact (the tests compare them with the reference search), and the argument
 //!   above holds with "class" for "position" where the set is concerned.
 //! - Settled positions by depth-first search (`settled_table_bytes`, verdicts on
@@ -296,6 +300,7 @@ impl ExactSearch {
             via,
             class,
             opens_class,
+            &mut self.classes,
             variant,
             options,
             self.settled.as_ref(),

@@ -4,8 +4,11 @@
 //! Invariants: a class is open on one search stack from the frame that entered its key
 //! until that frame is popped; classes open and close in stack order, so the members
 //! entered of every open class are one run of `members` each; a member is entered once
-//! (a shuffle move to a recorded member is `Seen`).
+//! (a shuffle move to a recorded member is `Seen`); a move of a card to a column-1 gap
+//! is kept by the first frame of its class that has it and left out by the others
+//! ([`OpenClasses::claim`]), since from every member it leads into one same class.
 
+use crate::card::{col_of, row_of, MAX_SUITS};
 use crate::moves::{Move, MoveList};
 use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::exact::ExactOptions;
@@ -33,20 +36,22 @@ pub(crate) fn class_key(
 }
 
 /// The moves a frame of an exact search tries from `position`, entered in the class
-/// `class` (or [`NO_CLASS`]), which it opened if `opens_class`: its legal moves, less
-/// those a member leaves to the frame that opened its class (they lead into classes
-/// every member reaches, `Position::leads_to_a_shared_class`), settling moves first
-/// with their buckets loading in `settled` (`settling_moves_first`). `prefetch` is
-/// handed the visited-set key of every other child that will be looked up, to start
-/// loading its slot. The list is built in `moves` (a stack slot: no copy). Both
-/// searches, on one thread or several, build frames through this
-/// (`ExactStack::push_expanded`).
+/// `class` (or [`NO_CLASS`]) of `classes`, which it opened if `opens_class`: its legal
+/// moves, less those a member leaves to the frame that opened its class (they lead into
+/// classes every member reaches, `Position::leads_to_a_shared_class`) and the moves to
+/// a column-1 gap that an earlier frame of its class claimed ([`OpenClasses::claim`]),
+/// settling moves first with their buckets loading in `settled`
+/// (`settling_moves_first`). `prefetch` is handed the visited-set key of every other
+/// child that will be looked up, to start loading its slot. The list is built in
+/// `moves` (a stack slot: no copy). Both searches, on one thread or several, build
+/// frames through this (`ExactStack::push_expanded`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn frame_moves(
     position: &Position,
     class: u32,
     opens_class: bool,
+    classes: &mut OpenClasses,
     variant: Variant,
     options: ExactOptions,
     settled: Option<&SettledSearch>,
@@ -54,9 +59,11 @@ pub(crate) fn frame_moves(
     mut prefetch: impl FnMut(Key),
 ) {
     position.legal_moves(variant, moves);
-    if class != NO_CLASS && !opens_class {
+    if class != NO_CLASS {
         let gaps = position.column0_gaps();
-        moves.retain(|m| !position.leads_to_a_shared_class(m, gaps));
+        moves.retain(|m| {
+            (opens_class || !position.leads_to_a_shared_class(m, gaps)) && classes.claim(class, m)
+        });
     }
     settling_moves_first(position, moves, settled, |m| {
         if let Some(key) = lookup_key_after(position, class, m, variant, options) {
@@ -97,6 +104,18 @@ pub(crate) struct OpenClasses {
     members: Vec<Key>,
     /// Where each open class's members start in `members`.
     starts: Vec<usize>,
+    /// For each open class, the moves to column-1 gaps claimed by its frames: bit
+    /// `row * MAX_SUITS + suit` for the move of that suit's card to that row's column 1.
+    claimed: Vec<u64>,
+}
+
+/// The claim bit of a move to a column-1 gap (see [`OpenClasses::claim`]), or 0.
+#[inline(always)]
+fn column1_claim(m: Move) -> u64 {
+    if col_of(m.to) != 1 {
+        return 0;
+    }
+    1 << (row_of(m.to) * MAX_SUITS + usize::from(m.card.suit()))
 }
 
 impl OpenClasses {
@@ -104,6 +123,27 @@ impl OpenClasses {
     pub fn clear(&mut self) {
         self.members.clear();
         self.starts.clear();
+        self.claimed.clear();
+    }
+
+    /// Whether a frame of the open class `class` keeps `m` in its moves: any move but one
+    /// into a column-1 gap, and such a move only if no earlier frame of the class kept
+    /// the same card's move to the same cell (it is claimed now). Why the skipped child
+    /// is not lost: the members of a class agree outside column 0, so that move is the
+    /// same in each member that has it (the successor of the card at the row's column 0,
+    /// the same card, from the same cell) and their children agree outside column 0 and
+    /// have the same column-0 gap-or-Two cells and Twos (column 0 keeps its gap and Two):
+    /// one class, the one the claiming frame's move enters or finds in the set, whose
+    /// every member is then entered. The claiming frame is of this search's stack and
+    /// tries its moves (or hands them to another thread, which tries them) unless the
+    /// whole search stops.
+    #[inline(always)]
+    pub fn claim(&mut self, class: u32, m: Move) -> bool {
+        let bit = column1_claim(m);
+        let claimed = &mut self.claimed[class as usize];
+        let fresh = *claimed & bit == 0;
+        *claimed |= bit;
+        fresh
     }
 
     /// Opens the class of `position`, just entered with the class key `class_key`, if
@@ -113,6 +153,7 @@ impl OpenClasses {
             return NO_CLASS;
         }
         self.starts.push(self.members.len());
+        self.claimed.push(0);
         self.members.push(position.key());
         (self.starts.len() - 1) as u32
     }
@@ -146,6 +187,7 @@ impl OpenClasses {
     pub fn close_last(&mut self) {
         if let Some(start) = self.starts.pop() {
             self.members.truncate(start);
+            self.claimed.pop();
         }
     }
 }

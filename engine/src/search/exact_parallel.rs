@@ -545,6 +545,7 @@ impl Run {
             via,
             class,
             opens_class,
+            &mut self.classes,
             self.variant,
             self.options,
             self.settled.as_ref(),

@@ -13,7 +13,7 @@
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::exact::ExactOptions;
-use crate::search::exact_classes::frame_moves;
+use crate::search::exact_classes::{frame_moves, OpenClasses};
 use crate::search::exact_settled::SettledSearch;
 use crate::variant::Variant;
 use crate::zobrist::Key;
@@ -148,7 +148,7 @@ impl ExactStack {
     }
 
     /// Makes the spare slot the top frame of an exact search, entered by `via` in
-    /// `class` (opened by it if `opens_class`), with the moves
+    /// `class` of `classes` (opened by it if `opens_class`), with the moves
     /// [`frame_moves`](crate::search::exact_classes::frame_moves) gives it (`settled`
     /// and `prefetch` as there), tried from index `first_of(len)` on. Both exact
     /// searches push the positions they expand through this.
@@ -159,6 +159,7 @@ impl ExactStack {
         via: Move,
         class: u32,
         opens_class: bool,
+        classes: &mut OpenClasses,
         variant: Variant,
         options: ExactOptions,
         settled: Option<&SettledSearch>,
@@ -174,6 +175,7 @@ impl ExactStack {
                     position,
                     class,
                     opens_class,
+                    classes,
                     variant,
                     options,
                     settled,
