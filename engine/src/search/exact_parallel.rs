@@ -58,9 +58,13 @@ use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Slots of the first shared set, over all its shards (16 bytes each: 64 MiB; zeroing
-/// it costs milliseconds, and each growth stops the threads).
-const FIRST_SLOTS: usize = 1 << 22;
+/// Slots of the first shared set, over all its shards (16 bytes each: 4 MiB). Each
+/// growth stops the threads, but a larger start costs more: its shards are too small
+/// for huge pages, and each 4 KiB page of them faults twice when first touched (read,
+/// then written). With 64 MiB, a small proof took 0.77-0.89 s where the one-thread
+/// search takes 0.57-0.61 s (`common` deal 27, one thread of the parallel search);
+/// with 4 MiB 0.61-0.63 s, and a large one (deal 24, two threads) the same time.
+const FIRST_SLOTS: usize = 1 << 18;
 
 /// Moves a thread looks at before it looks again for work to give, after it had none
 /// to spare (each look takes the exchange's lock).
