@@ -40,7 +40,7 @@ impl Card {
     pub const fn from_code(code: u8) -> Card {
         Card(code)
     }
-    /// The dense code `suit << 4 | rank`, below [`CARD_CODES`].
+    /// The dense code `suit << 4 | rank`, below `CARD_CODES`.
     pub const fn code(self) -> u8 {
         self.0
     }

@@ -258,7 +258,7 @@ impl Position {
         }
     }
 
-    /// The legal moves of the `basic` variant, by gap slot (see [`SlotMoves`]).
+    /// The legal moves of the `basic` variant, by gap slot (see `SlotMoves`).
     #[inline(always)]
     pub fn basic_slot_moves(&self, out: &mut SlotMoves) {
         let (mut legal_mask, mut homing_mask) = (0u8, 0u8);

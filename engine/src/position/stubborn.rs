@@ -13,7 +13,7 @@ impl Position {
     /// bit mask over the list, if one smaller than the whole list is found. Only the
     /// entries whose bit is set in `legal` are moves; every entry's `to` must still be
     /// its own gap (true of [`MoveList`](crate::moves::MoveList)s, whose entries are all legal, and of
-    /// [`SlotMoves`](crate::moves::SlotMoves)). Only the moves of `seeds` (a subset of `legal`) are tried as
+    /// `moves::SlotMoves`). Only the moves of `seeds` (a subset of `legal`) are tried as
     /// the key move below; a caller may leave out moves it knows do not qualify.
     ///
     /// It starts from a move `X: p -> o` where `o` is `X`'s home and every cell left of

@@ -61,10 +61,10 @@ pub struct DfsOptions {
     /// Search the whole space instead of stopping at the first win.
     pub complete: bool,
     /// Expand only a stubborn subset of the moves where the game has one
-    /// ([`Game::stubborn`]); settled positions only, and off in complete mode, which
+    /// (`Game::stubborn`); settled positions only, and off in complete mode, which
     /// counts the whole space.
     pub reduce: bool,
-    /// Skip dead positions ([`Game::is_dead`]): no win is reachable from them. Off in
+    /// Skip dead positions (`Game::is_dead`): no win is reachable from them. Off in
     /// complete mode, which counts the whole space. Off by default: on `basic` 4x13 it
     /// cuts 12% of the nodes but makes each node about three times as expensive.
     pub prune_dead: bool,

@@ -1,5 +1,5 @@
 //! The JSON shapes of the HTTP API (docs/http.md); their validation is in
-//! [`validate`], the configuration-dependent parts of their schema in [`schema`].
+//! `validate`, the configuration-dependent parts of their schema in `schema`.
 //!
 //! Invariants: a request becomes a `NewJob` only through [`JobRequest::validate`],
 //! which parses the position with the engine (the only parse of it: from here on it is

@@ -223,7 +223,7 @@ fn complete_operation(
 /// The form of a page cursor: a positive whole number of at most 18 digits.
 pub const CURSOR_PATTERN: &str = "^[1-9][0-9]{0,17}$";
 
-/// Whether `cursor` has the form of [`CURSOR_PATTERN`].
+/// Whether `cursor` has the form of `CURSOR_PATTERN`.
 pub fn is_cursor(cursor: &str) -> bool {
     (1..=18).contains(&cursor.len())
         && !cursor.starts_with('0')

@@ -118,7 +118,7 @@ impl ClaimFloor {
 
 impl Store {
     /// Moves the oldest queued job to `running` under a new lease and returns it (the
-    /// oldest from this node's floor: see [`ClaimFloor`]).
+    /// oldest from this node's floor: see `ClaimFloor`).
     pub async fn claim_next(&self, lease: &Lease) -> sqlx::Result<Option<JobRow>> {
         let from = self.claim_floor.start();
         let row = self.claim_from(from, lease).await?;

@@ -4,7 +4,7 @@
 //! Invariants:
 //! - Every query is written once, in SQL both backends accept (`$n` placeholders, `TRUE`
 //!   and `FALSE`, `IS NOT DISTINCT FROM`, `ON CONFLICT`, `RETURNING`), and run on either
-//!   through [`on_pool!`]/[`in_transaction!`], which differ only in the [`Dialect`]: the
+//!   through `on_pool!`/`in_transaction!`, which differ only in the `Dialect`: the
 //!   SQL of "now" and the row lock of a claim.
 //! - SQLite: one writer connection (a pool of size 1) performs every write; readers are
 //!   separate read-only connections, so reads never wait for a write (WAL mode).

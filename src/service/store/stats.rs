@@ -172,7 +172,7 @@ impl Store {
 
     /// Effort per (variant, suits, ranks, algorithm, verdict): counts and means from the
     /// totals, medians from the histograms of the groups that changed since the last
-    /// read (see [`MedianCache`]).
+    /// read (see `MedianCache`).
     pub async fn effort(&self) -> sqlx::Result<Vec<EffortRow>> {
         let totals = on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, EffortTotals>(

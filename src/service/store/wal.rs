@@ -34,7 +34,7 @@ pub enum WalReset {
     NotNeeded,
     /// Every frame copied and the file truncated.
     Truncated,
-    /// A reader of an older snapshot outlasted [`READER_WAIT`]; frames were copied as
+    /// A reader of an older snapshot outlasted `READER_WAIT`; frames were copied as
     /// far as it allowed and the WAL stays as long.
     Busy,
 }
