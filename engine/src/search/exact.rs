@@ -56,7 +56,9 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
+use crate::search::exact_classes::{
+    class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS,
+};
 use crate::search::exact_settled::SettledSearch;
 use crate::search::exact_stack::ExactStack;
 use crate::search::key_set::{Insert, KeySet};
@@ -296,14 +298,20 @@ impl ExactSearch {
         // their cache misses instead of paying them one after another; settling moves
         // first, so that their table buckets are still cached when they are decided.
         let visited = &self.visited;
-        self.stack.push_expanded(
+        let entry = FrameEntry {
             via,
             class,
             opens_class,
-            &mut self.classes,
+        };
+        let rules = FrameRules {
             variant,
             options,
-            self.settled.as_ref(),
+            settled: self.settled.as_ref(),
+        };
+        self.stack.push_expanded(
+            entry,
+            &mut self.classes,
+            rules,
             |key| visited.prefetch(key),
             |_| 0,
         );

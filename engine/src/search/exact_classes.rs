@@ -35,29 +35,51 @@ pub(crate) fn class_key(
     }
 }
 
-/// The moves a frame of an exact search tries from `position`, entered in the class
-/// `class` (or [`NO_CLASS`]) of `classes`, which it opened if `opens_class`: its legal
+/// What every frame of one exact search is built under: the rules, the search's options
+/// and the search that decides its settled children (on its thread), if any. Fixed for
+/// the whole search.
+#[derive(Clone, Copy)]
+pub(crate) struct FrameRules<'a> {
+    pub variant: Variant,
+    pub options: ExactOptions,
+    pub settled: Option<&'a SettledSearch>,
+}
+
+/// How a frame was entered: by `via` from the frame below (unused at a root), in the
+/// Two-shuffle class `class` of its stack's open classes (or [`NO_CLASS`]), which it
+/// opened if `opens_class` (its key is the class's in the visited set).
+#[derive(Clone, Copy)]
+pub(crate) struct FrameEntry {
+    pub via: Move,
+    pub class: u32,
+    pub opens_class: bool,
+}
+
+/// The moves a frame of an exact search tries from `position`, entered as `entry`
+/// (its class is one of `classes`), under `rules`: its legal
 /// moves, less those a member leaves to the frame that opened its class (they lead into
 /// classes every member reaches, `Position::leads_to_a_shared_class`) and the moves to
 /// a column-1 gap that an earlier frame of its class claimed ([`OpenClasses::claim`]),
-/// settling moves first with their buckets loading in `settled`
+/// settling moves first with their buckets loading in the settled search
 /// (`settling_moves_first`). `prefetch` is handed the visited-set key of every other
 /// child that will be looked up, to start loading its slot. The list is built in
 /// `moves` (a stack slot: no copy). Both searches, on one thread or several, build
 /// frames through this (`ExactStack::push_expanded`).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn frame_moves(
     position: &Position,
-    class: u32,
-    opens_class: bool,
+    entry: FrameEntry,
     classes: &mut OpenClasses,
-    variant: Variant,
-    options: ExactOptions,
-    settled: Option<&SettledSearch>,
+    rules: FrameRules,
     moves: &mut MoveList<MAX_MOVES>,
     mut prefetch: impl FnMut(Key),
 ) {
+    let FrameEntry {
+        class, opens_class, ..
+    } = entry;
+    let FrameRules {
+        variant, options, ..
+    } = rules;
     position.legal_moves(variant, moves);
     if class != NO_CLASS {
         let gaps = position.column0_gaps();
@@ -65,7 +87,7 @@ pub(crate) fn frame_moves(
             (opens_class || !position.leads_to_a_shared_class(m, gaps)) && classes.claim(class, m)
         });
     }
-    settling_moves_first(position, moves, settled, |m| {
+    settling_moves_first(position, moves, rules.settled, |m| {
         if let Some(key) = lookup_key_after(position, class, m, variant, options) {
             prefetch(key);
         }
@@ -140,6 +162,9 @@ impl OpenClasses {
     #[inline(always)]
     pub fn claim(&mut self, class: u32, m: Move) -> bool {
         let bit = column1_claim(m);
+        if bit == 0 {
+            return true;
+        }
         let claimed = &mut self.claimed[class as usize];
         let fresh = *claimed & bit == 0;
         *claimed |= bit;

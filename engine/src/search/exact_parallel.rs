@@ -44,7 +44,7 @@
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
 use super::exact::{left_unexpanded, settled, ExactOptions};
-use super::exact_classes::{class_key, Admit, OpenClasses, NO_CLASS};
+use super::exact_classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS};
 use super::exact_sharing::{Donation, Exchange, Wait};
 use super::exact_stack::ExactStack;
 use crate::moves::Move;
@@ -387,13 +387,12 @@ impl Run {
         self.prefix = donation.line;
         self.stack.set_spare(&donation.position);
         let moves = donation.moves;
-        self.stack.push_spare(
-            Move::default(),
-            NO_CLASS,
-            false,
-            |_, list| *list = moves,
-            |_| 0,
-        );
+        let entry = FrameEntry {
+            via: Move::default(),
+            class: NO_CLASS,
+            opens_class: false,
+        };
+        self.stack.push_spare(entry, |_, list| *list = moves, |_| 0);
     }
 
     /// Hands part of this thread's work to a waiting thread, if it has some to spare;
@@ -545,14 +544,20 @@ impl Run {
         // or bucket loading from now on (a thread that starts further along the list
         // reaches the settling moves last, when their buckets may have left the cache).
         let (thread, threads) = (self.thread, self.threads);
-        self.stack.push_expanded(
+        let entry = FrameEntry {
             via,
             class,
             opens_class,
+        };
+        let rules = FrameRules {
+            variant: self.variant,
+            options: self.options,
+            settled: self.settled.as_ref(),
+        };
+        self.stack.push_expanded(
+            entry,
             &mut self.classes,
-            self.variant,
-            self.options,
-            self.settled.as_ref(),
+            rules,
             |key| {
                 if let Some(set) = set {
                     set.prefetch(key);

@@ -12,10 +12,7 @@
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
-use crate::search::exact::ExactOptions;
-use crate::search::exact_classes::{frame_moves, OpenClasses};
-use crate::search::exact_settled::SettledSearch;
-use crate::variant::Variant;
+use crate::search::exact_classes::{frame_moves, FrameEntry, FrameRules, OpenClasses};
 use crate::zobrist::Key;
 
 /// One position on the current line: the position, its moves and which to try next.
@@ -125,15 +122,12 @@ impl ExactStack {
         &self.frames[self.depth].position
     }
 
-    /// Makes the spare slot the top frame: entered by `via` in `class` (opened by it if
-    /// `opens_class`), its moves built in place by `build` from its position, tried from
-    /// index `first_of(len)` on.
+    /// Makes the spare slot the top frame, entered as `entry`, its moves built in place
+    /// by `build` from its position, tried from index `first_of(len)` on.
     #[inline(always)]
     pub fn push_spare(
         &mut self,
-        via: Move,
-        class: u32,
-        opens_class: bool,
+        entry: FrameEntry,
         build: impl FnOnce(&Position, &mut MoveList<MAX_MOVES>),
         first_of: impl FnOnce(usize) -> usize,
     ) {
@@ -141,48 +135,29 @@ impl ExactStack {
         build(&frame.position, &mut frame.moves);
         frame.tried = 0;
         frame.first = first_of(frame.moves.len());
-        frame.via = via;
-        frame.class = class;
-        frame.opens_class = opens_class;
+        frame.via = entry.via;
+        frame.class = entry.class;
+        frame.opens_class = entry.opens_class;
         self.depth += 1;
     }
 
-    /// Makes the spare slot the top frame of an exact search, entered by `via` in
-    /// `class` of `classes` (opened by it if `opens_class`), with the moves
-    /// [`frame_moves`](crate::search::exact_classes::frame_moves) gives it (`settled`
-    /// and `prefetch` as there), tried from index `first_of(len)` on. Both exact
-    /// searches push the positions they expand through this.
+    /// Makes the spare slot the top frame of an exact search, entered as `entry` (its
+    /// class one of `classes`), with the moves
+    /// [`frame_moves`](crate::search::exact_classes::frame_moves) gives it under `rules`
+    /// (`prefetch` as there), tried from index `first_of(len)` on. Both exact searches
+    /// push the positions they expand through this.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub fn push_expanded(
         &mut self,
-        via: Move,
-        class: u32,
-        opens_class: bool,
+        entry: FrameEntry,
         classes: &mut OpenClasses,
-        variant: Variant,
-        options: ExactOptions,
-        settled: Option<&SettledSearch>,
+        rules: FrameRules,
         prefetch: impl FnMut(Key),
         first_of: impl FnOnce(usize) -> usize,
     ) {
         self.push_spare(
-            via,
-            class,
-            opens_class,
-            |position, moves| {
-                frame_moves(
-                    position,
-                    class,
-                    opens_class,
-                    classes,
-                    variant,
-                    options,
-                    settled,
-                    moves,
-                    prefetch,
-                )
-            },
+            entry,
+            |position, moves| frame_moves(position, entry, classes, rules, moves, prefetch),
             first_of,
         );
     }
@@ -262,12 +237,16 @@ mod tests {
     use super::*;
     use crate::card::Layout;
     use crate::deal::deal;
+    use crate::variant::Variant;
 
     fn push_legal(stack: &mut ExactStack, via: Move, first: usize) {
-        stack.push_spare(
+        let entry = FrameEntry {
             via,
-            0,
-            false,
+            class: 0,
+            opens_class: false,
+        };
+        stack.push_spare(
+            entry,
             |p, moves| p.legal_moves(Variant::Common, moves),
             |len| first.min(len.saturating_sub(1)),
         );
