@@ -135,3 +135,74 @@ fn a_crossed_pair_of_rows_is_dead() {
         .iter()
         .any(|p| p.is_won(Variant::Basic)));
 }
+
+fn is_dead_after(pos: &Position, variant: Variant, moved: Card) -> bool {
+    match variant {
+        Variant::Basic => pos.is_dead_basic_after(moved),
+        Variant::Common => pos.is_dead_common_after(moved),
+    }
+}
+
+/// The incremental test against the full one on every move out of every position that
+/// is not dead, in `positions`; returns how many children were dead.
+fn check_after(positions: &[Position], variant: Variant, what: &str) -> usize {
+    let mut moves = MoveList::<MAX_MOVES>::default();
+    let mut dead_children = 0;
+    for from in positions.iter().filter(|p| !is_dead(p, variant)) {
+        from.legal_moves(variant, &mut moves);
+        for &m in moves.as_slice() {
+            let mut child = *from;
+            child.play(m);
+            let dead = is_dead(&child, variant);
+            assert_eq!(
+                is_dead_after(&child, variant, m.card),
+                dead,
+                "{variant} {what}: {m:?} from {from}"
+            );
+            dead_children += usize::from(dead);
+        }
+    }
+    dead_children
+}
+
+#[test]
+fn the_dead_test_after_a_move_agrees_with_the_full_test() {
+    for (suits, ranks, variant) in [
+        (4, 4, Variant::Basic),
+        (3, 5, Variant::Basic),
+        (3, 4, Variant::Common),
+        (2, 6, Variant::Common),
+    ] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        let mut dead_children = 0;
+        for seed in 0..60 {
+            let space = reachable_positions(&deal(seed, layout), variant);
+            dead_children += check_after(&space, variant, &format!("{layout} deal {seed}"));
+        }
+        assert!(dead_children > 100, "{variant} {layout}: {dead_children}");
+    }
+    // 4x13: the positions along random lines of play.
+    let layout = Layout::new(4, 13).unwrap();
+    let mut moves = MoveList::<MAX_MOVES>::default();
+    for variant in [Variant::Basic, Variant::Common] {
+        let mut dead_children = 0;
+        for seed in 0..300u64 {
+            let mut pos = deal(seed, layout);
+            let mut line = vec![pos];
+            let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for _ in 0..200 {
+                pos.legal_moves(variant, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.play(moves[(state % moves.len() as u64) as usize]);
+                line.push(pos);
+            }
+            dead_children += check_after(&line, variant, &format!("4x13 deal {seed}"));
+        }
+        assert!(dead_children > 100, "{variant} 4x13: {dead_children}");
+    }
+}

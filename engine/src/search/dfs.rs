@@ -281,7 +281,9 @@ impl<G: Game> DepthFirst<G> {
                 first_win.get_or_insert(line);
                 continue;
             }
-            if options.prune_dead && game.is_dead() {
+            // The parent was entered alive (tested on entry, or the root), as the
+            // incremental test needs.
+            if options.prune_dead && game.is_dead_after(m) {
                 stack.drop_child(game, m);
                 stats.dead_cuts += 1;
                 continue;

@@ -67,6 +67,14 @@ pub trait Game {
     fn is_dead(&self) -> bool {
         false
     }
+    /// [`Game::is_dead`] of the current position, just reached by `m` from a position
+    /// that is not dead: the same answer, possibly found faster (the default asks
+    /// [`Game::is_dead`]).
+    #[inline(always)]
+    fn is_dead_after(&self, m: Self::Move) -> bool {
+        let _ = m;
+        self.is_dead()
+    }
     /// A stubborn subset of the legal moves `moves` of the current position, as a bit
     /// mask over the list: every terminal position reachable from here stays reachable
     /// through those moves alone (goals are terminal). Only used in settled positions;

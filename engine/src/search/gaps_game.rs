@@ -65,6 +65,9 @@ pub trait Rules {
     fn is_won(pos: &Position) -> bool;
     /// Whether `pos` is dead (see [`Game::is_dead`]).
     fn is_dead(pos: &Position) -> bool;
+    /// Whether `pos`, just reached by `m` from a position that is not dead, is dead
+    /// (see [`Game::is_dead_after`]).
+    fn is_dead_after(pos: &Position, m: Move) -> bool;
     /// A stubborn subset of `moves` where the rules know one (see [`Game::stubborn`]).
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
@@ -90,6 +93,10 @@ impl Rules for BasicRules {
     #[inline(always)]
     fn is_dead(pos: &Position) -> bool {
         pos.is_dead_basic()
+    }
+    #[inline(always)]
+    fn is_dead_after(pos: &Position, m: Move) -> bool {
+        pos.is_dead_basic_after(m.card)
     }
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
@@ -127,6 +134,10 @@ impl Rules for CommonRules {
     #[inline(always)]
     fn is_dead(pos: &Position) -> bool {
         pos.is_dead_common()
+    }
+    #[inline(always)]
+    fn is_dead_after(pos: &Position, m: Move) -> bool {
+        pos.is_dead_common_after(m.card)
     }
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
@@ -205,5 +216,9 @@ impl<R: Rules> Game for GapsGame<R> {
     #[inline(always)]
     fn is_dead(&self) -> bool {
         R::is_dead(&self.position)
+    }
+    #[inline(always)]
+    fn is_dead_after(&self, m: Move) -> bool {
+        R::is_dead_after(&self.position, m)
     }
 }
