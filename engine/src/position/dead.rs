@@ -196,7 +196,10 @@ impl Position {
     /// can move now.
     fn may_move<const COMMON: bool>(&self, code: u8) -> bool {
         let suits = self.layout.suits();
-        let mut seen = 1u128 << code;
+        // Two words rather than a `u128`: a variable shift of a `u128` costs a branch
+        // and several instructions on every test.
+        let mut seen = [0u64; CARD_CODES / 64];
+        seen[usize::from(code >> 6)] = 1 << (code & 63);
         let mut stack = [0u8; CARD_CODES];
         stack[0] = code;
         let mut len = 1;
@@ -204,8 +207,9 @@ impl Position {
         macro_rules! visit {
             ($c:expr) => {{
                 let c: u8 = $c;
-                if seen >> c & 1 == 0 {
-                    seen |= 1 << c;
+                let word = &mut seen[usize::from(c >> 6)];
+                if *word >> (c & 63) & 1 == 0 {
+                    *word |= 1 << (c & 63);
                     stack[len] = c;
                     len += 1;
                 }

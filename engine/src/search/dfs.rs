@@ -189,10 +189,6 @@ impl<G: Game> DepthFirst<G> {
             stats.wins += 1;
             return Outcome::Won(Vec::new());
         }
-        if options.prune_dead && game.is_dead() {
-            stats.dead_cuts += 1;
-            return Outcome::Exhausted;
-        }
         if let Some(t) = table.as_deref_mut() {
             t.probe_or_insert(game.key());
         }
@@ -201,6 +197,11 @@ impl<G: Game> DepthFirst<G> {
             path.push(game.key());
         }
         stack.push(game, settled, G::Move::default());
+        // A position without moves is a leaf either way: no dead test.
+        if options.prune_dead && stack.top_has_moves() && game.is_dead() {
+            stats.dead_cuts += 1;
+            return Outcome::Exhausted;
+        }
         stack.count_top(stats);
         if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
             stack.prefetch_children(game, t);
@@ -281,9 +282,10 @@ impl<G: Game> DepthFirst<G> {
                 first_win.get_or_insert(line);
                 continue;
             }
-            // The parent was entered alive (tested on entry, or the root), as the
-            // incremental test needs.
-            if options.prune_dead && game.is_dead_after(m) {
+            // The parent was entered alive (tested on entry, or the root; a position
+            // without moves is not tested, but it has no children), as the test after a
+            // move needs. A position without moves is a leaf either way: no test.
+            if options.prune_dead && stack.top_has_moves() && game.is_dead_after(m) {
                 stack.drop_child(game, m);
                 stats.dead_cuts += 1;
                 continue;
@@ -313,6 +315,12 @@ impl<G: Game> DepthFirst<G> {
 }
 
 impl<G: Game> Stack<G> {
+    /// Whether the top frame's position has a legal move.
+    #[inline(always)]
+    fn top_has_moves(&self) -> bool {
+        self.frames[self.depth - 1].moves.legal() != 0
+    }
+
     /// Pushes the frame of the position just entered by `via` (`settled`: its
     /// [`Game::settled`], computed once by the caller): its moves, reduced to a stubborn
     /// set if the search asks and the position is settled. The caller may still drop it
