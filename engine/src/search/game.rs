@@ -69,7 +69,8 @@ pub trait Game {
     }
     /// [`Game::is_dead`] of the current position, just reached by `m` from a position
     /// that is not dead: the same answer, possibly found faster (the default asks
-    /// [`Game::is_dead`]).
+    /// [`Game::is_dead`]). From a dead parent it may miss a dead child, but it must
+    /// never call a live position dead.
     #[inline(always)]
     fn is_dead_after(&self, m: Self::Move) -> bool {
         let _ = m;
