@@ -189,16 +189,13 @@ fn the_dead_test_after_a_move_agrees_with_the_full_test() {
         for seed in 0..300u64 {
             let mut pos = deal(seed, layout);
             let mut line = vec![pos];
-            let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut rng = SplitMix64::new(seed);
             for _ in 0..200 {
                 pos.legal_moves(variant, &mut moves);
                 if moves.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                pos.play(moves[(state % moves.len() as u64) as usize]);
+                pos.play(moves[rng.below(moves.len() as u64) as usize]);
                 line.push(pos);
             }
             dead_children += check_after(&line, variant, &format!("4x13 deal {seed}"));
