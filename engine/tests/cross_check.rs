@@ -378,3 +378,58 @@ fn assignments_find_exactly_the_wins_of_the_restricted_games() {
     assert!(wins > 100, "assign wins {wins}");
     assert!(parking_needed > 0, "no common win needed parking");
 }
+
+/// The exact search with its reductions turned off (`dfs.reduce`: no Two-shuffle classes
+/// and no stubborn sets in the settled positions' searches; `dfs.incremental`: no
+/// incremental transpositions there), as a check of a loss without them runs it: the
+/// reference's verdicts, no reduction used, and one key per unsettled position, where
+/// the default search stores one per class and its settled searches do reduce.
+#[test]
+fn the_exact_search_without_reductions_agrees_with_reference() {
+    let layout = Layout::new(3, 5).unwrap();
+    let mut solver = Solver::with_table_bytes(16 << 20);
+    let (mut losses, mut used, mut fewer_keys) = (0, 0, 0);
+    for seed in 0..120 {
+        let start = deal(seed, layout);
+        let expected = reachable(&start, Variant::Common, REFERENCE_LIMIT)
+            .winnable
+            .expect("reference search finished");
+        let with = SolveOptions {
+            variant: Variant::Common,
+            algorithm: Algorithm::Exact,
+            ..SolveOptions::default()
+        };
+        let without = SolveOptions {
+            dfs: DfsOptions {
+                reduce: false,
+                incremental: false,
+                ..DfsOptions::default()
+            },
+            ..with
+        };
+        let reduced = solver.solve(&start, &with, None).unwrap();
+        let plain = solver.solve(&start, &without, None).unwrap();
+        for (r, what) in [(&reduced, "with"), (&plain, "without")] {
+            assert_ne!(r.verdict, Verdict::Unknown, "deal {seed} {what}");
+            assert_eq!(
+                r.verdict == Verdict::Solvable,
+                expected,
+                "deal {seed} {what}"
+            );
+        }
+        assert_eq!(plain.stats.reduced + plain.stats.it_cuts, 0, "deal {seed}");
+        if !expected {
+            losses += 1;
+            used += u64::from(reduced.stats.reduced + reduced.stats.it_cuts > 0);
+            assert!(plain.stats.stored >= reduced.stats.stored, "deal {seed}");
+            fewer_keys += u64::from(plain.stats.stored > reduced.stats.stored);
+        }
+    }
+    // Not vacuous: losses (whole spaces searched both ways), on which the default
+    // search's settled searches reduced and its classes saved keys.
+    assert!(losses >= 10, "{losses} losses");
+    assert!(
+        used >= 5 && fewer_keys >= 5,
+        "{used} reduced, {fewer_keys} fewer keys"
+    );
+}

@@ -54,13 +54,16 @@ pub struct SearchArgs {
     /// visited set instead of deciding them by depth-first search with a table).
     #[arg(long = "no-table")]
     pub no_table: bool,
-    /// Disable incremental transpositions.
+    /// Disable incremental transpositions (also in the depth-first searches of settled
+    /// `common` positions inside `exact`).
     #[arg(long = "no-it")]
     pub no_it: bool,
     /// Search the whole space instead of stopping at the first win.
     #[arg(long)]
     pub complete: bool,
-    /// Do not reduce moves to stubborn sets (basic).
+    /// Do not reduce: no stubborn sets (`basic`, and settled `common` positions), and in
+    /// `exact` one key per position instead of one per Two-shuffle class. A slower
+    /// search, to check a loss without these reductions.
     #[arg(long = "no-reduce")]
     pub no_reduce: bool,
     /// Prune dead positions (a card that can never move again stands off its place):

@@ -59,6 +59,7 @@ use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
 use crate::search::exact_classes::{
     class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS,
 };
+pub use crate::search::exact_settled::SettledReductions;
 use crate::search::exact_settled::SettledSearch;
 use crate::search::exact_stack::ExactStack;
 use crate::search::key_set::{Insert, KeySet};
@@ -88,6 +89,9 @@ pub struct ExactOptions {
     /// many bytes, taken out of `memory_bytes` and kept across those searches (see the
     /// module doc). The parallel search splits it equally between its threads.
     pub settled_table_bytes: usize,
+    /// The reductions of those depth-first searches (both on by default; a search
+    /// without them checks a loss by other means).
+    pub settled_reductions: SettledReductions,
 }
 
 impl ExactOptions {
@@ -160,7 +164,10 @@ impl ExactSearch {
     ) -> (Outcome, Option<StopReason>) {
         let table_bytes = options.settled_tables_bytes(variant);
         if options.settles_by_dfs(variant) {
-            self.settled = Some(SettledSearch::with_table_bytes(table_bytes));
+            self.settled = Some(SettledSearch::with_table_bytes(
+                table_bytes,
+                options.settled_reductions,
+            ));
         }
         self.visited.reset(options.memory_bytes - table_bytes);
         self.stack.clear();
@@ -362,6 +369,7 @@ mod tests {
                         prune_dead: false,
                         shuffle_classes: false,
                         settled_table_bytes: 0,
+                        settled_reductions: SettledReductions::ALL,
                         memory_bytes: 64 << 20,
                     };
                     let (outcome, stats) = run(&start, variant, complete);
@@ -375,21 +383,29 @@ mod tests {
                     assert_eq!(by_class.nodes, reference.positions as u64);
                     assert!(by_class.stored <= stats.stored);
                     // Settled positions decided by depth-first search: with an ample
-                    // table, and with one of 4 KiB that forgets most of what it held.
-                    for (prune_dead, shuffle_classes, settled_table_bytes) in [
-                        (false, false, 0),
-                        (true, false, 0),
-                        (false, true, 0),
-                        (true, true, 0),
-                        (false, true, 1 << 20),
-                        (false, false, 4096),
-                        (true, true, 4096),
+                    // table, and with one of 4 KiB that forgets most of what it held;
+                    // with and without that search's reductions.
+                    let none = SettledReductions {
+                        stubborn: false,
+                        incremental: false,
+                    };
+                    for (prune_dead, shuffle_classes, settled_table_bytes, settled_reductions) in [
+                        (false, false, 0, SettledReductions::ALL),
+                        (true, false, 0, SettledReductions::ALL),
+                        (false, true, 0, SettledReductions::ALL),
+                        (true, true, 0, SettledReductions::ALL),
+                        (false, true, 1 << 20, SettledReductions::ALL),
+                        (false, false, 4096, SettledReductions::ALL),
+                        (true, true, 4096, SettledReductions::ALL),
+                        (false, false, 1 << 20, none),
+                        (false, true, 4096, none),
                     ] {
                         let verdict = ExactOptions {
                             complete: false,
                             prune_dead,
                             shuffle_classes,
                             settled_table_bytes,
+                            settled_reductions,
                             ..complete
                         };
                         match run(&start, variant, verdict).0 {
@@ -421,6 +437,7 @@ mod tests {
                 prune_dead: false,
                 shuffle_classes: true,
                 settled_table_bytes: 0,
+                settled_reductions: SettledReductions::ALL,
                 memory_bytes: 64 << 20,
             };
             let (outcome, all) = run(&start, Variant::Common, stored);
@@ -466,6 +483,7 @@ mod tests {
             prune_dead: false,
             shuffle_classes: false,
             settled_table_bytes: 0,
+            settled_reductions: SettledReductions::ALL,
             memory_bytes: 4096,
         };
         let (outcome, stats) = run(&start, Variant::Common, options);
@@ -486,6 +504,7 @@ mod tests {
             prune_dead: false,
             shuffle_classes: false,
             settled_table_bytes: 0,
+            settled_reductions: SettledReductions::ALL,
             memory_bytes: 64 << 20,
         };
         let (_, all) = run(&start, Variant::Common, whole);

@@ -152,7 +152,7 @@ fn search_from(
     let tables_bytes = options.settled_tables_bytes(variant);
     if options.settles_by_dfs(variant) && settled(start, variant) {
         // Nothing before column 0 settles to share: one search on this thread.
-        let mut search = SettledSearch::with_table_bytes(tables_bytes);
+        let mut search = SettledSearch::with_table_bytes(tables_bytes, options.settled_reductions);
         let ended = search.decide_root(start, budget, stats);
         stats.table_bytes = stats.table_bytes.max(search.table_bytes() as u64);
         return (ended, 0);
@@ -288,9 +288,9 @@ impl Run {
             win: None,
             stop: None,
             next_check: CHECK_INTERVAL,
-            settled: options
-                .settles_by_dfs(variant)
-                .then(|| SettledSearch::with_table_bytes(settled_table_bytes)),
+            settled: options.settles_by_dfs(variant).then(|| {
+                SettledSearch::with_table_bytes(settled_table_bytes, options.settled_reductions)
+            }),
             prefix: Vec::new(),
             idle: late,
             late,

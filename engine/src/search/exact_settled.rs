@@ -17,18 +17,49 @@ use crate::search::stats::SearchStats;
 use crate::search::table::{Hashed, TranspositionTable};
 use crate::zobrist::Key;
 
+/// The reductions the depth-first searches of settled children use. Each is sound on
+/// its own (`search::dfs`), so any combination decides the same children; turning them
+/// off makes a slower search that checks a loss without them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettledReductions {
+    /// Stubborn sets (`DfsOptions::reduce`).
+    pub stubborn: bool,
+    /// Incremental transpositions (`DfsOptions::incremental`).
+    pub incremental: bool,
+}
+
+impl SettledReductions {
+    /// Both reductions: what verdict searches use.
+    pub const ALL: SettledReductions = SettledReductions {
+        stubborn: true,
+        incremental: true,
+    };
+}
+
+impl Default for SettledReductions {
+    fn default() -> Self {
+        SettledReductions::ALL
+    }
+}
+
 /// The depth-first search of settled children and its table of lost settled positions.
 pub(crate) struct SettledSearch {
     dfs: DepthFirst<CommonGame>,
     table: TranspositionTable,
+    options: DfsOptions,
 }
 
 impl SettledSearch {
-    /// A searcher whose table holds at most `bytes`.
-    pub fn with_table_bytes(bytes: usize) -> SettledSearch {
+    /// A searcher whose table holds at most `bytes`, with `reductions`.
+    pub fn with_table_bytes(bytes: usize, reductions: SettledReductions) -> SettledSearch {
         SettledSearch {
             dfs: DepthFirst::prefetching_children(),
             table: TranspositionTable::with_budget(bytes),
+            options: DfsOptions {
+                reduce: reductions.stubborn,
+                incremental: reductions.incremental,
+                ..DfsOptions::default()
+            },
         }
     }
 
@@ -79,10 +110,13 @@ impl SettledSearch {
             return Ok(None);
         }
         let mut game = CommonGame::new(*child);
-        let options = DfsOptions::default();
-        let outcome = self
-            .dfs
-            .search(&mut game, Some(&mut self.table), options, budget, stats);
+        let outcome = self.dfs.search(
+            &mut game,
+            Some(&mut self.table),
+            self.options,
+            budget,
+            stats,
+        );
         stats.stored = before.0;
         stats.replaced = before.1 + (self.table.replaced() - replaced);
         stats.table_bytes = before.2;

@@ -15,7 +15,7 @@ use crate::search::assign::assignments;
 use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
-use crate::search::exact::{ExactOptions, ExactSearch};
+use crate::search::exact::{ExactOptions, ExactSearch, SettledReductions};
 use crate::search::exact_parallel;
 use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::outcome::Outcome;
@@ -111,13 +111,19 @@ pub(super) fn run_exact(
         complete: options.dfs.complete,
         stop_at_settled: false,
         prune_dead: options.dfs.prune_dead,
-        shuffle_classes: true,
+        // Two-shuffle classes are a reduction too: `dfs.reduce` off turns them off with
+        // the stubborn sets, so that a loss can be checked by a search without either.
+        shuffle_classes: options.dfs.reduce,
         // Settled positions by depth-first search with a table (verdicts on `common`),
         // unless the table is turned off (`dfs.table`).
         settled_table_bytes: if options.dfs.table {
             settled_tables_budget(memory_bytes, options.threads)
         } else {
             0
+        },
+        settled_reductions: SettledReductions {
+            stubborn: options.dfs.reduce,
+            incremental: options.dfs.incremental,
         },
         memory_bytes,
     };

@@ -6,7 +6,7 @@
 
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason};
-use crate::search::exact::{ExactOptions, ExactSearch};
+use crate::search::exact::{ExactOptions, ExactSearch, SettledReductions};
 use crate::search::exact_parallel;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -84,6 +84,7 @@ pub fn count_reachable(
         prune_dead: false,
         shuffle_classes: true,
         settled_table_bytes: 0,
+        settled_reductions: SettledReductions::ALL,
         memory_bytes: options.memory_bytes,
     };
     // In complete mode a win does not end the search: only a limit leaves it short, and

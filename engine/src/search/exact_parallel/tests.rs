@@ -6,6 +6,7 @@ use crate::card::Layout;
 use crate::deal::deal;
 use crate::exhaustive::reachable;
 use crate::replay::verify_solution;
+use crate::search::exact::SettledReductions;
 
 #[test]
 fn a_set_grown_many_times_loses_nothing() {
@@ -16,18 +17,25 @@ fn a_set_grown_many_times_loses_nothing() {
         for seed in 0..25 {
             let start = deal(seed, Layout::new(3, 5).unwrap());
             let reference = reachable(&start, variant, usize::MAX);
-            // The last three decide settled positions by depth-first search, one
-            // with tables so small (4 KiB a thread) that they forget most keys.
-            for (threads, complete, prune_dead, shuffle_classes, settled_table_bytes) in [
-                (2, true, false, false, 0),
-                (3, true, false, true, 0),
-                (2, true, false, true, 0),
-                (2, false, false, false, 0),
-                (2, false, true, true, 0),
-                (3, false, false, true, 0),
-                (2, false, false, true, 1 << 20),
-                (3, false, true, true, 1 << 20),
-                (2, false, false, false, 8 << 10),
+            // The last four decide settled positions by depth-first search, two
+            // with tables so small (4 KiB a thread) that they forget most keys, one
+            // without that search's reductions.
+            let all = SettledReductions::ALL;
+            let none = SettledReductions {
+                stubborn: false,
+                incremental: false,
+            };
+            for (threads, complete, prune_dead, shuffle_classes, settled_table_bytes, reductions) in [
+                (2, true, false, false, 0, all),
+                (3, true, false, true, 0, all),
+                (2, true, false, true, 0, all),
+                (2, false, false, false, 0, all),
+                (2, false, true, true, 0, all),
+                (3, false, false, true, 0, all),
+                (2, false, false, true, 1 << 20, all),
+                (3, false, true, true, 1 << 20, all),
+                (2, false, false, false, 8 << 10, all),
+                (2, false, false, true, 8 << 10, none),
             ] {
                 let options = ExactOptions {
                     complete,
@@ -35,6 +43,7 @@ fn a_set_grown_many_times_loses_nothing() {
                     prune_dead,
                     shuffle_classes,
                     settled_table_bytes,
+                    settled_reductions: reductions,
                     memory_bytes: 64 << 20,
                 };
                 let mut stats = SearchStats::default();
@@ -90,6 +99,7 @@ fn late_threads_join_through_their_gate_and_every_count_stays_exact() {
                     prune_dead: false,
                     shuffle_classes: true,
                     settled_table_bytes: if complete { 0 } else { 1 << 20 },
+                    settled_reductions: SettledReductions::ALL,
                     memory_bytes: 64 << 20,
                 };
                 let gate = AtomicBool::new(false);
@@ -150,6 +160,7 @@ fn a_budget_too_small_ends_memory_limit() {
         prune_dead: false,
         shuffle_classes: false,
         settled_table_bytes: 0,
+        settled_reductions: SettledReductions::ALL,
         memory_bytes: 64 << 10,
     };
     let mut stats = SearchStats::default();
