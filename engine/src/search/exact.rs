@@ -214,13 +214,13 @@ impl ExactSearch {
         let mut next_check = stats.nodes + CHECK_INTERVAL;
         while let Some(top) = self.stack.top_mut() {
             let Some(m) = top.next_move() else {
-                if top.opens_class {
+                if top.entry.opens_class {
                     self.classes.close_last();
                 }
                 self.stack.pop();
                 continue;
             };
-            let from_class = top.class;
+            let from_class = top.entry.class;
             let child = self.stack.play_child(m);
             if let Some(search) = self.settled.as_mut().filter(|_| settled(child, variant)) {
                 match search.decide(child, budget, stats) {

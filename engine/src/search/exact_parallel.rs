@@ -404,8 +404,8 @@ impl Run {
         let (stack, prefix) = (&mut self.stack, &self.prefix);
         let gave = exchange.give(|| {
             // Shuffle moves inside an open class stay: see `search::exact_sharing`.
-            let (position, moves, line) =
-                stack.split_lowest(|frame, m| frame.class == NO_CLASS || !is_shuffle_move(m))?;
+            let (position, moves, line) = stack
+                .split_lowest(|frame, m| frame.entry.class == NO_CLASS || !is_shuffle_move(m))?;
             let line = prefix.iter().copied().chain(line).collect();
             Some(Donation {
                 position,
@@ -437,13 +437,13 @@ impl Run {
             self.looked += 1;
             let top = self.stack.top_mut()?;
             let Some(m) = top.next_move() else {
-                if top.opens_class {
+                if top.entry.opens_class {
                     self.classes.close_last();
                 }
                 self.stack.pop();
                 continue;
             };
-            let from_class = top.class;
+            let from_class = top.entry.class;
             let depth = self.stack.len() as u64;
             let child = self.stack.play_child(m);
             let variant = self.variant;

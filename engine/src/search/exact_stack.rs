@@ -24,14 +24,10 @@ pub(crate) struct Frame {
     /// Index of the first move to try (`< moves.len()`, or 0); the frame tries its
     /// moves from there, round the list (threads of a parallel search start apart).
     pub first: usize,
-    /// The move that led here from the frame below (unused at the root).
-    pub via: Move,
-    /// The Two-shuffle class the position belongs to (an index into the open classes
-    /// of its search), or `NO_CLASS`.
-    pub class: u32,
-    /// This frame entered its class (its key is the class's in the visited set): the
-    /// class closes when the frame is popped.
-    pub opens_class: bool,
+    /// How the position was entered: the move from the frame below (unused at the
+    /// root), its Two-shuffle class (or `NO_CLASS`), and whether this frame opened that
+    /// class (then it closes when the frame is popped).
+    pub entry: FrameEntry,
 }
 
 impl Frame {
@@ -135,9 +131,7 @@ impl ExactStack {
         build(&frame.position, &mut frame.moves);
         frame.tried = 0;
         frame.first = first_of(frame.moves.len());
-        frame.via = entry.via;
-        frame.class = entry.class;
-        frame.opens_class = entry.opens_class;
+        frame.entry = entry;
         self.depth += 1;
     }
 
@@ -164,7 +158,10 @@ impl ExactStack {
 
     /// The moves from the root to the top frame's position, then `last`.
     pub fn line(&self, last: Move) -> Vec<Move> {
-        let mut line: Vec<Move> = self.frames[1..self.depth].iter().map(|f| f.via).collect();
+        let mut line: Vec<Move> = self.frames[1..self.depth]
+            .iter()
+            .map(|f| f.entry.via)
+            .collect();
         line.push(last);
         line
     }
@@ -206,7 +203,7 @@ impl ExactStack {
                 }
                 kept.push(m);
             }
-            let line = self.frames[1..=k].iter().map(|f| f.via).collect();
+            let line = self.frames[1..=k].iter().map(|f| f.entry.via).collect();
             let frame = &mut self.frames[k];
             frame.moves = kept;
             frame.first = 0;
@@ -225,9 +222,11 @@ impl ExactStack {
             moves: MoveList::default(),
             tried: 0,
             first: 0,
-            via: Move::default(),
-            class: 0,
-            opens_class: false,
+            entry: FrameEntry {
+                via: Move::default(),
+                class: 0,
+                opens_class: false,
+            },
         });
     }
 }
