@@ -6,6 +6,13 @@ use gaps_engine::*;
 
 const REFERENCE_LIMIT: usize = 3_000_000;
 
+/// Whether the plain exhaustive reference search wins `start` (it must finish).
+fn reference_winnable(start: &Position, variant: Variant) -> bool {
+    reachable(start, variant, REFERENCE_LIMIT)
+        .winnable
+        .expect("reference search finished")
+}
+
 /// One way of searching: detectors, table budget, and a node cap (`None`: must finish).
 struct Config {
     reduce: bool,
@@ -344,14 +351,10 @@ fn assignments_find_exactly_the_wins_of_the_restricted_games() {
         let layout = Layout::new(suits, ranks).unwrap();
         for seed in 0..200 {
             let start = deal(seed, layout);
-            let restricted = assignments(&start).iter().any(|a| {
-                reachable(&a.rename(&start), Variant::Basic, REFERENCE_LIMIT)
-                    .winnable
-                    .expect("reference search finished")
-            });
-            let common = reachable(&start, Variant::Common, REFERENCE_LIMIT)
-                .winnable
-                .expect("reference search finished");
+            let restricted = assignments(&start)
+                .iter()
+                .any(|a| reference_winnable(&a.rename(&start), Variant::Basic));
+            let common = reference_winnable(&start, Variant::Common);
             let options = SolveOptions {
                 variant: Variant::Common,
                 algorithm: Algorithm::Assign,
@@ -391,9 +394,7 @@ fn the_exact_search_without_reductions_agrees_with_reference() {
     let (mut losses, mut used, mut fewer_keys) = (0, 0, 0);
     for seed in 0..120 {
         let start = deal(seed, layout);
-        let expected = reachable(&start, Variant::Common, REFERENCE_LIMIT)
-            .winnable
-            .expect("reference search finished");
+        let expected = reference_winnable(&start, Variant::Common);
         let with = SolveOptions {
             variant: Variant::Common,
             algorithm: Algorithm::Exact,
