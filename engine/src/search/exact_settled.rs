@@ -36,12 +36,6 @@ impl SettledReductions {
     };
 }
 
-impl Default for SettledReductions {
-    fn default() -> Self {
-        SettledReductions::ALL
-    }
-}
-
 /// The depth-first search of settled children and its table of lost settled positions.
 pub(crate) struct SettledSearch {
     dfs: DepthFirst<CommonGame>,
