@@ -112,8 +112,8 @@ struct Frame<G: Game> {
 pub struct DepthFirst<G: Game> {
     stack: Stack<G>,
     path: PathSet,
-    /// Start loading the table buckets of a settled position's children as soon as it
-    /// is kept ([`DepthFirst::prefetching_children`]).
+    /// Start loading the table buckets of a settled position's children as soon as its
+    /// moves are built ([`DepthFirst::prefetching_children`]).
     prefetch_children: bool,
 }
 
@@ -144,7 +144,8 @@ impl<G: Game> Default for DepthFirst<G> {
 
 impl<G: Game> DepthFirst<G> {
     /// A searcher that starts loading the table buckets of a settled position's
-    /// children to be tried as soon as it keeps the position. That pays where a table
+    /// children to be tried as soon as its moves are built, before the position's own
+    /// lookup, so that the two misses overlap. That pays where a table
     /// far larger than the caches is probed and most children are found there or end
     /// at once, so that they are probed while their lines are still cached: the exact
     /// search's many small searches of settled children (5-11% faster on `common` deals
@@ -249,6 +250,11 @@ impl<G: Game> DepthFirst<G> {
             if hand_on {
                 stack.inherit_top(i);
             }
+            // Its children's buckets start loading before its own is probed, so that
+            // the two misses overlap (a child found in the table wastes them).
+            if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
+                stack.prefetch_children(game, t);
+            }
             if let (Some(t), Some(h)) = (table.as_deref_mut(), hashed) {
                 if t.probe_or_insert_hashed(h) {
                     stack.drop_child(game, m);
@@ -294,9 +300,6 @@ impl<G: Game> DepthFirst<G> {
                 path.push(key);
             }
             stack.count_top(stats);
-            if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
-                stack.prefetch_children(game, t);
-            }
         };
         // Back to the root.
         while stack.depth > 1 {

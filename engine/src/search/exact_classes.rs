@@ -61,10 +61,11 @@ pub(crate) struct FrameEntry {
 /// classes every member reaches, `Position::leads_to_a_shared_class`) and the moves to
 /// a column-1 gap that an earlier frame of its class claimed ([`OpenClasses::claim`]),
 /// settling moves first with their buckets loading in the settled search
-/// (`settling_moves_first`). `prefetch` is handed the visited-set key of every other
-/// child that will be looked up, to start loading its slot. The list is built in
-/// `moves` (a stack slot: no copy). Both searches, on one thread or several, build
-/// frames through this (`ExactStack::push_expanded`).
+/// (`settling_moves_first`), then the moves that extend a row's run ([`runs_next`]).
+/// `prefetch` is handed the visited-set key of every other child that will be looked
+/// up, to start loading its slot. The list is built in `moves` (a stack slot: no
+/// copy). Both searches, on one thread or several, build frames through this
+/// (`ExactStack::push_expanded`).
 #[inline(always)]
 pub(crate) fn frame_moves(
     position: &Position,
@@ -87,11 +88,30 @@ pub(crate) fn frame_moves(
             (opens_class || !position.leads_to_a_shared_class(m, gaps)) && classes.claim(class, m)
         });
     }
-    settling_moves_first(position, moves, rules.settled, |m| {
+    let settling = settling_moves_first(position, moves, rules.settled, |m| {
         if let Some(key) = lookup_key_after(position, class, m, variant, options) {
             prefetch(key);
         }
     });
+    if rules.settled.is_some() {
+        runs_next(position, moves, settling);
+    }
+}
+
+/// Puts the moves that extend a row's run from column 0 (`Position::extends_run`)
+/// right after the first `settling` moves (the settling move), keeping both groups in
+/// order. A verdict search reaches some wins far sooner along such moves (deal 124 of
+/// `common` 4x13: 7 s instead of 58 s on two threads); any order tries the same moves.
+#[inline(always)]
+fn runs_next(position: &Position, moves: &mut MoveList<MAX_MOVES>, settling: usize) {
+    let list = moves.as_mut_slice();
+    let mut front = settling;
+    for i in settling..list.len() {
+        if position.extends_run(list[i]) {
+            list[front..=i].rotate_right(1);
+            front += 1;
+        }
+    }
 }
 
 /// The key under which [`OpenClasses::admit`] will look up the child reached by `m` from

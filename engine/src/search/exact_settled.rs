@@ -125,7 +125,9 @@ impl SettledSearch {
 
 /// Puts the moves of `moves` that settle `position` first and starts loading their
 /// table buckets in `settled`; hands every other move to `prefetch_other`, which starts
-/// loading the child's slot in the visited set.
+/// loading the child's slot in the visited set. Returns how many moves it put first
+/// (0 without a settled search; at most one: the one Two outside column 0 into its one
+/// gap).
 /// The settled children are then decided before any other child is searched, while
 /// their buckets are still in the cache (a child searched first could evict them). The
 /// order of a frame's moves is free: every move is tried whatever the order.
@@ -135,12 +137,12 @@ pub(crate) fn settling_moves_first(
     moves: &mut MoveList<MAX_MOVES>,
     settled: Option<&SettledSearch>,
     mut prefetch_other: impl FnMut(Move),
-) {
+) -> usize {
     let Some(settled) = settled else {
         for &m in moves.as_slice() {
             prefetch_other(m);
         }
-        return;
+        return 0;
     };
     let twos = position.column0_twos();
     let mut front = 0;
@@ -155,4 +157,5 @@ pub(crate) fn settling_moves_first(
             prefetch_other(m);
         }
     }
+    front
 }
