@@ -53,6 +53,35 @@ fn run_length_counts_the_twos_threes_and_so_on_from_column_zero() {
 }
 
 #[test]
+fn a_move_extends_a_run_when_the_run_from_column_zero_then_reaches_its_cell() {
+    let mut list = MoveList::<MAX_MOVES>::default();
+    let (mut extending, mut other) = (0, 0);
+    for p in random_positions() {
+        p.legal_moves(Variant::Common, &mut list);
+        for &m in list.as_slice() {
+            let (row, col) = (m.to_rc().0, m.to_rc().1);
+            let mut child = p;
+            child.play(m);
+            // Slow definition: after the move, column 0 holds a Two and the run of
+            // its suit from there covers the cell the card went to.
+            let slow = child.at(row, 0).is_some_and(|two| {
+                col > 0 && two.rank() == 1 && child.run_length(row, two.suit()) > col
+            });
+            assert_eq!(p.extends_run(m), slow, "{m:?} in {p:?}");
+            if slow {
+                extending += 1;
+            } else {
+                other += 1;
+            }
+        }
+    }
+    assert!(
+        extending > 100 && other > 100,
+        "{extending} extending, {other} other"
+    );
+}
+
+#[test]
 fn settles_by_names_exactly_the_common_moves_into_a_settled_position() {
     let mut list = MoveList::<MAX_MOVES>::default();
     let mut settling = 0;
