@@ -105,9 +105,7 @@ impl Position {
         let want = RANKS + u128::from(suit << 4) * EVERY_BYTE;
         ((u128::from_le_bytes(bytes) ^ want).trailing_zeros() / 8) as usize
     }
-}
 
-impl Position {
     /// Whether the `common` move `m` extends its row's run from column 0: column 0 of
     /// the target row holds a Two and the cells from there to the one left of `m.to`
     /// hold its suit in order, so `m` puts the next card of that run in place. A move
@@ -115,10 +113,8 @@ impl Position {
     #[inline(always)]
     pub(crate) fn extends_run(&self, m: Move) -> bool {
         let (row, col) = (row_of(m.to), col_of(m.to));
-        if col == 0 {
-            return false;
-        }
-        let first = self.cells[row << 4];
-        first & (GAP | 15) == 1 && self.run_length(row, first >> 4) >= col
+        col > 0
+            && self.column0_holds_two(row)
+            && self.run_length(row, self.cells[row << 4] >> 4) >= col
     }
 }

@@ -59,7 +59,7 @@ fn a_move_extends_a_run_when_the_run_from_column_zero_then_reaches_its_cell() {
     for p in random_positions() {
         p.legal_moves(Variant::Common, &mut list);
         for &m in list.as_slice() {
-            let (row, col) = (m.to_rc().0, m.to_rc().1);
+            let (row, col) = m.to_rc();
             let mut child = p;
             child.play(m);
             // Slow definition: after the move, column 0 holds a Two and the run of
