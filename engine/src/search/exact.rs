@@ -45,7 +45,8 @@
 //!   ended exhausted, or the exact search would have ended too), so a child found there
 //!   is skipped, and the depth-first search's own proof (`search::dfs`) holds for each
 //!   child. The table may forget a key when full: that child is searched again, never
-//!   skipped wrongly. So `Exhausted` stays a proof, while memory holds only the part
+//!   skipped wrongly. A dead settled child (`position::dead`) is lost without a lookup
+//!   or a search (`SettledReductions::dead_roots`). So `Exhausted` stays a proof, while memory holds only the part
 //!   before column 0 settles; `nodes` then counts settled positions once per search
 //!   that entered them, and `stored` only the visited set's keys.
 //! - Memory: the set (16 bytes a slot, at most 7/8 full, sharded so that it grows one
@@ -385,10 +386,7 @@ mod tests {
                     // Settled positions decided by depth-first search: with an ample
                     // table, and with one of 4 KiB that forgets most of what it held;
                     // with and without that search's reductions.
-                    let none = SettledReductions {
-                        stubborn: false,
-                        incremental: false,
-                    };
+                    let none = SettledReductions::NONE;
                     for (prune_dead, shuffle_classes, settled_table_bytes, settled_reductions) in [
                         (false, false, 0, SettledReductions::ALL),
                         (true, false, 0, SettledReductions::ALL),
@@ -429,6 +427,8 @@ mod tests {
     #[test]
     fn settled_positions_decided_by_depth_first_search_stay_out_of_the_set() {
         let mut lost = 0;
+        // Settled children found dead and so neither looked up nor searched.
+        let mut dead_roots = 0;
         for seed in 0..60 {
             let start = deal(seed, Layout::new(3, 5).unwrap());
             let stored = ExactOptions {
@@ -454,6 +454,7 @@ mod tests {
             // The same unsettled positions (or classes) are stored, and no settled one
             // (settled positions have no class: each took a key of its own).
             assert_eq!(part.stored, all.stored - all.settled, "deal {seed}");
+            dead_roots += part.dead_cuts;
             // On two threads, each unsettled key is inserted once into the shared set.
             let mut shared = SearchStats::default();
             let (outcome, _) = crate::search::exact_parallel::search(
@@ -471,6 +472,7 @@ mod tests {
             lost > 5,
             "too few lost deals with settled positions: {lost}"
         );
+        assert!(dead_roots > 0, "no settled child was dead");
     }
 
     #[test]

@@ -124,6 +124,8 @@ pub(super) fn run_exact(
         settled_reductions: SettledReductions {
             stubborn: options.dfs.reduce,
             incremental: options.dfs.incremental,
+            // A cut like the stubborn sets: `--no-reduce` turns it off with them.
+            dead_roots: options.dfs.reduce,
         },
         memory_bytes,
     };

@@ -21,10 +21,7 @@ fn a_set_grown_many_times_loses_nothing() {
             // with tables so small (4 KiB a thread) that they forget most keys, one
             // without that search's reductions.
             let all = SettledReductions::ALL;
-            let none = SettledReductions {
-                stubborn: false,
-                incremental: false,
-            };
+            let none = SettledReductions::NONE;
             for (threads, complete, prune_dead, shuffle_classes, settled_table_bytes, reductions) in [
                 (2, true, false, false, 0, all),
                 (3, true, false, true, 0, all),
