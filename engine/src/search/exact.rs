@@ -46,9 +46,10 @@
 //!   is skipped, and the depth-first search's own proof (`search::dfs`) holds for each
 //!   child. The table may forget a key when full: that child is searched again, never
 //!   skipped wrongly. A dead settled child (`position::dead`) is lost without a lookup
-//!   or a search (`SettledReductions::dead_roots`). So `Exhausted` stays a proof, while memory holds only the part
-//!   before column 0 settles; `nodes` then counts settled positions once per search
-//!   that entered them, and `stored` only the visited set's keys.
+//!   or a search (`SettledReductions::dead_roots`). So `Exhausted` stays a proof, while
+//!   memory holds only the part before column 0 settles; `nodes` then counts settled
+//!   positions once per search that entered them (not the dead children, counted in
+//!   `dead_cuts`), and `stored` only the visited set's keys.
 //! - Memory: the set (16 bytes a slot, at most 7/8 full, sharded so that it grows one
 //!   shard at a time up to the whole budget: about 18 bytes a position at its limit,
 //!   938M positions in 16 GiB) and the stack of the current line. Limits are checked
