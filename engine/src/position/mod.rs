@@ -447,6 +447,24 @@ impl Position {
             && col_of(m.from) != 0
     }
 
+    /// Puts column 0's Twos in another arrangement: row `r` gets the Two of suit
+    /// `suits[r]`. Only for a position whose column 0 holds every Two (settled
+    /// `common`) and a permutation of the suits; key and home count follow. The joint
+    /// search of settled children (`search::exact_joint`) moves its representative
+    /// assignment this way.
+    pub(crate) fn rearrange_column0_twos(&mut self, suits: &[u8]) {
+        for (row, &suit) in suits.iter().enumerate() {
+            let c = cell(row, 0);
+            let old = self.cells[c as usize];
+            let new = Card::new(suit, 1).code();
+            self.key ^=
+                zobrist::term(Card::from_code(old), c) ^ zobrist::term(Card::new(suit, 1), c);
+            self.home = self.home - u8::from(old - 1 == c) + u8::from(new - 1 == c);
+            self.cells[c as usize] = new;
+            self.place[new as usize] = c;
+        }
+    }
+
     /// Whether every column-0 cell holds a Two (a settled `common` position: no
     /// column-0 gap can appear again, see `CommonRules`).
     #[inline(always)]

@@ -9,6 +9,8 @@ pub mod budget;
 pub mod dfs;
 pub mod exact;
 pub(crate) mod exact_classes;
+mod exact_joint;
+mod exact_joint_memo;
 pub mod exact_parallel;
 pub(crate) mod exact_settled;
 pub(crate) mod exact_sharing;

@@ -126,6 +126,9 @@ pub(super) fn run_exact(
             incremental: options.dfs.incremental,
             // A cut like the stubborn sets: `--no-reduce` turns it off with them.
             dead_roots: options.dfs.reduce,
+            // Sharing a board's search among its assignments changes what is searched
+            // together, not what is decided: `--no-reduce` searches each alone.
+            joint: options.dfs.reduce,
         },
         memory_bytes,
     };

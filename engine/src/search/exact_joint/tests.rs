@@ -1,0 +1,121 @@
+//! The joint searches of settled children against the reference search, one
+//! assignment at a time, on thousands of settled positions of small boards.
+
+use super::*;
+use crate::card::Layout;
+use crate::deal::{deal, SplitMix64};
+use crate::exhaustive::reachable;
+use crate::moves::MoveList;
+use crate::position::MAX_MOVES;
+use crate::replay::verify_solution;
+use crate::search::budget::Budget;
+use crate::search::exact_settled::{SettledReductions, SettledSearch};
+use crate::search::outcome::Outcome;
+use crate::search::stats::SearchStats;
+use crate::variant::Variant;
+
+/// Settled `common` positions met by random lines from small deals.
+fn settled_positions(layout: Layout, deals: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(11);
+    let mut out = Vec::new();
+    let mut list = MoveList::<MAX_MOVES>::default();
+    for seed in 0..deals {
+        let mut p = deal(seed, layout);
+        for _ in 0..200 {
+            if p.column0_all_twos() {
+                out.push(p);
+                break;
+            }
+            p.legal_moves(Variant::Common, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            p.play(list[rng.below(list.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
+#[test]
+fn assignments_are_the_permutations_and_name_column_zero() {
+    for suits in 1..=MAX_JOINT_SUITS {
+        let a = Assignments::new(suits).unwrap();
+        assert_eq!(a.count(), (1..=suits).product::<usize>());
+        assert_eq!(a.all().count_ones() as usize, a.count());
+        for p in 0..a.count() {
+            let mut seen = [false; MAX_JOINT_SUITS];
+            for &s in a.suits_of(p) {
+                assert!(!std::mem::replace(&mut seen[s as usize], true));
+            }
+        }
+    }
+    assert!(Assignments::new(MAX_JOINT_SUITS + 1).is_none());
+    for start in settled_positions(Layout::new(4, 5).unwrap(), 200) {
+        let a = Assignments::new(4).unwrap();
+        let mut p = start;
+        for q in 0..a.count() {
+            p.rearrange_column0_twos(a.suits_of(q));
+            assert_eq!(a.of(&p), q);
+            assert_eq!(p.key(), p.compute_key());
+            // The board key does not depend on the arrangement.
+            assert_eq!(
+                a.board_key(p.key(), q),
+                a.board_key(start.key(), a.of(&start))
+            );
+        }
+    }
+}
+
+/// Every assignment of every board, decided by joint searches (in an order that
+/// starts at a different assignment each time, with an ample budget and with one so
+/// small that the memo and table forget), equals the reference verdict; every win
+/// replays.
+#[test]
+fn joint_verdicts_equal_the_reference_for_every_assignment() {
+    let mut checked = 0;
+    let mut won = 0;
+    let mut several_won = 0;
+    for (suits, ranks, deals) in [
+        (2, 6, 1000),
+        (3, 5, 1000),
+        (3, 6, 1000),
+        (4, 4, 1000),
+        (4, 5, 400),
+    ] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        let a = Assignments::new(suits).unwrap();
+        for bytes in [4096, 8 << 20] {
+            let mut search = SettledSearch::with_table_bytes(bytes, SettledReductions::ALL);
+            for (n, start) in settled_positions(layout, deals).into_iter().enumerate() {
+                let mut wins = 0;
+                for k in 0..a.count() {
+                    let q = (k + n) % a.count();
+                    let mut child = start;
+                    child.rearrange_column0_twos(a.suits_of(q));
+                    let reference = reachable(&child, Variant::Common, usize::MAX);
+                    let mut stats = SearchStats::default();
+                    let (outcome, _) = search.decide_root(&child, &Budget::unlimited(), &mut stats);
+                    match outcome {
+                        Outcome::Won(line) => {
+                            assert_eq!(reference.winnable, Some(true), "{layout} deal {n} q {q}");
+                            verify_solution(&child, Variant::Common, &line).unwrap();
+                            wins += 1;
+                        }
+                        Outcome::Exhausted => {
+                            assert_eq!(reference.winnable, Some(false), "{layout} deal {n} q {q}");
+                        }
+                        other => panic!("{layout} deal {n} q {q}: {other:?}"),
+                    }
+                    checked += 1;
+                }
+                won += usize::from(wins > 0);
+                several_won += usize::from(wins > 1);
+            }
+        }
+    }
+    // The check meets wins, and boards won under more than one assignment (where a
+    // joint search finds another child's win first).
+    eprintln!("{checked} children, {won} boards won, {several_won} under several assignments");
+    assert!(checked > 20_000, "{checked}");
+    assert!(won > 50 && several_won > 10, "{won} {several_won}");
+}
