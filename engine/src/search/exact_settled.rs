@@ -135,7 +135,12 @@ impl SettledSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
-        match self.decide(start, budget, stats) {
+        // One position, not the children of a class: its own assignment alone, by the
+        // one-child search (a joint search would decide every assignment of its board).
+        let joint = self.joint_bytes.take();
+        let decided = self.decide(start, budget, stats);
+        self.joint_bytes = joint;
+        match decided {
             Ok(None) => (Outcome::Exhausted, None),
             Ok(Some(line)) => (Outcome::Won(line), None),
             Err(reason) => (Outcome::Stopped(reason), Some(reason)),
@@ -152,9 +157,6 @@ impl SettledSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Result<Option<Vec<Move>>, StopReason> {
-        // A settled position's Twos never move again (no column-0 gap can open), so the
-        // `common` dead test is the `basic` one under the rows' suits: a dead child has
-        // no won position below it. Not stored: the test is cheaper than the lookup.
         if let Some(bytes) = self.joint_bytes {
             if self.joint.is_none() {
                 self.joint = JointSettled::new(child, bytes).map(Box::new);
@@ -166,6 +168,9 @@ impl SettledSearch {
                 return joint.decide(child, self.options, self.dead_roots, budget, stats);
             }
         }
+        // A settled position's Twos never move again (no column-0 gap can open), so the
+        // `common` dead test is the `basic` one under the rows' suits: a dead child has
+        // no won position below it. Not stored: the test is cheaper than the lookup.
         if self.dead_roots && child.is_dead_common() {
             stats.dead_cuts += 1;
             return Ok(None);

@@ -10,7 +10,6 @@ use crate::position::MAX_MOVES;
 use crate::replay::verify_solution;
 use crate::search::budget::Budget;
 use crate::search::exact_settled::{SettledReductions, SettledSearch};
-use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 
@@ -94,17 +93,16 @@ fn joint_verdicts_equal_the_reference_for_every_assignment() {
                     child.rearrange_column0_twos(a.suits_of(q));
                     let reference = reachable(&child, Variant::Common, usize::MAX);
                     let mut stats = SearchStats::default();
-                    let (outcome, _) = search.decide_root(&child, &Budget::unlimited(), &mut stats);
-                    match outcome {
-                        Outcome::Won(line) => {
+                    match search.decide(&child, &Budget::unlimited(), &mut stats) {
+                        Ok(Some(line)) => {
                             assert_eq!(reference.winnable, Some(true), "{layout} deal {n} q {q}");
                             verify_solution(&child, Variant::Common, &line).unwrap();
                             wins += 1;
                         }
-                        Outcome::Exhausted => {
+                        Ok(None) => {
                             assert_eq!(reference.winnable, Some(false), "{layout} deal {n} q {q}");
                         }
-                        other => panic!("{layout} deal {n} q {q}: {other:?}"),
+                        Err(reason) => panic!("{layout} deal {n} q {q}: {reason:?}"),
                     }
                     checked += 1;
                 }
