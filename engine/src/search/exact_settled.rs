@@ -13,6 +13,7 @@ use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact_joint::{Assignments, JointGame};
 use crate::search::exact_joint_memo::BoardMemo;
+use crate::search::game::Game;
 use crate::search::gaps_game::CommonGame;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -175,27 +176,19 @@ impl SettledSearch {
             stats.dead_cuts += 1;
             return Ok(None);
         }
-        // The depth-first search adds its table's totals since the last clear to
-        // `stored`, `replaced` and `table_bytes`; here `stored` counts the visited set's
-        // keys only, this table is never cleared (count the entries it lost since the
-        // last search) and `run` sets `table_bytes` for the whole memory.
-        let before = (stats.stored, stats.replaced, stats.table_bytes);
-        let replaced = self.table.replaced();
         if self.table.probe_or_insert(child.key()) {
             stats.tt_hits += 1;
             return Ok(None);
         }
         let mut game = CommonGame::new(*child);
-        let outcome = self.dfs.search(
+        let outcome = search_kept_table(
+            &mut self.dfs,
             &mut game,
-            Some(&mut self.table),
+            &mut self.table,
             self.options,
             budget,
             stats,
         );
-        stats.stored = before.0;
-        stats.replaced = before.1 + (self.table.replaced() - replaced);
-        stats.table_bytes = before.2;
         match outcome {
             Outcome::Exhausted => Ok(None),
             Outcome::Won(line) => Ok(Some(line)),
@@ -240,6 +233,28 @@ pub(crate) fn settling_moves_first(
         }
     }
     front
+}
+
+/// A depth-first search of `game` with `table`, a table kept across searches. The
+/// search adds its table's totals since the last clear to `stored`, `replaced` and
+/// `table_bytes`; here `stored` counts the visited set's keys only, `replaced` the
+/// entries the table lost during this search, and `run` sets `table_bytes` for the
+/// whole memory.
+fn search_kept_table<G: Game>(
+    dfs: &mut DepthFirst<G>,
+    game: &mut G,
+    table: &mut TranspositionTable,
+    options: DfsOptions,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Outcome<G::Move> {
+    let before = (stats.stored, stats.replaced, stats.table_bytes);
+    let replaced = table.replaced();
+    let outcome = dfs.search(game, Some(table), options, budget, stats);
+    stats.stored = before.0;
+    stats.replaced = before.1 + (table.replaced() - replaced);
+    stats.table_bytes = before.2;
+    outcome
 }
 
 impl JointSettled {
@@ -303,19 +318,15 @@ impl JointSettled {
             } else {
                 self.assignments.all() & !lost & !won
             };
-            let before = (stats.stored, stats.replaced, stats.table_bytes);
-            let replaced = self.table.replaced();
             self.game.reset(child, mask);
-            let outcome = self.dfs.search(
+            let outcome = search_kept_table(
+                &mut self.dfs,
                 &mut self.game,
-                Some(&mut self.table),
+                &mut self.table,
                 options,
                 budget,
                 stats,
             );
-            stats.stored = before.0;
-            stats.replaced = before.1 + (self.table.replaced() - replaced);
-            stats.table_bytes = before.2;
             match outcome {
                 Outcome::Exhausted => {
                     lost |= mask;
