@@ -121,31 +121,39 @@ impl Assignments {
         ((1u64 << self.count) - 1) as u32
     }
 
+    /// The assignment that gives each row `r` the suit `suit_of_row(r)`, `None` if
+    /// those suits are not a permutation.
+    #[inline(always)]
+    fn find(&self, suit_of_row: impl Fn(usize) -> u8) -> Option<usize> {
+        let code = (0..self.suits).fold(0, |code, r| code | usize::from(suit_of_row(r)) << (2 * r));
+        let p = self.index[code];
+        (p != u8::MAX).then_some(usize::from(p))
+    }
+
+    /// The assignment whose suits by row are those of the cards in column `col` of
+    /// `pos` (a permutation of the suits).
+    fn of_column(&self, pos: &Position, col: usize) -> usize {
+        self.find(|r| pos.raw_cell(cell(r, col)) >> 4)
+            .expect("the column holds one card of each suit")
+    }
+
     /// The assignment of the settled position `pos` (column 0 all Twos).
     pub fn of(&self, pos: &Position) -> usize {
-        let mut code = 0;
-        for r in 0..self.suits {
-            code |= usize::from(pos.raw_cell(cell(r, 0)) >> 4) << (2 * r);
-        }
-        let p = self.index[code];
-        debug_assert!(p != u8::MAX, "column 0 is not a permutation of the Twos");
-        usize::from(p)
+        self.of_column(pos, 0)
     }
 
     /// The assignment of the position that the settling move `m` makes from `parent`
     /// (column 0 all Twos but the gap `m.to`).
     pub fn after_settling(&self, parent: &Position, m: Move) -> usize {
-        let mut code = 0;
-        for r in 0..self.suits {
+        self.find(|r| {
             let c = cell(r, 0);
-            let suit = if c == m.to {
+            if c == m.to {
                 m.card.suit()
             } else {
                 parent.raw_cell(c) >> 4
-            };
-            code |= usize::from(suit) << (2 * r);
-        }
-        usize::from(self.index[code])
+            }
+        })
+        .expect("a settling move completes column 0's Twos")
     }
 
     /// The board key of a settled position of assignment `p`: its key without column 0.
@@ -248,11 +256,7 @@ impl JointGame {
         for j in line {
             pos.play(j.m);
         }
-        let mut code = 0;
-        for r in 0..self.assignments.suits {
-            code |= usize::from(pos.raw_cell(cell(r, 1)) >> 4) << (2 * r);
-        }
-        usize::from(self.assignments.index[code])
+        self.assignments.of_column(&pos, 1)
     }
 
     /// Rewrites column 0 under assignment `p`.
@@ -302,7 +306,6 @@ impl Game for JointGame {
         if pos.gaps().iter().any(|&g| col_of(g) != last) {
             return false;
         }
-        let mut code = 0;
         for r in 0..self.assignments.suits {
             let three = pos.raw_cell(cell(r, 1));
             // A Three (rank code 2) followed by its suit up to the King.
@@ -311,10 +314,9 @@ impl Game for JointGame {
             {
                 return false;
             }
-            code |= usize::from(three >> 4) << (2 * r);
         }
-        let p = self.assignments.index[code];
-        p != u8::MAX && self.mask >> p & 1 == 1
+        // Each row holds one suit's run, so column 1 holds one Three of each suit.
+        self.mask >> self.assignments.of_column(pos, 1) & 1 == 1
     }
     #[inline(always)]
     fn generate(&self, out: &mut JointMoves) {
@@ -323,25 +325,8 @@ impl Game for JointGame {
         let a = &self.assignments;
         for (slot, &g) in pos.gaps().iter().enumerate() {
             debug_assert!(col_of(g) != 0, "a settled position has no column-0 gap");
-            if col_of(g) == 1 {
-                let row = row_of(g);
-                for s in 0..a.suits {
-                    let after = self.mask & a.row_suit[row][s];
-                    if after != 0 {
-                        let card = Card::new(s as u8, 2);
-                        out.push(JointMove {
-                            m: Move {
-                                card,
-                                from: pos.place_of(card.code()),
-                                to: g,
-                                gap: slot as u8,
-                            },
-                            before: self.mask,
-                            after,
-                        });
-                    }
-                }
-            } else if let Some(code) = pos.successor_code(pos.raw_cell(g - 1)) {
+            // The card of code `code` into this gap, leaving the assignments `after`.
+            let mut push = |code: u8, after: u32| {
                 out.push(JointMove {
                     m: Move {
                         card: Card::from_code(code),
@@ -350,8 +335,19 @@ impl Game for JointGame {
                         gap: slot as u8,
                     },
                     before: self.mask,
-                    after: self.mask,
-                });
+                    after,
+                })
+            };
+            if col_of(g) == 1 {
+                let row = row_of(g);
+                for s in 0..a.suits {
+                    let after = self.mask & a.row_suit[row][s];
+                    if after != 0 {
+                        push(Card::new(s as u8, 2).code(), after);
+                    }
+                }
+            } else if let Some(code) = pos.successor_code(pos.raw_cell(g - 1)) {
+                push(code, self.mask);
             }
         }
     }

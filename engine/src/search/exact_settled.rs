@@ -138,10 +138,7 @@ impl SettledSearch {
     ) -> (Outcome, Option<StopReason>) {
         // One position, not the children of a class: its own assignment alone, by the
         // one-child search (a joint search would decide every assignment of its board).
-        let joint = self.joint_bytes.take();
-        let decided = self.decide(start, budget, stats);
-        self.joint_bytes = joint;
-        match decided {
+        match self.decide_alone(start, budget, stats) {
             Ok(None) => (Outcome::Exhausted, None),
             Ok(Some(line)) => (Outcome::Won(line), None),
             Err(reason) => (Outcome::Stopped(reason), Some(reason)),
@@ -169,6 +166,16 @@ impl SettledSearch {
                 return joint.decide(child, self.options, self.dead_roots, budget, stats);
             }
         }
+        self.decide_alone(child, budget, stats)
+    }
+
+    /// [`SettledSearch::decide`] of `child` by a search of its own assignment alone.
+    fn decide_alone(
+        &mut self,
+        child: &Position,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Result<Option<Vec<Move>>, StopReason> {
         // A settled position's Twos never move again (no column-0 gap can open), so the
         // `common` dead test is the `basic` one under the rows' suits: a dead child has
         // no won position below it. Not stored: the test is cheaper than the lookup.
