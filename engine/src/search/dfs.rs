@@ -19,6 +19,11 @@
 //!   positions each in complete mode; the cross-check covers them). Every entered
 //!   position has all its kept moves tried before the search ends, so when the root is
 //!   exhausted every position reachable from it has been entered: none was won.
+//! - A game may remember lost positions itself ([`Game::remember_lost`], called when a
+//!   settled frame is popped with no win found: its search ended, so it is lost) and
+//!   drop positions known lost on entry ([`Game::recall`]). A dropped child counts as a
+//!   table hit and joins `T` like one: it is lost, so every position reachable from
+//!   it is lost, the covered ones included.
 //! - In settled positions ([`Game::settled`]: everything reachable from them is settled
 //!   and acyclic; on acyclic games, every position) the moves may be cut to a stubborn
 //!   set ([`Game::stubborn`]): every terminal position reachable from it stays reachable
@@ -190,6 +195,10 @@ impl<G: Game> DepthFirst<G> {
             stats.wins += 1;
             return Outcome::Won(Vec::new());
         }
+        if !game.recall() {
+            stats.tt_hits += 1;
+            return Outcome::Exhausted;
+        }
         if let Some(t) = table.as_deref_mut() {
             t.probe_or_insert(game.key());
         }
@@ -204,8 +213,8 @@ impl<G: Game> DepthFirst<G> {
             return Outcome::Exhausted;
         }
         stack.count_top(stats);
-        if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
-            stack.prefetch_children(game, t);
+        if prefetch_children {
+            stack.prefetch_children(game, table.as_deref());
         }
 
         let outcome = loop {
@@ -215,6 +224,11 @@ impl<G: Game> DepthFirst<G> {
             let open = top.moves.legal() & !(top.done | top.skip);
             if open == 0 {
                 let (via, was_settled) = (top.via, top.settled);
+                // Searched to the end in an acyclic region: lost (with a cycle, a frame
+                // can end early on a position of the path that still reaches a win).
+                if was_settled && first_win.is_none() {
+                    game.remember_lost();
+                }
                 stack.depth -= 1;
                 if stack.depth == 0 {
                     break match first_win.take() {
@@ -236,6 +250,11 @@ impl<G: Game> DepthFirst<G> {
             top.done |= 1 << i;
 
             game.play(m);
+            if !game.recall() {
+                game.unplay(m);
+                stats.tt_hits += 1;
+                continue;
+            }
             let key = game.key();
             // The child's bucket loads while its frame is built; the table is probed
             // only afterwards, so the miss overlaps that work. A child found there is
@@ -252,8 +271,8 @@ impl<G: Game> DepthFirst<G> {
             }
             // Its children's buckets start loading before its own is probed, so that
             // the two misses overlap (a child found in the table wastes them).
-            if let Some(t) = table.as_deref().filter(|_| prefetch_children) {
-                stack.prefetch_children(game, t);
+            if prefetch_children {
+                stack.prefetch_children(game, table.as_deref());
             }
             if let (Some(t), Some(h)) = (table.as_deref_mut(), hashed) {
                 if t.probe_or_insert_hashed(h) {
@@ -381,9 +400,10 @@ impl<G: Game> Stack<G> {
     }
 
     /// Starts loading the table buckets of the children of the top frame (the current
-    /// position) that are still to be tried, if it is settled.
+    /// position) that are still to be tried, and what the game's [`Game::recall`] reads
+    /// for them, if it is settled.
     #[inline(always)]
-    fn prefetch_children(&self, game: &G, table: &TranspositionTable) {
+    fn prefetch_children(&self, game: &G, table: Option<&TranspositionTable>) {
         let top = &self.frames[self.depth - 1];
         if !top.settled {
             return;
@@ -393,7 +413,10 @@ impl<G: Game> Stack<G> {
         while open != 0 {
             let i = open.trailing_zeros() as usize;
             open &= open - 1;
-            table.prefetch(Hashed::new(game.key_after(list[i])));
+            if let Some(t) = table {
+                t.prefetch(Hashed::new(game.key_after(list[i])));
+            }
+            game.prefetch_recall(list[i]);
         }
     }
 

@@ -29,6 +29,17 @@
 //!   The key is the board's Zobrist key (the position's key without column 0) XOR a
 //!   128-bit mix of `mask`: equal states have equal keys, and two states that differ
 //!   collide only as two random 128-bit keys do (the table's bound).
+//! - Memory by board, not by state (`search::exact_joint_table`): a state searched to
+//!   the end without a win adds its mask to its board's lost assignments
+//!   ([`Game::remember_lost`]), and a state entered keeps only the assignments of its
+//!   mask not known lost there ([`Game::recall`]), or is skipped when none is left.
+//!   Each dropped assignment `π` is a lost position `(board, π)`, so the narrowed state
+//!   is won exactly when the state was, and everything reachable from a dropped
+//!   position is lost too (which keeps incremental transpositions sound, as for a
+//!   table hit). A board reached under another mask, from another class or by column-1
+//!   moves in another order, is searched only for the assignments new to it. The
+//!   search runs without a transposition table: a state searched before has its whole
+//!   mask known lost.
 //! - Stubborn sets: a key move is taken only in a row on whose suit every assignment of
 //!   the mask agrees. There it is `basic`'s key move under each of them (the row's Two
 //!   and run never move; no other assignment of the mask can take the row's Three
@@ -42,6 +53,7 @@
 use crate::card::{cell, col_of, row_of, Card};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::search::exact_joint_table::BoardTable;
 use crate::search::game::{Game, MoveSet};
 use crate::search::gaps_game::gaps_commute;
 use crate::zobrist::{self, Key};
@@ -218,25 +230,39 @@ impl JointMoves {
     }
 }
 
-/// The joint game (module invariants). Reused across searches: [`JointGame::reset`].
+/// The joint game (module invariants). Reused across searches: [`JointGame::reset`];
+/// its table of lost boards is kept across them.
 pub(crate) struct JointGame {
     pos: Position,
     mask: u32,
     rep: usize,
     assignments: Assignments,
+    lost: BoardTable,
 }
 
 impl JointGame {
     /// A game over `assignments`, at `start` (settled) with the mask of its own
-    /// assignment.
-    pub fn new(start: Position, assignments: Assignments) -> JointGame {
+    /// assignment, remembering lost boards in `lost`.
+    pub fn new(start: Position, assignments: Assignments, lost: BoardTable) -> JointGame {
         let rep = assignments.of(&start);
         JointGame {
             pos: start,
             mask: 1 << rep,
             rep,
             assignments,
+            lost,
         }
+    }
+
+    /// The table of lost boards.
+    pub fn lost_boards(&self) -> &BoardTable {
+        &self.lost
+    }
+
+    /// Records that `board` is lost under the assignments of `lost` (found lost by
+    /// another proof, such as the dead test).
+    pub fn remember_lost_board(&mut self, board: Key, lost: u32) {
+        self.lost.add_lost(board, lost);
     }
 
     /// Starts again at the board of the settled `start`, with the assignments of
@@ -366,10 +392,35 @@ impl Game for JointGame {
     #[inline(always)]
     fn unplay(&mut self, m: JointMove) {
         self.pos.unplay(m.m);
-        if m.after != m.before {
+        // `recall` may have narrowed the mask further than the move did.
+        if self.mask != m.before {
             self.mask = m.before;
             self.set_rep(m.before.trailing_zeros() as usize);
         }
+    }
+    /// Narrows the mask to the assignments not known lost on this board.
+    #[inline(always)]
+    fn recall(&mut self) -> bool {
+        let rest = self.mask & !self.lost.lost(self.board());
+        if rest == 0 {
+            return false;
+        }
+        if rest != self.mask {
+            self.mask = rest;
+            self.set_rep(rest.trailing_zeros() as usize);
+        }
+        true
+    }
+    #[inline(always)]
+    fn remember_lost(&mut self) {
+        self.lost.add_lost(self.board(), self.mask);
+    }
+    #[inline(always)]
+    fn prefetch_recall(&self, m: JointMove) {
+        // Column 0 is not part of the board, so the board after `m` does not depend on
+        // the representative the move may switch to.
+        self.lost
+            .prefetch(self.board() ^ zobrist::move_delta(m.m.card, m.m.from, m.m.to));
     }
     #[inline(always)]
     fn commute(a: JointMove, b: JointMove) -> bool {

@@ -1,10 +1,12 @@
 //! Settled `common` positions decided by depth-first search for the exact search
 //! (`ExactOptions::settled_table_bytes`; the argument is in `search::exact`).
 //!
-//! Invariants: the table is owned here, sized once, and never cleared while the exact
-//! search runs; every key in it is a settled position entered by a depth-first search
-//! that ended exhausted (a search that won or stopped ends the exact search), so a key
-//! found there is a position known lost. `stored` in the statistics counts the exact
+//! Invariants: the tables are owned here, sized once, and never cleared while the exact
+//! search runs. Every key in the one-child table is a settled position entered by a
+//! depth-first search that ended exhausted (a search that won or stopped ends the exact
+//! search), so a key found there is a position known lost. The joint searches keep
+//! only what they proved: assignments lost by board (searched to the end, or dead) and
+//! assignments won (a line found). `stored` in the statistics counts the exact
 //! search's visited set only.
 
 use crate::moves::{Move, MoveList};
@@ -13,6 +15,7 @@ use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact_joint::{Assignments, JointGame};
 use crate::search::exact_joint_memo::BoardMemo;
+use crate::search::exact_joint_table::BoardTable;
 use crate::search::game::Game;
 use crate::search::gaps_game::CommonGame;
 use crate::search::outcome::Outcome;
@@ -61,6 +64,15 @@ impl SettledReductions {
     };
 }
 
+/// Most bytes of the one-child search's table (boards of more than four rows). A larger
+/// table saves nodes but costs more time than they are worth: every probe of a table
+/// far beyond the caches misses them and the TLB. Measured on `common` 4x13 losses
+/// searched child by child (docs/performance.md): one thread, deal 24 (4 GiB budget)
+/// 60.9 s with 1 GiB, 51.4 s with 64 MiB, 48.1 s with 16 MiB; on deal 887 (two threads)
+/// 16 MiB re-searched so much (1,499M nodes against 784M) that it took 146.9 s, while
+/// 64 MiB took 134.8 s and 1 GiB 134.9 s.
+const ONE_CHILD_TABLE_MAX: usize = 64 << 20;
+
 /// The depth-first search of settled children and its table of lost settled positions.
 pub(crate) struct SettledSearch {
     dfs: DepthFirst<CommonGame>,
@@ -74,14 +86,13 @@ pub(crate) struct SettledSearch {
     joint_bytes: Option<usize>,
 }
 
-/// The joint searches of settled children and what they remember.
+/// The joint searches of settled children and what they remember: the game keeps the
+/// assignments known lost by board for every state searched to the end (its
+/// `BoardTable`, in place of a transposition table), the memo what is known of each
+/// child's board.
 struct JointSettled {
     game: JointGame,
     dfs: DepthFirst<JointGame>,
-    /// States `(board, mask)` entered by joint searches that ended exhausted (a search
-    /// that found a win under another assignment than its child's has its table
-    /// cleared, so no entry of it outlives it).
-    table: TranspositionTable,
     memo: BoardMemo,
     assignments: Assignments,
 }
@@ -90,10 +101,11 @@ impl SettledSearch {
     /// A searcher whose tables hold at most `bytes`, with `reductions`.
     pub fn with_table_bytes(bytes: usize, reductions: SettledReductions) -> SettledSearch {
         // With joint searches the one-child table only serves boards of more than four
-        // rows: both are sized to the budget, and only the one in use touches memory.
+        // rows: both are sized from the budget (the one-child table capped), and only
+        // the one in use touches memory (tables map their pages as they grow).
         SettledSearch {
             dfs: DepthFirst::prefetching_children(),
-            table: TranspositionTable::with_budget(bytes),
+            table: TranspositionTable::with_budget(bytes.min(ONE_CHILD_TABLE_MAX)),
             dead_roots: reductions.dead_roots,
             options: DfsOptions {
                 reduce: reductions.stubborn,
@@ -113,7 +125,9 @@ impl SettledSearch {
         match &self.joint {
             Some(j) => {
                 let p = j.assignments.after_settling(parent, m);
-                j.memo.prefetch(j.assignments.board_key(key, p));
+                let board = j.assignments.board_key(key, p);
+                j.memo.prefetch(board);
+                j.game.lost_boards().prefetch(board);
             }
             None => self.table.prefetch(Hashed::new(key)),
         }
@@ -125,7 +139,7 @@ impl SettledSearch {
             + self
                 .joint
                 .as_ref()
-                .map_or(0, |j| j.table.active_bytes() + j.memo.bytes())
+                .map_or(0, |j| j.game.lost_boards().bytes() + j.memo.bytes())
     }
 
     /// Decides a settled root: the whole exact search is this one depth-first search.
@@ -267,14 +281,14 @@ fn search_kept_table<G: Game>(
 impl JointSettled {
     /// The joint searcher for the layout of the settled `child`, `None` beyond four
     /// rows. The memo gets an eighth of `bytes` (at most 16 MiB: a board's children
-    /// come close together), the table the rest.
+    /// come close together), the table of lost boards the rest.
     fn new(child: &Position, bytes: usize) -> Option<JointSettled> {
         let assignments = Assignments::new(child.layout().suits())?;
         let memo_bytes = (bytes / 8).min(16 << 20);
+        let lost = BoardTable::with_budget(bytes - memo_bytes);
         Some(JointSettled {
-            game: JointGame::new(*child, assignments),
+            game: JointGame::new(*child, assignments, lost),
             dfs: DepthFirst::prefetching_children(),
-            table: TranspositionTable::with_budget(bytes - memo_bytes),
             memo: BoardMemo::with_budget(memo_bytes),
             assignments,
         })
@@ -294,28 +308,39 @@ impl JointSettled {
         let own = self.assignments.of(child);
         let bit = 1u32 << own;
         let board = self.assignments.board_key(child.key(), own);
-        let (mut lost, mut won) = self.memo.get(board);
-        if lost & bit != 0 {
+        let (known, mut won) = self.memo.get(board);
+        if known & bit != 0 {
             stats.tt_hits += 1;
             return Ok(None);
         }
-        if dead_roots && lost | won == 0 {
-            // A board not seen (or forgotten): its dead assignments are lost at once,
-            // and the joint search leaves them out. (Searching them too, so that every
-            // root starts from all assignments and more states are shared across
-            // boards, entered 71% more nodes on deal 887.)
+        // Joint searches from other boards may have found more of this one lost.
+        let mut lost = known | self.game.lost_boards().lost(board);
+        if dead_roots && known | won == 0 {
+            // A board not seen as a child before (or forgotten): its dead assignments
+            // are lost at once, and the joint search leaves them out. (Searching them
+            // too, so that every root starts from all assignments and more states are
+            // shared across boards, entered 71% more nodes on deal 887.)
             let mut probe = *child;
+            let mut dead = 0u32;
             for p in 0..self.assignments.count() {
-                probe.rearrange_column0_twos(self.assignments.suits_of(p));
-                if probe.is_dead_common() {
-                    lost |= 1 << p;
+                if lost >> p & 1 == 0 {
+                    probe.rearrange_column0_twos(self.assignments.suits_of(p));
+                    if probe.is_dead_common() {
+                        dead |= 1 << p;
+                    }
                 }
             }
-            stats.dead_cuts += u64::from(lost.count_ones());
-            if lost & bit != 0 {
-                self.memo.put(board, lost, won);
-                return Ok(None);
+            stats.dead_cuts += u64::from(dead.count_ones());
+            lost |= dead;
+            // Lost is lost: states of other searches that reach this board skip them.
+            if dead != 0 {
+                self.game.remember_lost_board(board, dead);
             }
+            self.memo.put(board, lost, won);
+        }
+        if lost & bit != 0 {
+            stats.tt_hits += 1;
+            return Ok(None);
         }
         loop {
             // The child's own assignment alone if it is known won (the search then finds
@@ -326,14 +351,14 @@ impl JointSettled {
                 self.assignments.all() & !lost & !won
             };
             self.game.reset(child, mask);
-            let outcome = search_kept_table(
-                &mut self.dfs,
-                &mut self.game,
-                &mut self.table,
-                options,
-                budget,
-                stats,
-            );
+            // The game's table of lost boards stands in for a transposition table.
+            let options = DfsOptions {
+                table: false,
+                ..options
+            };
+            let outcome = self
+                .dfs
+                .search(&mut self.game, None, options, budget, stats);
             match outcome {
                 Outcome::Exhausted => {
                     lost |= mask;
@@ -341,10 +366,8 @@ impl JointSettled {
                     return Ok(None);
                 }
                 Outcome::Won(line) => {
-                    // The states this search left on its path are not exhausted, so the
-                    // table forgets everything (the searcher stays sound after a win).
-                    let bytes = self.table.capacity_bytes();
-                    self.table.clear_with_limit(bytes);
+                    // Only states searched to the end were remembered, so what the
+                    // table holds stays true after a win.
                     let winner = self.game.won_assignment_after(child, &line);
                     won |= 1 << winner;
                     self.memo.put(board, lost, won);

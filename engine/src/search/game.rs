@@ -76,6 +76,27 @@ pub trait Game {
         let _ = m;
         self.is_dead()
     }
+    /// Called on entering the current position (the root included), for games that
+    /// remember lost positions themselves: the game may narrow the position to a part
+    /// not known lost (a position that stands for several, as a joint search's state
+    /// stands for a board under several assignments), and returns `false` if all of it
+    /// is known lost, when the search skips it as a table hit. A narrowed position
+    /// must stand for a subset of the positions it stood for, and `unplay` of the move
+    /// that entered it must undo the narrowing too. The default keeps every position.
+    #[inline(always)]
+    fn recall(&mut self) -> bool {
+        true
+    }
+    /// Called when the current position, settled, has been searched to the end without
+    /// a win (every kept move tried, skipped or cut): the game may remember it lost,
+    /// for [`Game::recall`]. Not called in complete mode once a win was found.
+    #[inline(always)]
+    fn remember_lost(&mut self) {}
+    /// Starts loading what [`Game::recall`] will read after the legal move `m`.
+    #[inline(always)]
+    fn prefetch_recall(&self, m: Self::Move) {
+        let _ = m;
+    }
     /// A stubborn subset of the legal moves `moves` of the current position, as a bit
     /// mask over the list: every terminal position reachable from here stays reachable
     /// through those moves alone (goals are terminal). Only used in settled positions;

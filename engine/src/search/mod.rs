@@ -11,6 +11,7 @@ pub mod exact;
 pub(crate) mod exact_classes;
 mod exact_joint;
 mod exact_joint_memo;
+mod exact_joint_table;
 pub mod exact_parallel;
 pub(crate) mod exact_settled;
 pub(crate) mod exact_sharing;

@@ -45,21 +45,34 @@ fn assignment_dfs(options: DfsOptions) -> DfsOptions {
 /// the tables of the depth-first searches of settled positions...
 const SETTLED_TABLE_SHARE: usize = 4;
 
-/// ...and at most this many bytes to each thread's table. A larger table saves nodes
-/// but costs more time than they are worth: every probe of a table far beyond the
-/// caches misses them and the TLB. Measured on `common` losses (docs/performance.md):
-/// one thread, deal 24 (4 GiB budget) 60.9 s with 1 GiB, 51.4 s with 64 MiB, 48.1 s
-/// with 16 MiB; deals 56, 213, 232 and 301 (16 GiB) 12-21% faster with 16 MiB than with
-/// 1 GiB. On the larger proof of deal 887 (two threads) 16 MiB re-searched so much
-/// (1,499M nodes against 784M) that it took 146.9 s, while 64 MiB took 134.8 s and
-/// 1 GiB 134.9 s. So 64 MiB: as fast as 1 GiB where reuse matters most, faster where it
-/// matters less, and the rest of the budget goes to the visited set.
+/// ...and at most this many bytes to each thread's tables in a search with at most
+/// [`LONG_SEARCH`] to run: a 32 MiB table of lost boards and an 8 MiB memo for the
+/// joint searches (`search::exact_settled`). A larger table saves nodes on the longest
+/// proofs but costs more time than they are worth on shorter ones: every probe of a
+/// table far beyond the caches misses them and the TLB. Two threads, 16 GiB, a
+/// 32 MiB against a 256 MiB table of lost boards (docs/performance.md): deal 24 10.5
+/// against 12.2 s, deal 56 11.7 against 12.6 s, deal 747 76.0 against 54.5 s.
 const SETTLED_TABLE_MAX: usize = 64 << 20;
 
+/// ...and this many in a longer search (or one without a time limit): a 512 MiB table
+/// of lost boards and a 16 MiB memo. Two threads, 16 GiB: deal 747 (lost) 76.0 s with
+/// 32 MiB, 63.3 s with 128 MiB, 48.7-48.8 s with 512 MiB and 60.0 s with 2 GiB; deal
+/// 887 42.1, 37.7, 40.4-43.3 and 42.0 s (with 1 GiB).
+const SETTLED_TABLE_MAX_LONG: usize = (512 + 16) << 20;
+
+/// A search with more time left than this (or no time limit) gets the larger tables.
+const LONG_SEARCH: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Bytes for the settled positions' tables of an exact search on `threads` threads
-/// with `memory_bytes` in all (split equally between the threads).
-fn settled_tables_budget(memory_bytes: usize, threads: usize) -> usize {
-    (memory_bytes / SETTLED_TABLE_SHARE).min(SETTLED_TABLE_MAX.saturating_mul(threads.max(1)))
+/// with `memory_bytes` in all (split equally between the threads), `long` if it has
+/// more than [`LONG_SEARCH`] to run.
+fn settled_tables_budget(memory_bytes: usize, threads: usize, long: bool) -> usize {
+    let per_thread = if long {
+        SETTLED_TABLE_MAX_LONG
+    } else {
+        SETTLED_TABLE_MAX
+    };
+    (memory_bytes / SETTLED_TABLE_SHARE).min(per_thread.saturating_mul(threads.max(1)))
 }
 
 /// The depth-first options a search of `variant` really uses.
@@ -117,7 +130,8 @@ pub(super) fn run_exact(
         // Settled positions by depth-first search with a table (verdicts on `common`),
         // unless the table is turned off (`dfs.table`).
         settled_table_bytes: if options.dfs.table {
-            settled_tables_budget(memory_bytes, options.threads)
+            let long = budget.time_left().is_none_or(|left| left > LONG_SEARCH);
+            settled_tables_budget(memory_bytes, options.threads, long)
         } else {
             0
         },
@@ -317,12 +331,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn settled_tables_take_a_quarter_up_to_64_mib_a_thread() {
+    fn settled_tables_take_a_quarter_up_to_a_cap_a_thread() {
         const MIB: usize = 1 << 20;
-        assert_eq!(settled_tables_budget(128 * MIB, 1), 32 * MIB);
-        assert_eq!(settled_tables_budget(256 * MIB, 2), 64 * MIB);
-        assert_eq!(settled_tables_budget(16 << 30, 1), 64 * MIB);
-        assert_eq!(settled_tables_budget(16 << 30, 2), 128 * MIB);
-        assert_eq!(settled_tables_budget(16 << 30, 0), 64 * MIB);
+        for long in [false, true] {
+            assert_eq!(settled_tables_budget(128 * MIB, 1, long), 32 * MIB);
+            assert_eq!(settled_tables_budget(256 * MIB, 2, long), 64 * MIB);
+        }
+        assert_eq!(settled_tables_budget(16 << 30, 1, false), 64 * MIB);
+        assert_eq!(settled_tables_budget(16 << 30, 2, false), 128 * MIB);
+        assert_eq!(settled_tables_budget(16 << 30, 0, false), 64 * MIB);
+        assert_eq!(settled_tables_budget(16 << 30, 2, true), 1056 * MIB);
+        assert_eq!(settled_tables_budget(1 << 30, 2, true), 256 * MIB);
     }
 }
