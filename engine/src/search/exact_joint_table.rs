@@ -203,17 +203,11 @@ mod tests {
     fn doubling_keeps_every_entry() {
         let mut t = BoardTable::with_budget(4 << 20);
         assert_eq!(t.bytes(), FIRST_ACTIVE * 64);
-        let mut z = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            index_hash(Key::from(z))
-        };
+        let mut rng = crate::deal::SplitMix64::new(7);
         let boards: Vec<(Key, u32)> = (0..60_000u32)
             .map(|i| {
-                (
-                    Key::from(next()) << 64 | Key::from(next()),
-                    (i % (1 << 24)) | 1,
-                )
+                let board = Key::from(rng.next_u64()) << 64 | Key::from(rng.next_u64());
+                (board, (i % (1 << 24)) | 1)
             })
             .collect();
         for &(board, mask) in &boards {
