@@ -14,10 +14,10 @@
 //!   (0 = empty) and their lost masks. The table uses the first `active` buckets (a
 //!   power of two), starting at [`FIRST_ACTIVE`] and doubling when a new board finds
 //!   its bucket full, up to the allocation: a small search touches little memory, a
-//!   large one gets the whole budget, and no entry is replaced before then. An entry lives in its home bucket,
-//!   `index_hash(board) & (active - 1)`, only, so a lookup reads one cache line; a
-//!   doubling moves each entry whose next hash bit is set to the bucket `active` above
-//!   (never used before, so empty), keeping every entry.
+//!   large one gets the whole budget, and no entry is replaced before then. An entry
+//!   lives in its home bucket, `index_hash(board) & (active - 1)`, only, so a lookup
+//!   reads one cache line; a doubling moves each entry whose next hash bit is set to
+//!   the bucket `active` above (never used before, so empty), keeping every entry.
 //! - A bit is set in an entry's mask only for an assignment under which that board was
 //!   searched to the end without a win (or was lost for another proved reason):
 //!   [`BoardTable::add_lost`] is called with such masks only, and bits are only ever
@@ -83,14 +83,8 @@ impl BoardTable {
                     continue;
                 }
                 let mask = mask_of(&self.buckets[i], e);
-                let low = &mut self.buckets[i];
-                low[2 * e] = 0;
-                low[2 * e + 1] = 0;
-                set_mask(low, e, 0);
-                let high = &mut self.buckets[i + active];
-                high[2 * e] = board as u64;
-                high[2 * e + 1] = (board >> 64) as u64;
-                set_mask(high, e, mask);
+                set_entry(&mut self.buckets[i], e, 0, 0);
+                set_entry(&mut self.buckets[i + active], e, board, mask);
             }
         }
         self.active = 2 * active;
@@ -144,9 +138,7 @@ impl BoardTable {
                 cursor
             }
         };
-        b[2 * e] = board as u64;
-        b[2 * e + 1] = (board >> 64) as u64;
-        set_mask(b, e, lost);
+        set_entry(b, e, board, lost);
     }
 }
 
@@ -158,6 +150,14 @@ fn key_of(b: &[u64; 8], e: usize) -> Key {
 #[inline(always)]
 fn mask_of(b: &[u64; 8], e: usize) -> u32 {
     (b[MASKS + e / 2] >> (32 * (e % 2))) as u32
+}
+
+/// Writes entry `e`: its board key (0 empties it) and its mask.
+#[inline(always)]
+fn set_entry(b: &mut [u64; 8], e: usize, board: Key, mask: u32) {
+    b[2 * e] = board as u64;
+    b[2 * e + 1] = (board >> 64) as u64;
+    set_mask(b, e, mask);
 }
 
 #[inline(always)]

@@ -16,7 +16,6 @@ use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact_joint::{Assignments, JointGame};
 use crate::search::exact_joint_memo::BoardMemo;
 use crate::search::exact_joint_table::BoardTable;
-use crate::search::game::Game;
 use crate::search::gaps_game::CommonGame;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
@@ -202,14 +201,22 @@ impl SettledSearch {
             return Ok(None);
         }
         let mut game = CommonGame::new(*child);
-        let outcome = search_kept_table(
-            &mut self.dfs,
+        // The search adds its table's totals since the last clear to `stored`,
+        // `replaced` and `table_bytes`; here `stored` counts the visited set's keys
+        // only, `replaced` the entries the table lost during this search, and `run`
+        // sets `table_bytes` for the whole memory.
+        let before = (stats.stored, stats.replaced, stats.table_bytes);
+        let replaced = self.table.replaced();
+        let outcome = self.dfs.search(
             &mut game,
-            &mut self.table,
+            Some(&mut self.table),
             self.options,
             budget,
             stats,
         );
+        stats.stored = before.0;
+        stats.replaced = before.1 + (self.table.replaced() - replaced);
+        stats.table_bytes = before.2;
         match outcome {
             Outcome::Exhausted => Ok(None),
             Outcome::Won(line) => Ok(Some(line)),
@@ -254,28 +261,6 @@ pub(crate) fn settling_moves_first(
         }
     }
     front
-}
-
-/// A depth-first search of `game` with `table`, a table kept across searches. The
-/// search adds its table's totals since the last clear to `stored`, `replaced` and
-/// `table_bytes`; here `stored` counts the visited set's keys only, `replaced` the
-/// entries the table lost during this search, and `run` sets `table_bytes` for the
-/// whole memory.
-fn search_kept_table<G: Game>(
-    dfs: &mut DepthFirst<G>,
-    game: &mut G,
-    table: &mut TranspositionTable,
-    options: DfsOptions,
-    budget: &Budget,
-    stats: &mut SearchStats,
-) -> Outcome<G::Move> {
-    let before = (stats.stored, stats.replaced, stats.table_bytes);
-    let replaced = table.replaced();
-    let outcome = dfs.search(game, Some(table), options, budget, stats);
-    stats.stored = before.0;
-    stats.replaced = before.1 + (table.replaced() - replaced);
-    stats.table_bytes = before.2;
-    outcome
 }
 
 impl JointSettled {
