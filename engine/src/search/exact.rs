@@ -203,10 +203,14 @@ impl ExactSearch {
         let root_class = class_key(start, variant, options);
         let _ = self.visited.insert(root_class.unwrap_or(start.key()));
         let class = self.classes.open(start, root_class);
-        let opens = class != NO_CLASS;
+        let root = FrameEntry {
+            via: Move::default(),
+            class,
+            opens_class: class != NO_CLASS,
+            class_key: root_class,
+        };
         self.stack.set_spare(start);
-        if let Some(end) = self.enter_spare(Move::default(), class, opens, variant, options, stats)
-        {
+        if let Some(end) = self.enter_spare(root, variant, options, stats) {
             match end {
                 Entered::Won if !options.complete => return (Outcome::Won(Vec::new()), None),
                 Entered::Won => first_win = Some(Vec::new()),
@@ -222,9 +226,15 @@ impl ExactSearch {
                 self.stack.pop();
                 continue;
             };
-            let from_class = top.entry.class;
-            let child = self.stack.play_child(m);
-            if let Some(search) = self.settled.as_mut().filter(|_| settled(child, variant)) {
+            let from = top.entry;
+            let parent = &top.position;
+            let settles = self.settled.is_some()
+                && variant == Variant::Common
+                && parent.settles_by(m, parent.column0_twos());
+            if settles {
+                let child = self.stack.play_child(m);
+                debug_assert!(settled(child, variant));
+                let search = self.settled.as_mut().expect("settles only with a search");
                 match search.decide(child, budget, stats) {
                     Ok(None) => continue,
                     Ok(Some(rest)) => {
@@ -235,27 +245,46 @@ impl ExactSearch {
                     Err(reason) => return stopped(first_win, reason),
                 }
             }
-            let (class, opens) = match self.classes.admit(from_class, m, child, variant, options) {
+            // Admitted before it is played (see `OpenClasses::admit`).
+            let admitted = self.classes.admit(from, m, parent, variant, options);
+            match admitted {
                 Admit::Seen => {
                     stats.tt_hits += 1;
                     continue;
                 }
-                Admit::Member(class) => (class, false),
-                Admit::Keyed(key, child_class) => {
-                    match self.visited.insert(key) {
-                        Insert::Present => {
-                            stats.tt_hits += 1;
-                            continue;
-                        }
-                        Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
-                        Insert::New => {}
+                Admit::Member(_) => {}
+                Admit::Keyed(key, _) => match self.visited.insert(key) {
+                    Insert::Present => {
+                        stats.tt_hits += 1;
+                        continue;
                     }
-                    stats.stored += 1;
-                    let class = self.classes.open(child, child_class);
-                    (class, class != NO_CLASS)
+                    Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
+                    Insert::New => stats.stored += 1,
+                },
+            }
+            let child = self.stack.play_child(m);
+            debug_assert!(self.settled.is_none() || !settled(child, variant));
+            let entry = match admitted {
+                Admit::Member(class) => FrameEntry {
+                    via: m,
+                    class,
+                    opens_class: false,
+                    class_key: from.class_key,
+                },
+                Admit::Keyed(_, class_key) => {
+                    let class = self.classes.open(child, class_key);
+                    FrameEntry {
+                        via: m,
+                        class,
+                        opens_class: class != NO_CLASS,
+                        class_key,
+                    }
                 }
+                Admit::Seen => unreachable!("a child seen before is not played"),
             };
-            if let Some(Entered::Won) = self.enter_spare(m, class, opens, variant, options, stats) {
+            self.classes
+                .debug_check(admitted, entry.class_key, child, variant, options);
+            if let Some(Entered::Won) = self.enter_spare(entry, variant, options, stats) {
                 let line = self.stack.line(m);
                 if !options.complete {
                     return (Outcome::Won(line), None);
@@ -273,14 +302,12 @@ impl ExactSearch {
     }
 
     /// Counts the newly entered position in the stack's spare slot and pushes it as a
-    /// frame if it is to be expanded; says if it was won or left unexpanded. `class` is
-    /// its Two-shuffle class, which it opened if `opens_class`; such a class closes at
-    /// once when the position is not expanded.
+    /// frame entered as `entry` if it is to be expanded; says if it was won or left
+    /// unexpanded. A class it opened (`entry.opens_class`) closes at once when it is
+    /// not expanded.
     fn enter_spare(
         &mut self,
-        via: Move,
-        class: u32,
-        opens_class: bool,
+        entry: FrameEntry,
         variant: Variant,
         options: ExactOptions,
         stats: &mut SearchStats,
@@ -292,13 +319,13 @@ impl ExactSearch {
         stats.max_depth = stats.max_depth.max(self.stack.len() as u64);
         if position.is_won(variant) {
             stats.wins += 1;
-            if opens_class {
+            if entry.opens_class {
                 self.classes.close_last();
             }
             return Some(Entered::Won);
         }
         if left_unexpanded(position, is_settled, variant, options, stats) {
-            if opens_class {
+            if entry.opens_class {
                 self.classes.close_last();
             }
             return Some(Entered::Leaf);
@@ -307,11 +334,6 @@ impl ExactSearch {
         // their cache misses instead of paying them one after another; settling moves
         // first, so that their table buckets are still cached when they are decided.
         let visited = &self.visited;
-        let entry = FrameEntry {
-            via,
-            class,
-            opens_class,
-        };
         let rules = FrameRules {
             variant,
             options,

@@ -14,7 +14,7 @@ use crate::position::{is_shuffle_move, Position, MAX_MOVES};
 use crate::search::exact::ExactOptions;
 use crate::search::exact_settled::{settling_moves_first, SettledSearch};
 use crate::variant::Variant;
-use crate::zobrist::Key;
+use crate::zobrist::{self, Key};
 
 /// A frame outside any Two-shuffle class.
 pub(crate) const NO_CLASS: u32 = u32::MAX;
@@ -46,13 +46,18 @@ pub(crate) struct FrameRules<'a> {
 }
 
 /// How a frame was entered: by `via` from the frame below (unused at a root), in the
-/// Two-shuffle class `class` of its stack's open classes (or [`NO_CLASS`]), which it
-/// opened if `opens_class` (its key is the class's in the visited set).
+/// Two-shuffle class `class` of its stack's open classes (or [`NO_CLASS`]: also a
+/// position with a class that a thread took over from another, see
+/// `search::exact_parallel`), which it opened if `opens_class` (its key is the class's
+/// in the visited set). `class_key` is [`class_key`] of the frame's position, whatever
+/// `class` says: the keys of most children follow from it by one move's delta
+/// ([`keys_after`]).
 #[derive(Clone, Copy)]
 pub(crate) struct FrameEntry {
     pub via: Move,
     pub class: u32,
     pub opens_class: bool,
+    pub class_key: Option<Key>,
 }
 
 /// The moves a frame of an exact search tries from `position`, entered as `entry`
@@ -89,7 +94,7 @@ pub(crate) fn frame_moves(
         });
     }
     let settling = settling_moves_first(position, moves, rules.settled, |m| {
-        if let Some(key) = lookup_key_after(position, class, m, variant, options) {
+        if let Some(key) = lookup_key_after(position, entry, m, variant, options) {
             prefetch(key);
         }
     });
@@ -115,27 +120,49 @@ fn runs_next(position: &Position, moves: &mut MoveList<MAX_MOVES>, settling: usi
 }
 
 /// The key under which [`OpenClasses::admit`] will look up the child reached by `m` from
-/// `position`, a member of the class `from` (or [`NO_CLASS`]): its class key if it has
-/// one, else its own key; `None` for a shuffle move inside an open class, which does not
-/// touch the visited set. Computed without playing `m`, so that the searches can start
-/// loading the right slot of the set when they push a frame.
+/// `position`, entered as `entry`: as [`keys_after`]; `None` for a shuffle move inside
+/// an open class, which does not touch the visited set. The exact searches use it to
+/// start loading the right slot of the set when they push a frame.
 #[inline(always)]
 fn lookup_key_after(
     position: &Position,
-    from: u32,
+    entry: FrameEntry,
     m: Move,
     variant: Variant,
     options: ExactOptions,
 ) -> Option<Key> {
-    if from != NO_CLASS && is_shuffle_move(m) {
+    if entry.class != NO_CLASS && is_shuffle_move(m) {
         return None;
     }
-    if options.shuffle_classes && variant == Variant::Common {
-        if let Some(key) = position.shuffle_class_key_after(m) {
-            return Some(key);
-        }
+    Some(keys_after(position, entry.class_key, m, variant, options).0)
+}
+
+/// The visited-set key of the child reached by the legal move `m` from `position`, and
+/// its class key ([`class_key`] of the child), computed without playing `m`; `own` is
+/// `position`'s class key. A move that neither leaves nor enters column 0 keeps
+/// column 0 as it is, so the child is in a class exactly when `position` is, and its
+/// class key is `own` changed by the move's Zobrist delta (the class key is the key of
+/// the member whose Twos stand in suit order, `position::shuffle`, and the move
+/// changes the same two terms in every member); other moves compute it from the cells
+/// (`Position::shuffle_class_key_after`). Debug builds check both against the played
+/// child (`OpenClasses::debug_check`).
+#[inline(always)]
+pub(crate) fn keys_after(
+    position: &Position,
+    own: Option<Key>,
+    m: Move,
+    variant: Variant,
+    options: ExactOptions,
+) -> (Key, Option<Key>) {
+    if !(options.shuffle_classes && variant == Variant::Common) {
+        return (position.key_after(m), None);
     }
-    Some(position.key_after(m))
+    let class = if col_of(m.from) != 0 && col_of(m.to) != 0 {
+        own.map(|key| key ^ zobrist::move_delta(m.card, m.from, m.to))
+    } else {
+        position.shuffle_class_key_after(m)
+    };
+    (class.unwrap_or_else(|| position.key_after(m)), class)
 }
 
 /// The Two-shuffle classes open on one search stack (see the module doc): the keys of
@@ -203,29 +230,59 @@ impl OpenClasses {
         (self.starts.len() - 1) as u32
     }
 
-    /// How `child`, reached by `m` from a position of the class `from` (or
-    /// [`NO_CLASS`]), is entered: a shuffle move from an open class leads to another
-    /// member of it, recorded here (or already entered); any other child goes through
-    /// the visited set under its class key, if it has one, else its own key. Both
-    /// searches, on one thread or several, decide through this.
+    /// How the child reached by `m` from `parent`, entered as `entry`, is entered: a
+    /// shuffle move from an open class leads to another member of it, recorded here (or
+    /// already entered); any other child goes through the visited set under its class
+    /// key, if it has one, else its own key ([`keys_after`]). The child is not played:
+    /// most children are found entered before, and playing one copies a whole position
+    /// (`perf` put 5% of a two-thread exact search in that copy). Both searches, on one
+    /// thread or several, decide through this.
+    #[inline(always)]
     pub fn admit(
         &mut self,
-        from: u32,
+        entry: FrameEntry,
         m: Move,
-        child: &Position,
+        parent: &Position,
         variant: Variant,
         options: ExactOptions,
     ) -> Admit {
-        if from == NO_CLASS || !is_shuffle_move(m) {
-            let class = class_key(child, variant, options);
-            return Admit::Keyed(class.unwrap_or(child.key()), class);
+        if entry.class == NO_CLASS || !is_shuffle_move(m) {
+            let (key, class) = keys_after(parent, entry.class_key, m, variant, options);
+            return Admit::Keyed(key, class);
         }
-        let key = child.key();
-        if self.members[self.starts[from as usize]..].contains(&key) {
+        let key = parent.key_after(m);
+        if self.members[self.starts[entry.class as usize]..].contains(&key) {
             return Admit::Seen;
         }
         self.members.push(key);
-        Admit::Member(from)
+        Admit::Member(entry.class)
+    }
+
+    /// In debug builds, checks that what [`OpenClasses::admit`] said of a child, without
+    /// playing it, is what the played `child` has: its key as a new member, its class
+    /// key and class as a keyed child; and that `recorded`, what its frame records, is
+    /// its class key.
+    #[inline(always)]
+    pub fn debug_check(
+        &self,
+        admitted: Admit,
+        recorded: Option<Key>,
+        child: &Position,
+        variant: Variant,
+        options: ExactOptions,
+    ) {
+        if cfg!(debug_assertions) {
+            let class = class_key(child, variant, options);
+            assert_eq!(recorded, class, "a frame's class key");
+            match admitted {
+                Admit::Seen => {}
+                Admit::Member(_) => assert_eq!(self.members.last(), Some(&child.key())),
+                Admit::Keyed(key, keyed) => {
+                    assert_eq!(keyed, class);
+                    assert_eq!(key, class.unwrap_or(child.key()));
+                }
+            }
+        }
     }
 
     /// Closes the last open class.
@@ -238,6 +295,7 @@ impl OpenClasses {
 }
 
 /// What [`OpenClasses::admit`] says of a child.
+#[derive(Clone, Copy)]
 pub(crate) enum Admit {
     /// A member of that open class, entered before.
     Seen,

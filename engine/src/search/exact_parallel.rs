@@ -309,10 +309,16 @@ impl Run {
             // Every thread expands the root; thread 0 alone opens its class, if it has
             // one (for the others the class's key is in the set), so that each member
             // is entered once.
-            let root_class = class_key(start, variant, options).filter(|_| thread == 0);
-            let class = run.classes.open(start, root_class);
+            let root_class = class_key(start, variant, options);
+            let class = run.classes.open(start, root_class.filter(|_| thread == 0));
             run.stack.set_spare(start);
-            run.push_spare(Move::default(), class, class != NO_CLASS, None);
+            let root = FrameEntry {
+                via: Move::default(),
+                class,
+                opens_class: class != NO_CLASS,
+                class_key: root_class,
+            };
+            run.push_spare(root, None);
         }
         run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
         run
@@ -391,6 +397,7 @@ impl Run {
             via: Move::default(),
             class: NO_CLASS,
             opens_class: false,
+            class_key: class_key(&donation.position, self.variant, self.options),
         };
         self.stack.push_spare(entry, |_, list| *list = moves, |_| 0);
     }
@@ -443,11 +450,45 @@ impl Run {
                 self.stack.pop();
                 continue;
             };
-            let from_class = top.entry.class;
+            let from = top.entry;
+            let parent = &top.position;
+            let variant = self.variant;
+            let settles = self.settled.is_some()
+                && variant == Variant::Common
+                && parent.settles_by(m, parent.column0_twos());
+            let admitted = if settles {
+                None
+            } else {
+                let admitted = self.classes.admit(from, m, parent, variant, self.options);
+                match admitted {
+                    Admit::Seen => {
+                        self.stats.tt_hits += 1;
+                        continue;
+                    }
+                    Admit::Member(_) => {}
+                    Admit::Keyed(key, _) => match set.insert(key) {
+                        Insert::Present => {
+                            self.stats.tt_hits += 1;
+                            continue;
+                        }
+                        Insert::Full => {
+                            // Tried again once the set has grown.
+                            if let Some(top) = self.stack.top_mut() {
+                                top.tried -= 1;
+                            }
+                            grow.store(true, Ordering::Relaxed);
+                            return Some(PhaseEnd::Grow);
+                        }
+                        Insert::New => self.stats.stored += 1,
+                    },
+                }
+                Some(admitted)
+            };
             let depth = self.stack.len() as u64;
             let child = self.stack.play_child(m);
-            let variant = self.variant;
-            if let Some(search) = self.settled.as_mut().filter(|_| settled(child, variant)) {
+            debug_assert_eq!(settles, self.settled.is_some() && settled(child, variant));
+            let Some(admitted) = admitted else {
+                let search = self.settled.as_mut().expect("settles only with a search");
                 match search.decide(child, budget, &mut self.stats) {
                     Ok(None) => {}
                     Ok(Some(rest)) => {
@@ -462,38 +503,28 @@ impl Run {
                     }
                 }
                 continue;
-            }
-            let admitted = self
-                .classes
-                .admit(from_class, m, child, self.variant, self.options);
-            let (class, opens) = match admitted {
-                Admit::Seen => {
-                    self.stats.tt_hits += 1;
-                    continue;
-                }
-                // A member of a class this thread opened (see `search::exact`).
-                Admit::Member(class) => (class, false),
-                Admit::Keyed(key, child_class) => {
-                    match set.insert(key) {
-                        Insert::Present => {
-                            self.stats.tt_hits += 1;
-                            continue;
-                        }
-                        Insert::Full => {
-                            // Tried again once the set has grown.
-                            if let Some(top) = self.stack.top_mut() {
-                                top.tried -= 1;
-                            }
-                            grow.store(true, Ordering::Relaxed);
-                            return Some(PhaseEnd::Grow);
-                        }
-                        Insert::New => {}
-                    }
-                    self.stats.stored += 1;
-                    let class = self.classes.open(child, child_class);
-                    (class, class != NO_CLASS)
-                }
             };
+            let entry = match admitted {
+                // A member of a class this thread opened (see `search::exact`).
+                Admit::Member(class) => FrameEntry {
+                    via: m,
+                    class,
+                    opens_class: false,
+                    class_key: from.class_key,
+                },
+                Admit::Keyed(_, class_key) => {
+                    let class = self.classes.open(child, class_key);
+                    FrameEntry {
+                        via: m,
+                        class,
+                        opens_class: class != NO_CLASS,
+                        class_key,
+                    }
+                }
+                Admit::Seen => unreachable!("a child seen before is not played"),
+            };
+            self.classes
+                .debug_check(admitted, entry.class_key, child, variant, self.options);
             self.stats.nodes += 1;
             let is_settled = settled(child, self.variant);
             self.stats.settled += u64::from(is_settled);
@@ -502,7 +533,7 @@ impl Run {
                 self.stats.wins += 1;
                 let line = self.line(m);
                 self.win.get_or_insert(line);
-                if opens {
+                if entry.opens_class {
                     self.classes.close_last();
                 }
                 if !self.options.complete {
@@ -515,8 +546,8 @@ impl Run {
                 self.options,
                 &mut self.stats,
             ) {
-                self.push_spare(m, class, opens, Some(set));
-            } else if opens {
+                self.push_spare(entry, Some(set));
+            } else if entry.opens_class {
                 self.classes.close_last();
             }
             if self.stats.nodes >= self.next_check {
@@ -536,19 +567,13 @@ impl Run {
         line
     }
 
-    /// Pushes the position in the stack's spare slot as a frame, entered by `via` in
-    /// `class` (opened by it if `opens_class`); its moves are tried from this thread's
-    /// share of the list on.
-    fn push_spare(&mut self, via: Move, class: u32, opens_class: bool, set: Option<&SharedKeySet>) {
+    /// Pushes the position in the stack's spare slot as a frame entered as `entry`; its
+    /// moves are tried from this thread's share of the list on.
+    fn push_spare(&mut self, entry: FrameEntry, set: Option<&SharedKeySet>) {
         // As in `search::exact`: settling moves first in the list, every child's slot
         // or bucket loading from now on (a thread that starts further along the list
         // reaches the settling moves last, when their buckets may have left the cache).
         let (thread, threads) = (self.thread, self.threads);
-        let entry = FrameEntry {
-            via,
-            class,
-            opens_class,
-        };
         let rules = FrameRules {
             variant: self.variant,
             options: self.options,

@@ -226,6 +226,7 @@ impl ExactStack {
                 via: Move::default(),
                 class: 0,
                 opens_class: false,
+                class_key: None,
             },
         });
     }
@@ -243,6 +244,7 @@ mod tests {
             via,
             class: 0,
             opens_class: false,
+            class_key: None,
         };
         stack.push_spare(
             entry,

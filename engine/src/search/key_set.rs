@@ -15,7 +15,7 @@
 //! - Buckets come from a nonlinear mix of the key (raw Zobrist keys of related positions
 //!   share low bits), mapped onto any slot count by multiply-shift.
 
-use crate::search::memory::{advise_huge_pages, prefetch_line};
+use crate::search::memory::{advise_huge_pages, map_for_writing, prefetch_line};
 use crate::search::shards::ShardPlan;
 use crate::zobrist::{index_hash, Key};
 
@@ -160,8 +160,9 @@ impl KeySet {
 
     /// Copies shard `s` into `bigger` slots.
     fn grow(&mut self, s: usize, bigger: usize) {
-        let fresh = vec![0; bigger];
+        let mut fresh = vec![0; bigger];
         advise_huge_pages(&fresh);
+        map_for_writing(&mut fresh);
         let old = std::mem::replace(&mut self.shards[s].slots, fresh);
         self.slots += bigger - old.len();
         let shard = &mut self.shards[s];

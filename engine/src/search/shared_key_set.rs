@@ -15,11 +15,11 @@
 //!   the last room): past that, inserts into it say [`Insert::Full`], and
 //!   [`SharedKeySet::grow`] copies the fullest shards into larger ones while no thread
 //!   uses the set, at most one shard per thread at a time, so the set never takes more
-//!   than its budget. The memory comes zeroed from the allocator and pages are mapped
-//!   as they are first touched.
+//!   than its budget. The memory comes zeroed from the allocator, its pages mapped by
+//!   a write when a shard is made (`memory::map_for_writing`).
 
 use crate::search::key_set::Insert;
-use crate::search::memory::{advise_huge_pages, prefetch_line};
+use crate::search::memory::{advise_huge_pages, map_for_writing, prefetch_line};
 use crate::search::shards::ShardPlan;
 use crate::zobrist::{index_hash, Key};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -35,8 +35,9 @@ struct Shard {
 
 impl Shard {
     fn with_slots(slots: usize) -> Shard {
-        let slots: Vec<Slot> = bytemuck::zeroed_vec(slots);
+        let mut slots: Vec<Slot> = bytemuck::zeroed_vec(slots);
         advise_huge_pages(&slots);
+        map_for_writing(&mut slots);
         Shard {
             slots,
             len: AtomicUsize::new(0),
