@@ -6,7 +6,8 @@
 //! 2. The `basic` search under each suit assignment, capped by
 //!    [`AUTO_ASSIGNMENT_CAPS`]: it finds wins whose random probes are rare.
 //! 3. Breadth-first search with a probe per node, which also proves small spaces lost,
-//!    within at most [`AUTO_HYBRID_BYTES`] (more memory only delays the next phase).
+//!    within at most [`AUTO_HYBRID_BYTES`], or [`AUTO_HYBRID_BYTES_LONG`] when the time
+//!    limit is long (more memory only delays the next phase).
 //! 4. If that fills its memory, the exact search (`search::exact`: settled positions
 //!    by depth-first search, the rest in an exact visited set) with the rest of the
 //!    limits, the whole memory budget and the request's threads.
@@ -49,6 +50,15 @@ pub const AUTO_PROBES: u64 = 100_000;
 /// Most memory of the breadth-first phase of `auto` on `common` (10.1M positions): on
 /// 4x13 deals 0..999 at 10 s per deal its median decision took about a second.
 pub const AUTO_HYBRID_BYTES: usize = 256 << 20;
+
+/// Most memory of the chain's breadth-first phase when the time limit is over
+/// [`SIDE_BY_SIDE_MAX`] (or there is none), where the exact search that follows has
+/// time to prove what that phase would: on the 149 deals of 4x13 deals 0..999 that
+/// breadth-first search decided at 10 s a deal, `auto` at 60 s with this cap decided
+/// every one (123 by breadth-first search, 26 by the exact search, the longest in
+/// 19.3 s), and the phase takes about 1.4 s instead of 5.7-7.0 s before the exact search
+/// starts on a hard deal.
+pub const AUTO_HYBRID_BYTES_LONG: usize = 64 << 20;
 
 /// Node limits of a suit-assignment search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,11 +112,16 @@ impl Solver {
         if options.threads > 1 && short {
             return self.auto_side_by_side(start, options, rng, budget, stats);
         }
+        let finder_bytes = if short {
+            AUTO_HYBRID_BYTES
+        } else {
+            AUTO_HYBRID_BYTES_LONG
+        };
         let finder_options = SolveOptions {
             table_limit: Some(
                 options
                     .table_limit
-                    .map_or(AUTO_HYBRID_BYTES, |limit| limit.min(AUTO_HYBRID_BYTES)),
+                    .map_or(finder_bytes, |limit| limit.min(finder_bytes)),
             ),
             ..*options
         };
