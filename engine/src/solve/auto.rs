@@ -53,12 +53,12 @@ pub const AUTO_HYBRID_BYTES: usize = 256 << 20;
 
 /// Most memory of the chain's breadth-first phase when the time limit is over
 /// [`SIDE_BY_SIDE_MAX`] (or there is none), where the exact search that follows has
-/// time to prove what that phase would: on the 149 deals of 4x13 deals 0..999 that
-/// breadth-first search decided at 10 s a deal, `auto` at 60 s with this cap decided
-/// every one (123 by breadth-first search, 26 by the exact search, the longest in
-/// 19.3 s), and the phase takes about 1.4 s instead of 5.7-7.0 s before the exact search
-/// starts on a hard deal.
-pub const AUTO_HYBRID_BYTES_LONG: usize = 64 << 20;
+/// time to prove what a larger phase would. On a hard 4x13 deal the phase fills 128
+/// MiB in 2.7 s against 7.0 s for [`AUTO_HYBRID_BYTES`] (deal 747, two threads). At
+/// 60 s a deal, 64 MiB (1.4 s) still decided all 149 of deals 0..999 that breadth-first
+/// search decides at 10 s (the longest, by the exact search, in 19.3 s), but lost deal
+/// 570, which breadth-first search wins after 121M positions (4.7 s with 128 MiB).
+pub const AUTO_HYBRID_BYTES_LONG: usize = 128 << 20;
 
 /// Node limits of a suit-assignment search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
