@@ -264,26 +264,9 @@ impl ExactSearch {
             }
             let child = self.stack.play_child(m);
             debug_assert!(self.settled.is_none() || !settled(child, variant));
-            let entry = match admitted {
-                Admit::Member(class) => FrameEntry {
-                    via: m,
-                    class,
-                    opens_class: false,
-                    class_key: from.class_key,
-                },
-                Admit::Keyed(_, class_key) => {
-                    let class = self.classes.open(child, class_key);
-                    FrameEntry {
-                        via: m,
-                        class,
-                        opens_class: class != NO_CLASS,
-                        class_key,
-                    }
-                }
-                Admit::Seen => unreachable!("a child seen before is not played"),
-            };
-            self.classes
-                .debug_check(admitted, entry.class_key, child, variant, options);
+            let entry = self
+                .classes
+                .enter(admitted, m, from, child, variant, options);
             if let Some(Entered::Won) = self.enter_spare(entry, variant, options, stats) {
                 let line = self.stack.line(m);
                 if !options.complete {

@@ -258,12 +258,49 @@ impl OpenClasses {
         Admit::Member(entry.class)
     }
 
+    /// How the child just played by `m` from a frame entered as `from` is entered,
+    /// after [`OpenClasses::admit`] said `admitted` of it (a new member, or a new key):
+    /// a new key opens the child's class, if it has one. Both searches, on one thread or
+    /// several, build the child's frame entry through this.
+    #[inline(always)]
+    pub fn enter(
+        &mut self,
+        admitted: Admit,
+        m: Move,
+        from: FrameEntry,
+        child: &Position,
+        variant: Variant,
+        options: ExactOptions,
+    ) -> FrameEntry {
+        let entry = match admitted {
+            // A member of a class this stack opened (see `search::exact`).
+            Admit::Member(class) => FrameEntry {
+                via: m,
+                class,
+                opens_class: false,
+                class_key: from.class_key,
+            },
+            Admit::Keyed(_, class_key) => {
+                let class = self.open(child, class_key);
+                FrameEntry {
+                    via: m,
+                    class,
+                    opens_class: class != NO_CLASS,
+                    class_key,
+                }
+            }
+            Admit::Seen => unreachable!("a child seen before is not played"),
+        };
+        self.debug_check(admitted, entry.class_key, child, variant, options);
+        entry
+    }
+
     /// In debug builds, checks that what [`OpenClasses::admit`] said of a child, without
     /// playing it, is what the played `child` has: its key as a new member, its class
     /// key and class as a keyed child; and that `recorded`, what its frame records, is
     /// its class key.
     #[inline(always)]
-    pub fn debug_check(
+    fn debug_check(
         &self,
         admitted: Admit,
         recorded: Option<Key>,

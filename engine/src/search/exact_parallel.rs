@@ -504,27 +504,9 @@ impl Run {
                 }
                 continue;
             };
-            let entry = match admitted {
-                // A member of a class this thread opened (see `search::exact`).
-                Admit::Member(class) => FrameEntry {
-                    via: m,
-                    class,
-                    opens_class: false,
-                    class_key: from.class_key,
-                },
-                Admit::Keyed(_, class_key) => {
-                    let class = self.classes.open(child, class_key);
-                    FrameEntry {
-                        via: m,
-                        class,
-                        opens_class: class != NO_CLASS,
-                        class_key,
-                    }
-                }
-                Admit::Seen => unreachable!("a child seen before is not played"),
-            };
-            self.classes
-                .debug_check(admitted, entry.class_key, child, variant, self.options);
+            let entry = self
+                .classes
+                .enter(admitted, m, from, child, variant, self.options);
             self.stats.nodes += 1;
             let is_settled = settled(child, self.variant);
             self.stats.settled += u64::from(is_settled);
