@@ -58,9 +58,7 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_classes::{
-    class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS,
-};
+use crate::search::exact_classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses};
 pub use crate::search::exact_settled::SettledReductions;
 use crate::search::exact_settled::SettledSearch;
 use crate::search::exact_stack::ExactStack;
@@ -130,6 +128,14 @@ pub struct ExactSearch {
 #[inline]
 pub fn settled(position: &Position, variant: Variant) -> bool {
     variant == Variant::Common && position.column0_all_twos()
+}
+
+/// Whether the legal move `m` from the unsettled `position` gives a [`settled`] child
+/// under `variant`'s rules, without playing it: the test both searches make before
+/// handing a child to the settled search.
+#[inline(always)]
+pub fn settles(position: &Position, m: Move, variant: Variant) -> bool {
+    variant == Variant::Common && position.settles_by(m, position.column0_twos())
 }
 
 /// Whether an entered, not won position is left unexpanded: a settled one when the
@@ -203,13 +209,8 @@ impl ExactSearch {
         let root_class = class_key(start, variant, options);
         let _ = self.visited.insert(root_class.unwrap_or(start.key()));
         let class = self.classes.open(start, root_class);
-        let root = FrameEntry {
-            via: Move::default(),
-            class,
-            opens_class: class != NO_CLASS,
-            class_key: root_class,
-        };
         self.stack.set_spare(start);
+        let root = FrameEntry::root(class, root_class);
         if let Some(end) = self.enter_spare(root, variant, options, stats) {
             match end {
                 Entered::Won if !options.complete => return (Outcome::Won(Vec::new()), None),
@@ -228,13 +229,13 @@ impl ExactSearch {
             };
             let from = top.entry;
             let parent = &top.position;
-            let settles = self.settled.is_some()
-                && variant == Variant::Common
-                && parent.settles_by(m, parent.column0_twos());
-            if settles {
+            if let Some(search) = self
+                .settled
+                .as_mut()
+                .filter(|_| settles(parent, m, variant))
+            {
                 let child = self.stack.play_child(m);
                 debug_assert!(settled(child, variant));
-                let search = self.settled.as_mut().expect("settles only with a search");
                 match search.decide(child, budget, stats) {
                     Ok(None) => continue,
                     Ok(Some(rest)) => {

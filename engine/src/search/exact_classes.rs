@@ -60,6 +60,20 @@ pub(crate) struct FrameEntry {
     pub class_key: Option<Key>,
 }
 
+impl FrameEntry {
+    /// The entry of a frame at the bottom of a stack (the root, or work taken over from
+    /// another thread): no move, in `class` (opened by it unless [`NO_CLASS`]), and
+    /// `class_key`, [`class_key`] of its position.
+    pub fn root(class: u32, class_key: Option<Key>) -> FrameEntry {
+        FrameEntry {
+            via: Move::default(),
+            class,
+            opens_class: class != NO_CLASS,
+            class_key,
+        }
+    }
+}
+
 /// The moves a frame of an exact search tries from `position`, entered as `entry`
 /// (its class is one of `classes`), under `rules`: its legal
 /// moves, less those a member leaves to the frame that opened its class (they lead into

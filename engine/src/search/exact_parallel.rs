@@ -43,7 +43,7 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `shared_key_set`.
 
-use super::exact::{left_unexpanded, settled, ExactOptions};
+use super::exact::{left_unexpanded, settled, settles, ExactOptions};
 use super::exact_classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS};
 use super::exact_sharing::{Donation, Exchange, Wait};
 use super::exact_stack::ExactStack;
@@ -312,13 +312,7 @@ impl Run {
             let root_class = class_key(start, variant, options);
             let class = run.classes.open(start, root_class.filter(|_| thread == 0));
             run.stack.set_spare(start);
-            let root = FrameEntry {
-                via: Move::default(),
-                class,
-                opens_class: class != NO_CLASS,
-                class_key: root_class,
-            };
-            run.push_spare(root, None);
+            run.push_spare(FrameEntry::root(class, root_class), None);
         }
         run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
         run
@@ -393,12 +387,8 @@ impl Run {
         self.prefix = donation.line;
         self.stack.set_spare(&donation.position);
         let moves = donation.moves;
-        let entry = FrameEntry {
-            via: Move::default(),
-            class: NO_CLASS,
-            opens_class: false,
-            class_key: class_key(&donation.position, self.variant, self.options),
-        };
+        let class_key = class_key(&donation.position, self.variant, self.options);
+        let entry = FrameEntry::root(NO_CLASS, class_key);
         self.stack.push_spare(entry, |_, list| *list = moves, |_| 0);
     }
 
@@ -453,9 +443,7 @@ impl Run {
             let from = top.entry;
             let parent = &top.position;
             let variant = self.variant;
-            let settles = self.settled.is_some()
-                && variant == Variant::Common
-                && parent.settles_by(m, parent.column0_twos());
+            let settles = self.settled.is_some() && settles(parent, m, variant);
             let admitted = if settles {
                 None
             } else {
