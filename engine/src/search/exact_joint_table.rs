@@ -68,6 +68,11 @@ impl BoardTable {
         (self.stored, self.replaced)
     }
 
+    /// Entries replaced (boards forgotten) since construction.
+    pub fn replaced(&self) -> u64 {
+        self.replaced
+    }
+
     #[inline(always)]
     fn bucket(&self, board: Key) -> usize {
         index_hash(board) as usize & (self.active - 1)

@@ -7,7 +7,7 @@
 //! search), so a key found there is a position known lost. The joint searches keep
 //! only what they proved: assignments lost by board (searched to the end, or dead) and
 //! assignments won (a line found). `stored` in the statistics counts the exact
-//! search's visited set only.
+//! search's visited set only; `replaced` counts the entries both tables forgot.
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
@@ -279,10 +279,26 @@ impl JointSettled {
         })
     }
 
+    /// [`JointSettled::decide_board`], adding the boards its table forgot to
+    /// `stats.replaced`.
+    fn decide(
+        &mut self,
+        child: &Position,
+        options: DfsOptions,
+        dead_roots: bool,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Result<Option<Vec<Move>>, StopReason> {
+        let replaced = self.game.lost_boards().replaced();
+        let decided = self.decide_board(child, options, dead_roots, budget, stats);
+        stats.replaced += self.game.lost_boards().replaced() - replaced;
+        decided
+    }
+
     /// [`SettledSearch::decide`] by board: the memo answers for the child's
     /// assignment, or one joint search decides every assignment of its board that is
     /// not known yet (the dead ones by the dead test) and the memo keeps the result.
-    fn decide(
+    fn decide_board(
         &mut self,
         child: &Position,
         options: DfsOptions,
