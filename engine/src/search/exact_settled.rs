@@ -7,7 +7,8 @@
 //! search), so a key found there is a position known lost. The joint searches keep
 //! only what they proved: assignments lost by board (searched to the end, or dead) and
 //! assignments won (a line found). `stored` in the statistics counts the exact
-//! search's visited set only; `replaced` counts the entries both tables forgot.
+//! search's visited set only; `replaced` also counts the entries that the one-child
+//! table and the table of lost boards forgot (not the memo's).
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
