@@ -177,7 +177,11 @@ impl SettledSearch {
                 }
             }
             if let Some(joint) = self.joint.as_deref_mut() {
-                return joint.decide(child, self.options, self.dead_roots, budget, stats);
+                // The boards its table forgets count as replaced entries.
+                let replaced = joint.game.lost_boards().replaced();
+                let decided = joint.decide(child, self.options, self.dead_roots, budget, stats);
+                stats.replaced += joint.game.lost_boards().replaced() - replaced;
+                return decided;
             }
         }
         self.decide_alone(child, budget, stats)
@@ -280,26 +284,10 @@ impl JointSettled {
         })
     }
 
-    /// [`JointSettled::decide_board`], adding the boards its table forgot to
-    /// `stats.replaced`.
-    fn decide(
-        &mut self,
-        child: &Position,
-        options: DfsOptions,
-        dead_roots: bool,
-        budget: &Budget,
-        stats: &mut SearchStats,
-    ) -> Result<Option<Vec<Move>>, StopReason> {
-        let replaced = self.game.lost_boards().replaced();
-        let decided = self.decide_board(child, options, dead_roots, budget, stats);
-        stats.replaced += self.game.lost_boards().replaced() - replaced;
-        decided
-    }
-
     /// [`SettledSearch::decide`] by board: the memo answers for the child's
     /// assignment, or one joint search decides every assignment of its board that is
     /// not known yet (the dead ones by the dead test) and the memo keeps the result.
-    fn decide_board(
+    fn decide(
         &mut self,
         child: &Position,
         options: DfsOptions,
