@@ -443,8 +443,8 @@ impl Run {
             let from = top.entry;
             let parent = &top.position;
             let variant = self.variant;
-            let settles = self.settled.is_some() && settles(parent, m, variant);
-            let admitted = if settles {
+            let to_settled = self.settled.is_some() && settles(parent, m, variant);
+            let admitted = if to_settled {
                 None
             } else {
                 let admitted = self.classes.admit(from, m, parent, variant, self.options);
@@ -474,7 +474,10 @@ impl Run {
             };
             let depth = self.stack.len() as u64;
             let child = self.stack.play_child(m);
-            debug_assert_eq!(settles, self.settled.is_some() && settled(child, variant));
+            debug_assert_eq!(
+                to_settled,
+                self.settled.is_some() && settled(child, variant)
+            );
             let Some(admitted) = admitted else {
                 let search = self.settled.as_mut().expect("settles only with a search");
                 match search.decide(child, budget, &mut self.stats) {
