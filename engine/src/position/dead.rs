@@ -255,6 +255,144 @@ impl Position {
     }
 }
 
+impl Position {
+    /// The arrangements of column 0's Twos under which this settled `common` position
+    /// (column 0 all Twos) is dead, as a mask: `row_suit[r][s]` is the mask of the
+    /// arrangements that put the Two of suit `s` in row `r` (each arrangement puts one
+    /// suit in each row; one entry a row), and `all` the mask of every arrangement.
+    /// Equal to [`Position::is_dead_common`] of each arrangement (the tests compare
+    /// them), for the cost of a few searches instead of one test per arrangement.
+    ///
+    /// Why: in a settled position every Two is in column 0 and frozen, and reaching a
+    /// Two in the "may move" search leads only to the other Twos. The arrangement
+    /// changes one kind of step: the target of the Three of suit `s` is column 1 of the
+    /// row that holds the Two of `s`. So the search from a card, with the Threes'
+    /// targets left out, tells whether it may move under every arrangement
+    /// ([`Position::settled_reach`]), or else which Threes it reaches; a Three of `s`
+    /// may move under the arrangements where the card in column 1 of `s`'s row is a
+    /// gap or may move. That is a least fixpoint over the four Threes, computed as
+    /// masks over the arrangements. Row `r`'s frontier (module `is_dead`) is its
+    /// column-1 card unless that card is the Three of the suit the arrangement puts in
+    /// row `r`; then it is the first cell after the run of that suit.
+    pub(crate) fn dead_arrangements(&self, row_suit: &[[u32; 4]], all: u32) -> u32 {
+        let rows = row_suit.len();
+        debug_assert!(rows == self.layout.suits() && rows <= 4);
+        debug_assert!(self.column0_all_twos(), "a settled position");
+        let ranks = self.top as usize + 1;
+        if ranks <= 2 {
+            // Column 0 all Twos and every row complete at once: nothing is misplaced.
+            return 0;
+        }
+        let column1: [u8; 4] = std::array::from_fn(|r| {
+            if r < rows {
+                self.cells[cell(r, 1) as usize]
+            } else {
+                GAP
+            }
+        });
+        let reach: [(bool, u8); 4] = std::array::from_fn(|r| {
+            if column1[r] & GAP == 0 {
+                self.settled_reach(column1[r])
+            } else {
+                (true, 0)
+            }
+        });
+        // The arrangements under which a card with `reach` may move, given `threes[s]`,
+        // those under which the Three of suit `s` may.
+        let may = |reach: (bool, u8), threes: &[u32; 4]| -> u32 {
+            if reach.0 {
+                return all;
+            }
+            (0..rows)
+                .filter(|&s| reach.1 >> s & 1 != 0)
+                .fold(0, |m, s| m | threes[s])
+        };
+        let mut threes = [0u32; 4];
+        loop {
+            let mut next = [0u32; 4];
+            for (s, three) in next.iter_mut().enumerate().take(rows) {
+                for r in 0..rows {
+                    // A gap in column 1 of row `r` counts as "may move" (`reach.0`).
+                    *three |= row_suit[r][s] & may(reach[r], &threes);
+                }
+            }
+            if next == threes {
+                break;
+            }
+            threes = next;
+        }
+        let mut dead = 0;
+        for r in 0..rows {
+            let y = column1[r];
+            if y & GAP != 0 {
+                continue;
+            }
+            // Arrangements under which the column-1 card is the frontier: all but
+            // those that continue row `r`'s run with it.
+            let mut misplaced = all;
+            if y & 15 == 2 {
+                let s = usize::from(y >> 4);
+                misplaced &= !row_suit[r][s];
+                let two = Card::new(s as u8, 1).code();
+                let mut col = 2;
+                while col < ranks - 1 && self.cells[cell(r, col) as usize] == two + col as u8 {
+                    col += 1;
+                }
+                let frontier = self.cells[cell(r, col) as usize];
+                if col < ranks - 1 && frontier & GAP == 0 {
+                    let reach = self.settled_reach(frontier);
+                    dead |= row_suit[r][s] & !may(reach, &threes);
+                }
+            }
+            dead |= misplaced & !may(reach[r], &threes);
+        }
+        dead & all
+    }
+
+    /// The "may move" search of [`Position::may_move`] in a settled `common` position,
+    /// from `code`, with the Threes' targets left out: whether a card that can move now
+    /// was reached, and the suits (bits) of the Threes reached (Twos lead nowhere: their
+    /// targets are column 0, all Twos).
+    fn settled_reach(&self, code: u8) -> (bool, u8) {
+        let mut seen = [0u64; CARD_CODES / 64];
+        seen[usize::from(code >> 6)] = 1 << (code & 63);
+        let mut stack = [0u8; CARD_CODES];
+        stack[0] = code;
+        let mut len = 1;
+        let mut threes = 0u8;
+        while len > 0 {
+            len -= 1;
+            let c = stack[len];
+            match c & 15 {
+                1 => continue,
+                2 => {
+                    threes |= 1 << (c >> 4);
+                    continue;
+                }
+                _ => {}
+            }
+            let mut visit = |v: u8| {
+                let word = &mut seen[usize::from(v >> 6)];
+                if *word >> (v & 63) & 1 == 0 {
+                    *word |= 1 << (v & 63);
+                    stack[len] = v;
+                    len += 1;
+                }
+            };
+            visit(c - 1);
+            let pred = self.place[c as usize - 1];
+            if col_of(pred) != self.top as usize {
+                let target = self.cells[pred as usize + 1];
+                if target & GAP != 0 {
+                    return (true, threes);
+                }
+                visit(target);
+            }
+        }
+        (false, threes)
+    }
+}
+
 /// The worklist of cards that may move: a set and the order they joined it.
 struct MayMove {
     set: u128,

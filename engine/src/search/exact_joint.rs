@@ -124,6 +124,7 @@ impl Assignments {
     }
 
     /// How many assignments there are.
+    #[cfg(test)]
     pub fn count(&self) -> usize {
         self.count
     }
@@ -171,6 +172,12 @@ impl Assignments {
     /// The board key of a settled position of assignment `p`: its key without column 0.
     pub fn board_key(&self, key: Key, p: usize) -> Key {
         key ^ self.column0_key[p]
+    }
+
+    /// The assignments under which the board of the settled `pos` is dead
+    /// (`Position::dead_arrangements`: `is_dead_common` under each).
+    pub fn dead(&self, pos: &Position) -> u32 {
+        pos.dead_arrangements(&self.row_suit[..self.suits], self.all())
     }
 
     /// The suits by row of assignment `p`.

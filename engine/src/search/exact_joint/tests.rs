@@ -117,3 +117,48 @@ fn joint_verdicts_equal_the_reference_for_every_assignment() {
     assert!(checked > 20_000, "{checked}");
     assert!(won > 50 && several_won > 10, "{won} {several_won}");
 }
+
+/// The dead assignments of a board, found at once (`Assignments::dead`), are those
+/// under which the settled position is dead by the test of each arrangement, on boards
+/// met along random lines past settling (4x13 included).
+#[test]
+fn dead_assignments_equal_the_dead_test_of_each_arrangement() {
+    let mut rng = SplitMix64::new(5);
+    let mut list = MoveList::<MAX_MOVES>::default();
+    let (mut boards, mut some_dead, mut mixed) = (0, 0, 0);
+    for (suits, ranks, deals) in [
+        (2, 6, 1500),
+        (3, 5, 1500),
+        (4, 5, 1500),
+        (4, 8, 1500),
+        (4, 13, 1500),
+    ] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        let a = Assignments::new(suits).unwrap();
+        for seed in 0..deals {
+            let mut p = deal(seed, layout);
+            for _ in 0..600 {
+                if p.column0_all_twos() {
+                    let expected = (0..a.count()).fold(0u32, |mask, q| {
+                        let mut probe = p;
+                        probe.rearrange_column0_twos(a.suits_of(q));
+                        mask | u32::from(probe.is_dead_common()) << q
+                    });
+                    assert_eq!(a.dead(&p), expected, "{suits}x{ranks} deal {seed}: {p:?}");
+                    boards += 1;
+                    some_dead += usize::from(expected != 0);
+                    mixed += usize::from(expected != 0 && expected != a.all());
+                }
+                p.legal_moves(Variant::Common, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p.play(list[rng.below(list.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(
+        boards > 10_000 && some_dead > 1_000 && mixed > 1_000,
+        "{boards} {some_dead} {mixed}"
+    );
+}
