@@ -7,6 +7,9 @@
 //! - `home` counts cards standing on their `basic` home cell (`code - 1`), so the basic
 //!   game is won exactly when `home == suits * (ranks - 1)`.
 //! - `play` followed by `unplay` of the same move restores the position bit for bit.
+//! - The slots of `cells` and `place` beyond the layout's rows are `OUTSIDE` and
+//!   `NOWHERE` in every position (set at construction, never written), so two positions
+//!   of one layout differ only in the rows in use ([`Position::copy_from`]).
 
 use crate::card::{cell, col_of, row_of, Card, Cell, Layout, CARD_CODES, CELL_SLOTS, MAX_SUITS};
 use crate::moves::{Move, MoveList, SlotMoves};
@@ -207,6 +210,26 @@ impl Position {
                 v & GAP == 0 && v - 1 == c
             })
             .count() as u8
+    }
+
+    /// Makes this position equal to `src`, as `*self = *src`, copying only the slots of
+    /// the rows in use when both have one layout of at most four rows (the module
+    /// invariant): the exact searches copy a position on every node, and the whole
+    /// 288 bytes went through a `memcpy` call (3.4% of the samples on `common` deal 24).
+    #[inline(always)]
+    pub(crate) fn copy_from(&mut self, src: &Position) {
+        const ROWS_4: usize = 4 * 16;
+        if self.layout == src.layout && self.layout.suits() <= 4 {
+            self.top = src.top;
+            self.home = src.home;
+            self.gaps = src.gaps;
+            self.key = src.key;
+            self.cells[..ROWS_4].copy_from_slice(&src.cells[..ROWS_4]);
+            self.place[..ROWS_4].copy_from_slice(&src.place[..ROWS_4]);
+            debug_assert!(self.cells == src.cells && self.place == src.place);
+        } else {
+            *self = *src;
+        }
     }
 
     /// The raw value of cell `c`: a card code, or [`GAP`] (crate-internal fast access).
@@ -533,6 +556,15 @@ impl Position {
             }
         }
         assert_eq!(found_gaps, gap_cells, "gap list");
+        let rows = self.layout.suits() * 16;
+        assert!(
+            self.cells[rows..].iter().all(|&v| v == OUTSIDE),
+            "cells past the rows"
+        );
+        assert!(
+            self.place[rows..].iter().all(|&v| v == NOWHERE),
+            "places past the rows"
+        );
         assert_eq!(self.key, self.compute_key(), "incremental key");
         assert_eq!(self.home, self.compute_home(), "home count");
     }

@@ -107,7 +107,7 @@ impl ExactStack {
         }
         let (line, spare) = self.frames.split_at_mut(self.depth);
         let child = &mut spare[0].position;
-        *child = line[parent].position;
+        child.copy_from(&line[parent].position);
         child.play(m);
         child
     }
