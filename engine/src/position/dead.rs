@@ -253,9 +253,7 @@ impl Position {
         }
         false
     }
-}
 
-impl Position {
     /// The arrangements of column 0's Twos under which this settled `common` position
     /// (column 0 all Twos) is dead, as a mask: `row_suit[r][s]` is the mask of the
     /// arrangements that put the Two of suit `s` in row `r` (each arrangement puts one
