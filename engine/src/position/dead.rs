@@ -196,28 +196,9 @@ impl Position {
     /// can move now.
     fn may_move<const COMMON: bool>(&self, code: u8) -> bool {
         let suits = self.layout.suits();
-        // Two words rather than a `u128`: a variable shift of a `u128` costs a branch
-        // and several instructions on every test.
-        let mut seen = [0u64; CARD_CODES / 64];
-        seen[usize::from(code >> 6)] = 1 << (code & 63);
-        let mut stack = [0u8; CARD_CODES];
-        stack[0] = code;
-        let mut len = 1;
+        let mut search = Worklist::from(code);
         let mut column0_seen = false;
-        macro_rules! visit {
-            ($c:expr) => {{
-                let c: u8 = $c;
-                let word = &mut seen[usize::from(c >> 6)];
-                if *word >> (c & 63) & 1 == 0 {
-                    *word |= 1 << (c & 63);
-                    stack[len] = c;
-                    len += 1;
-                }
-            }};
-        }
-        while len > 0 {
-            len -= 1;
-            let c = stack[len];
+        while let Some(c) = search.pop() {
             if c & 15 == 1 {
                 if COMMON {
                     // Every Two has the same targets: look at them once.
@@ -230,27 +211,37 @@ impl Position {
                         if target & GAP != 0 {
                             return true;
                         }
-                        visit!(target);
+                        search.visit(target);
                     }
                 } else {
                     let target = self.cells[cell(c as usize >> 4, 0) as usize];
                     if target & GAP != 0 {
                         return true;
                     }
-                    visit!(target);
+                    search.visit(target);
                 }
-            } else {
-                visit!(c - 1);
-                let pred = self.place[c as usize - 1];
-                if col_of(pred) != self.top as usize {
-                    let target = self.cells[pred as usize + 1];
-                    if target & GAP != 0 {
-                        return true;
-                    }
-                    visit!(target);
-                }
+            } else if self.steps_from_above_two(c, &mut search) {
+                return true;
             }
         }
+        false
+    }
+
+    /// Rules 2 and 3 for the card `c`, not a Two: visits its predecessor and the card on
+    /// its target cell (right of the predecessor, if that is not in the last column);
+    /// true if that cell is a gap (`c` can move now).
+    #[inline(always)]
+    fn steps_from_above_two(&self, c: u8, search: &mut Worklist) -> bool {
+        search.visit(c - 1);
+        let pred = self.place[c as usize - 1];
+        if col_of(pred) == self.top as usize {
+            return false;
+        }
+        let target = self.cells[pred as usize + 1];
+        if target & GAP != 0 {
+            return true;
+        }
+        search.visit(target);
         false
     }
 
@@ -308,10 +299,11 @@ impl Position {
         let mut threes = [0u32; 4];
         loop {
             let mut next = [0u32; 4];
-            for (s, three) in next.iter_mut().enumerate().take(rows) {
-                for r in 0..rows {
-                    // A gap in column 1 of row `r` counts as "may move" (`reach.0`).
-                    *three |= row_suit[r][s] & may(reach[r], &threes);
+            for r in 0..rows {
+                // A gap in column 1 of row `r` counts as "may move" (`reach.0`).
+                let column1_may = may(reach[r], &threes);
+                for (s, three) in next.iter_mut().enumerate().take(rows) {
+                    *three |= row_suit[r][s] & column1_may;
                 }
             }
             if next == threes {
@@ -352,42 +344,59 @@ impl Position {
     /// was reached, and the suits (bits) of the Threes reached (Twos lead nowhere: their
     /// targets are column 0, all Twos).
     fn settled_reach(&self, code: u8) -> (bool, u8) {
-        let mut seen = [0u64; CARD_CODES / 64];
-        seen[usize::from(code >> 6)] = 1 << (code & 63);
-        let mut stack = [0u8; CARD_CODES];
-        stack[0] = code;
-        let mut len = 1;
+        let mut search = Worklist::from(code);
         let mut threes = 0u8;
-        while len > 0 {
-            len -= 1;
-            let c = stack[len];
+        while let Some(c) = search.pop() {
             match c & 15 {
-                1 => continue,
-                2 => {
-                    threes |= 1 << (c >> 4);
-                    continue;
+                1 => {}
+                2 => threes |= 1 << (c >> 4),
+                _ => {
+                    if self.steps_from_above_two(c, &mut search) {
+                        return (true, threes);
+                    }
                 }
-                _ => {}
-            }
-            let mut visit = |v: u8| {
-                let word = &mut seen[usize::from(v >> 6)];
-                if *word >> (v & 63) & 1 == 0 {
-                    *word |= 1 << (v & 63);
-                    stack[len] = v;
-                    len += 1;
-                }
-            };
-            visit(c - 1);
-            let pred = self.place[c as usize - 1];
-            if col_of(pred) != self.top as usize {
-                let target = self.cells[pred as usize + 1];
-                if target & GAP != 0 {
-                    return (true, threes);
-                }
-                visit(target);
             }
         }
         (false, threes)
+    }
+}
+
+/// The depth-first worklist of a "may move" search from one card: the cards seen (two
+/// words rather than a `u128`: a variable shift of a `u128` costs a branch and several
+/// instructions on every test) and those still to look at.
+struct Worklist {
+    seen: [u64; CARD_CODES / 64],
+    stack: [u8; CARD_CODES],
+    len: usize,
+}
+
+impl Worklist {
+    #[inline(always)]
+    fn from(code: u8) -> Worklist {
+        let mut search = Worklist {
+            seen: [0; CARD_CODES / 64],
+            stack: [0; CARD_CODES],
+            len: 0,
+        };
+        search.visit(code);
+        search
+    }
+
+    /// Adds `c` to look at, unless it was seen before.
+    #[inline(always)]
+    fn visit(&mut self, c: u8) {
+        let word = &mut self.seen[usize::from(c >> 6)];
+        if *word >> (c & 63) & 1 == 0 {
+            *word |= 1 << (c & 63);
+            self.stack[self.len] = c;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u8> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.stack[self.len])
     }
 }
 

@@ -220,12 +220,19 @@ impl Position {
     pub(crate) fn copy_from(&mut self, src: &Position) {
         const ROWS_4: usize = 4 * 16;
         if self.layout == src.layout && self.layout.suits() <= 4 {
-            self.top = src.top;
-            self.home = src.home;
-            self.gaps = src.gaps;
-            self.key = src.key;
-            self.cells[..ROWS_4].copy_from_slice(&src.cells[..ROWS_4]);
-            self.place[..ROWS_4].copy_from_slice(&src.place[..ROWS_4]);
+            // Every field named, so that a field added later is not left uncopied.
+            let Position {
+                layout: _,
+                top,
+                home,
+                gaps,
+                key,
+                cells,
+                place,
+            } = src;
+            (self.top, self.home, self.gaps, self.key) = (*top, *home, *gaps, *key);
+            self.cells[..ROWS_4].copy_from_slice(&cells[..ROWS_4]);
+            self.place[..ROWS_4].copy_from_slice(&place[..ROWS_4]);
             debug_assert!(self.cells == src.cells && self.place == src.place);
         } else {
             *self = *src;
