@@ -20,6 +20,7 @@
 
 use super::config::Config;
 use super::error::{problem_response, ApiError};
+use super::tokens::{digest, token_name};
 use super::AppState;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -27,7 +28,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use sha2::{Digest, Sha256};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -78,18 +78,6 @@ pub struct Access {
 
 /// How many rate-limited requests pass between two prunings of idle clients.
 const PRUNE_EVERY: u64 = 4096;
-
-fn digest(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// The name a token is shown and recorded under (see the module invariants).
-pub fn token_name(token: &str) -> String {
-    match token.split_once(':') {
-        Some((name, _)) if !name.is_empty() => name.to_string(),
-        _ => format!("token-{}", &hex::encode(digest(token))[..8]),
-    }
-}
 
 impl Access {
     /// The rules of `config` (validated: tokens non-empty, rate and burst positive).

@@ -407,7 +407,7 @@ impl Config {
         let names: Vec<String> = a
             .tokens
             .iter()
-            .map(|t| super::access::token_name(t))
+            .map(|t| super::tokens::token_name(t))
             .collect();
         if (1..names.len()).any(|k| names[..k].contains(&names[k])) {
             return bad("auth.tokens: two tokens have the same name");

@@ -7,24 +7,28 @@
 
 pub mod access;
 pub mod api;
+pub mod batch_filler;
 pub mod config;
 pub mod deepen;
 pub mod error;
 pub mod job;
 pub mod listener;
+pub mod maintenance;
 pub mod metrics;
 pub mod model;
 pub mod runner;
 pub mod solver_pool;
 pub mod store;
+pub mod tokens;
 pub mod wait_slots;
 
+use batch_filler::BatchFiller;
 use config::Config;
 use metrics::Metrics;
 use runner::{PoolSize, QueueRole, Runner};
 use std::sync::Arc;
 use std::time::Duration;
-use store::{Announce, Lease, Reclaimed, Store};
+use store::{Lease, Reclaimed, Store};
 use tokio::task::JoinHandle;
 
 /// What every handler can reach.
@@ -36,6 +40,8 @@ pub struct AppState {
     pub store: Store,
     /// The job runner (lanes, cancellation, waiting).
     pub runner: Arc<Runner>,
+    /// Inserts the jobs of posted batches.
+    pub batches: Arc<BatchFiller>,
     /// Metrics registry.
     pub metrics: Arc<Metrics>,
     /// Tokens and rate limits.
@@ -94,31 +100,13 @@ impl Service {
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
         let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
-        if let Some(pool) = store.postgres_pool() {
-            tokio::spawn(listen_to_other_nodes(runner.clone(), pool.clone()));
-        }
-        tokio::spawn(reclaim_expired_leases(
+        maintenance::start(&config, &runner, &store, &metrics);
+        let batches = Arc::new(BatchFiller::new(
             runner.clone(),
             store.clone(),
-            Duration::from_millis(config.queue.lease_ms / 2),
-            max_attempts,
+            metrics.clone(),
         ));
-        if store.backend() == "sqlite" {
-            tokio::spawn(keep_wal_bounded(
-                runner.clone(),
-                store.clone(),
-                metrics.clone(),
-            ));
-        }
-        if config.retention.finished_days > 0 {
-            tokio::spawn(prune_finished_jobs(
-                runner.clone(),
-                store.clone(),
-                config.retention.finished_days,
-                Duration::from_secs(config.retention.sweep_s),
-            ));
-        }
-        let filler = runner.clone();
+        let filler = batches.clone();
         tokio::spawn(async move {
             if let Err(e) = filler.fill_batches().await {
                 tracing::error!(error = %e, "resuming batches failed");
@@ -151,6 +139,7 @@ impl Service {
                 config,
                 store,
                 runner,
+                batches,
                 metrics,
             },
             lanes,
@@ -269,123 +258,4 @@ pub fn init_logging(config: &Config) {
     } else {
         builder.try_init()
     };
-}
-
-/// Takes back, every `every`, the jobs whose lease ended (a node that crashed or paused
-/// past its lease; on SQLite only this node's own, which a heartbeat keeps alive), and
-/// wakes the lanes when some went back to the queue.
-async fn reclaim_expired_leases(
-    runner: Arc<Runner>,
-    store: Store,
-    every: Duration,
-    max_attempts: i64,
-) {
-    while !runner.is_shutting_down() {
-        tokio::time::sleep(every).await;
-        match store.reclaim_expired(max_attempts).await {
-            Ok(back) if back != Reclaimed::default() => {
-                tracing::warn!(?back, "took back jobs whose lease ended");
-                runner.notify_new_work();
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
-        }
-    }
-}
-
-/// Resets the SQLite WAL each time it passes its size limit (see `store::WalReset`),
-/// checking every second.
-async fn keep_wal_bounded(runner: Arc<Runner>, store: Store, metrics: Arc<Metrics>) {
-    let mut busy_in_a_row = 0u32;
-    while !runner.is_shutting_down() {
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        let result = match store.reset_wal(store::WAL_RESET_BYTES).await {
-            Ok(store::WalReset::NotNeeded) => continue,
-            Ok(store::WalReset::Truncated) => {
-                busy_in_a_row = 0;
-                "truncated"
-            }
-            Ok(store::WalReset::Busy) => {
-                busy_in_a_row += 1;
-                // Once a minute while a reader keeps holding it back.
-                if busy_in_a_row.is_multiple_of(60) {
-                    let bytes = store.wal_bytes().await.unwrap_or(0);
-                    tracing::warn!(
-                        bytes,
-                        "the SQLite WAL cannot be reset: a long read holds it"
-                    );
-                }
-                "busy"
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "resetting the SQLite WAL failed; retried later");
-                continue;
-            }
-        };
-        metrics
-            .wal_resets
-            .get_or_create(&vec![("result", result.to_string())])
-            .inc();
-    }
-}
-
-/// Deletes finished jobs older than `days` days (see [`Store::prune_finished`]) at
-/// start and then every `every`.
-async fn prune_finished_jobs(runner: Arc<Runner>, store: Store, days: u32, every: Duration) {
-    while !runner.is_shutting_down() {
-        match store.prune_finished(days).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(deleted = n, days, "retention: deleted old finished jobs"),
-            Err(e) => tracing::warn!(error = %e, "retention sweep failed; retried later"),
-        }
-        tokio::time::sleep(every).await;
-    }
-}
-
-/// Acts on the other nodes' announcements (PostgreSQL `LISTEN`): queued work wakes the
-/// lanes, an ended job wakes its waiters, a cancel stops the solve if it runs here.
-/// The nodes also poll, so a lost connection only delays them; it is re-opened.
-async fn listen_to_other_nodes(runner: Arc<Runner>, pool: sqlx::PgPool) {
-    while !runner.is_shutting_down() {
-        let mut listener = match sqlx::postgres::PgListener::connect_with(&pool).await {
-            Ok(listener) => listener,
-            Err(sqlx::Error::PoolClosed) => return,
-            Err(e) => {
-                tracing::warn!(error = %e, "LISTEN failed; polling only, retrying in 5 s");
-                tokio::time::sleep(Duration::from_secs(5)).await;
-                continue;
-            }
-        };
-        if let Err(e) = listener.listen_all(store::CHANNELS).await {
-            tracing::warn!(error = %e, "LISTEN failed; polling only, retrying in 5 s");
-            tokio::time::sleep(Duration::from_secs(5)).await;
-            continue;
-        }
-        loop {
-            match listener.try_recv().await {
-                Ok(Some(note)) => {
-                    for heard in Announce::parse(note.channel(), note.payload()) {
-                        match heard {
-                            Announce::Work => runner.notify_new_work(),
-                            Announce::Done(id) => runner.wake_waiters(id),
-                            Announce::Cancel(id) => runner.stop_running(id),
-                        }
-                    }
-                }
-                // The connection was lost and will be re-established by the next call;
-                // notifications sent meanwhile are lost, which polling covers.
-                Ok(None) => {}
-                // The store is closing (shutdown).
-                Err(sqlx::Error::PoolClosed) => return,
-                Err(e) => {
-                    tracing::warn!(error = %e, "LISTEN connection failed; reconnecting");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    break;
-                }
-            }
-            if runner.is_shutting_down() {
-                return;
-            }
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! The job runner: one async "lane" per solver thread claims the oldest queued job (from
 //! its node's floor in the queue: `Store::claim_next`), answers it from a known verdict
 //! or solves it on its thread, and stores the outcome; plus cancellation, waiting for a
-//! job, batch filling and graceful shutdown.
+//! job and graceful shutdown. Batches are filled by `service::batch_filler`.
 //!
 //! Invariants:
 //! - The queue lives in the store, so nothing accepted is held only in memory: a job is
@@ -23,12 +23,11 @@
 //!   whole solve (waiting for it if needed), so together they never exceed it.
 
 use super::error::database_unavailable;
-use super::job::Stored;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
-use super::store::{Announce, BatchRow, Finish, JobRow, Lease, NewJob, Store};
+use super::store::{Announce, Finish, JobRow, Lease, Store};
 use crate::report::{solution_json, JobStats, StatsJson};
-use gaps_engine::{deal, resolve_algorithm, Algorithm, Layout, SolveOptions, StopReason};
+use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -38,9 +37,6 @@ use tokio::task::JoinHandle;
 
 /// How often a waiter reads a job that another node may be running.
 const WAIT_POLL: Duration = Duration::from_millis(250);
-
-/// Jobs of a batch inserted per transaction.
-const BATCH_CHUNK: usize = 1000;
 
 /// A job being run by a lane of this process.
 struct Running {
@@ -56,7 +52,6 @@ pub struct Runner {
     shutting_down: AtomicBool,
     running: Mutex<HashMap<String, Running>>,
     waiters: Mutex<HashMap<String, Vec<oneshot::Sender<()>>>>,
-    filling: tokio::sync::Mutex<()>,
     /// One permit per solver thread (see the module doc).
     cores: Semaphore,
     /// MiB of the exact searches' visited sets, `exact_memory_mb` in all.
@@ -116,7 +111,6 @@ impl Runner {
             shutting_down: AtomicBool::new(false),
             running: Mutex::new(HashMap::new()),
             waiters: Mutex::new(HashMap::new()),
-            filling: tokio::sync::Mutex::new(()),
             cores: Semaphore::new(threads),
             exact_memory: Semaphore::new(exact_memory_mb),
             exact_memory_mb,
@@ -235,60 +229,6 @@ impl Runner {
         for waiter in list.into_iter().flatten() {
             let _ = waiter.send(());
         }
-    }
-
-    /// Inserts the missing jobs of every unfinished batch, a chunk per transaction.
-    pub async fn fill_batches(&self) -> sqlx::Result<()> {
-        let _one_filler = self.filling.lock().await;
-        for batch in self.store.unfinished_batches().await? {
-            self.fill_batch(&batch).await?;
-        }
-        Ok(())
-    }
-
-    async fn fill_batch(&self, batch: &BatchRow) -> sqlx::Result<()> {
-        let Ok(layout) = Layout::new(batch.spec.suits as usize, batch.spec.ranks as usize) else {
-            tracing::error!(batch = %batch.spec.id, "batch with an invalid size; not filled");
-            return Ok(());
-        };
-        let mut offset = batch.materialized;
-        while offset < batch.spec.count && !self.is_shutting_down() {
-            let end = (offset + BATCH_CHUNK as i64).min(batch.spec.count);
-            let jobs: Vec<NewJob> = (offset..end)
-                .map(|k| {
-                    let seed = batch.spec.seed + k;
-                    NewJob {
-                        id: uuid::Uuid::now_v7().to_string(),
-                        variant: batch.spec.variant,
-                        algorithm: batch.spec.algorithm,
-                        position: Stored(deal(seed as u64, layout)),
-                        suits: batch.spec.suits,
-                        ranks: batch.spec.ranks,
-                        deal_seed: Some(seed),
-                        limit_nodes: batch.spec.limit_nodes,
-                        limit_time_ms: batch.spec.limit_time_ms,
-                        table_mb: None,
-                        search_seed: 0,
-                        batch_id: Some(batch.spec.id.clone()),
-                        limit_probes: batch.spec.limit_probes,
-                        threads: batch.spec.threads,
-                        created_by: batch.spec.created_by.clone(),
-                    }
-                })
-                .collect();
-            if !self
-                .store
-                .add_batch_jobs(&batch.spec.id, offset, &jobs)
-                .await?
-            {
-                break; // Someone else advanced this batch.
-            }
-            self.metrics.jobs_submitted.inc_by(jobs.len() as u64);
-            offset = end;
-            self.notify_new_work();
-            self.store.announce(Announce::Work);
-        }
-        Ok(())
     }
 
     /// Claims and runs one job; false when the queue was empty.

@@ -480,7 +480,7 @@ impl Position {
     /// Puts column 0's Twos in another arrangement: row `r` gets the Two of suit
     /// `suits[r]`. Only for a position whose column 0 holds every Two (settled
     /// `common`) and a permutation of the suits; key and home count follow. The joint
-    /// search of settled children (`search::exact_joint`) moves its representative
+    /// search of settled children (`search::exact::joint`) moves its representative
     /// assignment this way.
     pub(crate) fn rearrange_column0_twos(&mut self, suits: &[u8]) {
         for (row, &suit) in suits.iter().enumerate() {

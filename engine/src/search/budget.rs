@@ -57,20 +57,6 @@ impl std::fmt::Display for StopReason {
     }
 }
 
-impl std::str::FromStr for StopReason {
-    type Err = crate::solve::UnknownName;
-    /// The inverse of [`StopReason::name`].
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        StopReason::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| crate::solve::UnknownName {
-                kind: "stop reason",
-                name: s.to_string(),
-            })
-    }
-}
-
 /// The limits of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget<'a> {

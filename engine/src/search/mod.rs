@@ -1,31 +1,31 @@
-//! Search algorithms and their shared parts (limits, statistics, tables).
+//! Search algorithms and their shared parts (limits, outcomes, statistics, memory).
 //!
 //! Invariant: nothing here does I/O, logs, or keeps global state; every table is owned
-//! by the solver that created it.
+//! by the search (or solver) that created it.
+//!
+//! The map, bottom up; a family imports from the ground and from the families above it
+//! in this list, never from `crate::solve`:
+//! - the ground: `budget` (node, time and cancel limits, [`budget::StopReason`]),
+//!   `outcome`, `stats`, `memory` (cache-line allocations: the engine's only `unsafe`);
+//! - `dfs`: the [`dfs::game::Game`] trait, depth-first search with a transposition
+//!   table and incremental transpositions (`dfs_it`), its path set and table, and the
+//!   Gaps rules as a game;
+//! - `visited`: exact sets of 128-bit keys that never forget (one thread, shared);
+//! - `sampling`: iterative sampling (random probes);
+//! - `hybrid`: breadth-first search with a probe per node;
+//! - `assign`: the suit assignments of a `common` deal, each a `basic` game;
+//! - `blocks`: block search, its box tables, on one thread or several;
+//! - `exact`: the exhaustive search over Two-shuffle classes, with settled positions
+//!   decided by depth-first searches, on one thread or several.
 
 pub mod assign;
 pub mod blocks;
 pub mod budget;
 pub mod dfs;
 pub mod exact;
-pub(crate) mod exact_classes;
-mod exact_joint;
-mod exact_joint_memo;
-mod exact_joint_table;
-pub mod exact_parallel;
-pub(crate) mod exact_settled;
-pub(crate) mod exact_sharing;
-pub(crate) mod exact_stack;
-pub mod game;
-pub mod gaps_game;
 pub mod hybrid;
-pub mod hybrid_probes;
-pub mod key_set;
 mod memory;
 pub mod outcome;
-pub mod path;
 pub mod sampling;
-mod shards;
-pub mod shared_key_set;
 pub mod stats;
-pub mod table;
+pub mod visited;

@@ -6,7 +6,6 @@
 //! rules under the renamed suits, and a win is renamed back before it is returned;
 //! nothing here reports a verdict: the caller replays every won line first.
 
-use super::count::exact_search;
 use super::{default_table_limit, Algorithm, AssignmentCaps, SolveOptions, Solver};
 use crate::deal::SplitMix64;
 use crate::moves::Move;
@@ -14,13 +13,12 @@ use crate::position::Position;
 use crate::search::assign::assignments;
 use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
+use crate::search::dfs::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
+use crate::search::dfs::table::TranspositionTable;
 use crate::search::dfs::{DepthFirst, DfsOptions};
-use crate::search::exact::{ExactOptions, ExactSearch, SettledReductions};
-use crate::search::exact_parallel;
-use crate::search::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
+use crate::search::exact::{self, ExactOptions, ExactSearch, SettledReductions};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-use crate::search::table::TranspositionTable;
 use crate::variant::Variant;
 use std::sync::atomic::AtomicBool;
 
@@ -47,7 +45,7 @@ const SETTLED_TABLE_SHARE: usize = 4;
 
 /// ...and at most this many bytes to each thread's tables in a search with at most
 /// [`LONG_SEARCH`] to run: a 32 MiB table of lost boards and an 8 MiB memo for the
-/// joint searches (`search::exact_settled`). A larger table saves nodes on the longest
+/// joint searches (`search::exact::settled`). A larger table saves nodes on the longest
 /// proofs but costs more time than they are worth on shorter ones: every probe of a
 /// table far beyond the caches misses them and the TLB. Two threads, 16 GiB, a
 /// 32 MiB against a 256 MiB table of lost boards (docs/performance.md): deal 24 10.5
@@ -109,7 +107,7 @@ fn run_dfs<R: Rules>(
 /// [`Solver::exact_search`] on `searcher` alone (so that another thread may use the
 /// rest of the solver meanwhile), for a solver whose table has `table_bytes`.
 /// `late`: the last of `options.threads` threads (two or more) waits for this gate
-/// before it joins the search (`exact_parallel::search_joined`).
+/// before it joins the search (`exact::search_joined`).
 pub(super) fn run_exact(
     searcher: &mut ExactSearch,
     table_bytes: usize,
@@ -147,7 +145,7 @@ pub(super) fn run_exact(
         memory_bytes,
     };
     match late {
-        Some(gate) if options.threads > 1 => exact_parallel::search_joined(
+        Some(gate) if options.threads > 1 => exact::search_joined(
             start,
             options.variant,
             exact,
@@ -157,7 +155,7 @@ pub(super) fn run_exact(
             budget,
             stats,
         ),
-        _ => exact_search(
+        _ => exact::search(
             searcher,
             start,
             options.variant,

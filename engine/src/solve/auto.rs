@@ -22,7 +22,7 @@
 //! [`AUTO_HYBRID_BYTES`] and at most half the memory budget, the exact search the rest,
 //! so the two together stay within the budget. If the finders end without a verdict
 //! (their memory full), this thread joins the exact search, taking part of the other
-//! threads' work (`exact_parallel::search_joined`), so nothing done is lost. If the
+//! threads' work (`search::exact::search_joined`), so nothing done is lost. If the
 //! exact search fills its memory, phase 5 follows once the finders are done. Which side
 //! is first decides which solution is returned; both are exact, so never the verdict. With a longer time limit (or none) the chain runs instead, on
 //! every thread: helper threads make the breadth-first phase's probes, and the exact

@@ -6,9 +6,7 @@
 
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason};
-use crate::search::exact::{ExactOptions, ExactSearch, SettledReductions};
-use crate::search::exact_parallel;
-use crate::search::outcome::Outcome;
+use crate::search::exact::{self, ExactOptions, ExactSearch, SettledReductions};
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 use std::sync::atomic::AtomicBool;
@@ -51,24 +49,6 @@ pub struct CountReport {
     pub stats: SearchStats,
 }
 
-/// The exact search on `threads` threads: the growing set of `single` on one thread,
-/// a shared set on several. Returns the outcome and the limit that ended it, if any.
-pub(super) fn exact_search(
-    single: &mut ExactSearch,
-    start: &Position,
-    variant: Variant,
-    options: ExactOptions,
-    threads: usize,
-    budget: &Budget,
-    stats: &mut SearchStats,
-) -> (Outcome, Option<StopReason>) {
-    if threads > 1 {
-        exact_parallel::search(start, variant, options, threads, budget, stats)
-    } else {
-        single.run(start, variant, options, budget, stats)
-    }
-}
-
 /// Counts the positions reachable from `start` (see [`CountOptions`]).
 pub fn count_reachable(
     start: &Position,
@@ -89,7 +69,7 @@ pub fn count_reachable(
     };
     // In complete mode a win does not end the search: only a limit leaves it short, and
     // the search says which even when the outcome is the win it found first.
-    let (_, stopped) = exact_search(
+    let (_, stopped) = exact::search(
         &mut ExactSearch::default(),
         start,
         options.variant,

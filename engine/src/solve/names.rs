@@ -1,8 +1,9 @@
-//! The public names: verdicts and algorithms, with their stable spellings.
+//! The public names: verdicts, algorithms and stop reasons, with their stable spellings.
 //!
 //! Invariant: `name()` and `FromStr` are inverse on every variant of each type
 //! (`Algorithm::ALL` lists the algorithms), and the names are the documented ones (docs/engine.md).
 
+use crate::search::budget::StopReason;
 use std::fmt;
 use std::str::FromStr;
 
@@ -55,6 +56,20 @@ impl FromStr for Verdict {
             .find(|v| v.name() == s)
             .ok_or_else(|| UnknownName {
                 kind: "verdict",
+                name: s.to_string(),
+            })
+    }
+}
+
+impl FromStr for StopReason {
+    type Err = UnknownName;
+    /// The inverse of [`StopReason::name`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StopReason::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| UnknownName {
+                kind: "stop reason",
                 name: s.to_string(),
             })
     }
@@ -133,7 +148,6 @@ impl FromStr for Algorithm {
 #[cfg(test)]
 mod name_tests {
     use super::*;
-    use crate::search::budget::StopReason;
 
     #[test]
     fn names_and_parsing_are_inverse() {

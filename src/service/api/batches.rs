@@ -52,9 +52,9 @@ pub async fn create(
     }
     let row = state.store.insert_batch(&batch).await?;
     caller.count_creation(&state.metrics);
-    let runner = state.runner.clone();
+    let filler = state.batches.clone();
     tokio::spawn(async move {
-        if let Err(e) = runner.fill_batches().await {
+        if let Err(e) = filler.fill_batches().await {
             tracing::error!(error = %e, "filling batches failed; resumed at next start");
         }
     });

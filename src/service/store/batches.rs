@@ -5,7 +5,8 @@
 //! in the same transaction as the jobs it counts, so a crash at any point leaves a batch
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
 
-use super::jobs::{bind_new_job, new_job_columns, NewJob};
+use super::jobs::{bind_new_job, new_job_columns};
+use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
 use gaps_engine::{Algorithm, Variant};

@@ -5,10 +5,9 @@
 //! so a late or repeated call can never move a job backwards or finish it twice.
 
 use super::known::{cached_stats, KnownVerdict};
+use super::rows::{Finish, JobFilter, JobRow, NewJob};
 use super::{in_transaction, on_pool, Store};
-use crate::report::{JobStats, MoveJson};
 use crate::service::job::{JobState, Stored};
-use gaps_engine::{Algorithm, Position, StopReason, Variant, Verdict};
 use sqlx::types::Json;
 use sqlx::QueryBuilder;
 
@@ -25,98 +24,6 @@ macro_rules! new_job_values {
     () => {
         "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15"
     };
-}
-
-/// Every column of a job: what was asked (`spec`) and what became of it.
-#[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
-pub struct JobRow {
-    pub seq: i64,
-    #[sqlx(flatten)]
-    pub spec: NewJob,
-    pub state: JobState,
-    pub verdict: Option<Stored<Verdict>>,
-    pub solution: Option<Json<Vec<MoveJson>>>,
-    pub stats: Option<Json<JobStats>>,
-    pub stopped: Option<Stored<StopReason>>,
-    pub used_algorithm: Option<Stored<Algorithm>>,
-    pub nodes: Option<i64>,
-    pub elapsed_ms: Option<f64>,
-    pub cached: bool,
-    pub error: Option<String>,
-    pub attempts: i64,
-    pub cancel_requested: bool,
-    pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
-    /// The node that holds the job while it runs (and that ran it, after).
-    pub node_id: Option<String>,
-    /// The token of the current claim: only its holder may finish the job.
-    pub lease_token: Option<String>,
-    /// When the lease ends unless renewed, in milliseconds since the Unix epoch.
-    pub lease_until: Option<i64>,
-}
-
-impl JobRow {
-    /// True once the job can no longer change.
-    pub fn is_final(&self) -> bool {
-        self.state.is_final()
-    }
-}
-
-/// A validated job to insert (the request part of a [`JobRow`]).
-#[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
-pub struct NewJob {
-    pub id: String,
-    pub variant: Stored<Variant>,
-    pub algorithm: Stored<Algorithm>,
-    /// Canonical notation in the database, a parsed position here.
-    pub position: Stored<Position>,
-    pub suits: i64,
-    pub ranks: i64,
-    pub deal_seed: Option<i64>,
-    pub limit_nodes: Option<i64>,
-    pub limit_time_ms: i64,
-    pub table_mb: Option<i64>,
-    pub search_seed: i64,
-    pub batch_id: Option<String>,
-    pub limit_probes: Option<i64>,
-    /// Threads of the search (`limits.threads`; a solve gets fewer when the pool's
-    /// threads are busy).
-    pub threads: i64,
-    /// The caller that created it: a token's name, or an address on an open service.
-    pub created_by: Option<String>,
-}
-
-/// How a running job ended.
-#[derive(Clone, Debug)]
-pub enum Finish {
-    /// A verdict (state `done`), also stored as the position's known verdict.
-    Verdict {
-        verdict: Verdict,
-        solution: Option<Vec<MoveJson>>,
-        stats: JobStats,
-        stopped: Option<StopReason>,
-        used_algorithm: Algorithm,
-        nodes: i64,
-        elapsed_ms: f64,
-        cached: bool,
-    },
-    /// Stopped because a user cancelled it (state `cancelled`), with its statistics.
-    Cancelled { stats: Option<JobStats> },
-    /// The engine failed (state `failed`).
-    Failed { error: String },
-}
-
-/// Filters and page of a job list (newest first).
-#[derive(Clone, Debug, Default)]
-pub struct JobFilter {
-    pub state: Option<JobState>,
-    pub variant: Option<Variant>,
-    pub verdict: Option<Verdict>,
-    pub batch_id: Option<String>,
-    /// Only jobs with `seq` below this (the cursor).
-    pub before: Option<i64>,
-    pub limit: u32,
 }
 
 impl Store {

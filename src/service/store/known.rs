@@ -4,7 +4,7 @@
 //! Invariant: an exact verdict answers any request; an `unknown` answers only a request
 //! that would not search further (same algorithm, no larger limits, table or threads).
 
-use super::jobs::NewJob;
+use super::rows::NewJob;
 use super::{on_pool, Finish, Store};
 use crate::report::{JobStats, MoveJson};
 use crate::service::job::Stored;

@@ -12,7 +12,7 @@
 //!   been claimed `max_attempts` times, or `cancelled` if a user asked for that; any
 //!   node may do this, and the same rules hold for the jobs a crash left `running`.
 
-use super::jobs::JobRow;
+use super::rows::JobRow;
 use super::{in_transaction, on_pool, Store};
 use std::time::Duration;
 

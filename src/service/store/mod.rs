@@ -28,6 +28,7 @@ mod deepen;
 mod jobs;
 mod known;
 mod leases;
+mod rows;
 pub(crate) mod sqlite_tx;
 mod stats;
 #[doc(hidden)]
@@ -38,9 +39,9 @@ pub use batches::{
     csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
 };
 pub use deepen::{Deepened, UnknownVerdict};
-pub use jobs::{Finish, JobFilter, JobRow, NewJob};
 pub use known::KnownVerdict;
 pub use leases::{Lease, Reclaimed};
+pub use rows::{Finish, JobFilter, JobRow, NewJob};
 pub use stats::{EffortRow, WinRateCounts};
 pub use wal::{WalReset, WAL_RESET_BYTES};
 

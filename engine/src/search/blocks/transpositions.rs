@@ -37,7 +37,7 @@ use super::block::Block;
 use super::face::{classify, Action, Part};
 use crate::card::{Card, Cell, MAX_SUITS};
 use crate::moves::Move;
-use crate::search::gaps_game::gaps_commute;
+use crate::search::dfs::gaps_game::gaps_commute;
 
 /// Whether the move of gap `part.x` on `part` (`code` from `from`) is known to
 /// transpose: it is the gap's known move, and every move of the block played before a

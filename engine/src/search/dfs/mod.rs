@@ -49,12 +49,17 @@
 //! - The stack and move lists are preallocated; no allocation per node.
 //! - On return the game is back at the root position.
 
-use super::budget::{Budget, CHECK_INTERVAL};
-use super::game::{Game, MoveSet};
-use super::outcome::Outcome;
-use super::path::PathSet;
-use super::stats::SearchStats;
-use super::table::{Hashed, TranspositionTable};
+pub mod game;
+pub mod gaps_game;
+pub mod path;
+pub mod table;
+
+use self::game::{Game, MoveSet};
+use self::path::PathSet;
+use self::table::{Hashed, TranspositionTable};
+use crate::search::budget::{Budget, CHECK_INTERVAL};
+use crate::search::outcome::Outcome;
+use crate::search::stats::SearchStats;
 
 /// Which transposition detectors a depth-first search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The stack of an exact search (`search::exact`, `search::exact_parallel`): the frames
+//! The stack of an exact search (`search::exact`, `search::exact::parallel`): the frames
 //! of the current line, each a position, its moves and how many of them were tried.
 //!
 //! Invariants: `frames[..depth]` is the current line; `frames[depth]`, when it exists,
@@ -12,7 +12,7 @@
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
-use crate::search::exact_classes::{frame_moves, FrameEntry, FrameRules, OpenClasses};
+use crate::search::exact::classes::{frame_moves, FrameEntry, FrameRules, OpenClasses};
 use crate::zobrist::Key;
 
 /// One position on the current line: the position, its moves and which to try next.
@@ -137,7 +137,7 @@ impl ExactStack {
 
     /// Makes the spare slot the top frame of an exact search, entered as `entry` (its
     /// class one of `classes`), with the moves
-    /// [`frame_moves`](crate::search::exact_classes::frame_moves) gives it under `rules`
+    /// [`frame_moves`](crate::search::exact::classes::frame_moves) gives it under `rules`
     /// (`prefetch` as there), tried from index `first_of(len)` on. Both exact searches
     /// push the positions they expand through this.
     #[inline(always)]
@@ -166,7 +166,7 @@ impl ExactStack {
         line
     }
 
-    /// Work sharing (`search::exact_sharing`): takes out of the lowest frame on the line
+    /// Work sharing (`search::exact::sharing`): takes out of the lowest frame on the line
     /// that can spare any the last half (rounded up) of its untried moves that
     /// `can_give` accepts, and returns that frame's position, those moves and the moves
     /// from the root to it. The top frame spares only half of two or more (the thread

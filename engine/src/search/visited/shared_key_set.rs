@@ -18,9 +18,9 @@
 //!   than its budget. The memory comes zeroed from the allocator, its pages mapped by
 //!   a write when a shard is made (`memory::map_for_writing`).
 
-use crate::search::key_set::Insert;
 use crate::search::memory::{advise_huge_pages, map_for_writing, prefetch_line};
-use crate::search::shards::ShardPlan;
+use crate::search::visited::key_set::Insert;
+use crate::search::visited::shards::ShardPlan;
 use crate::zobrist::{index_hash, Key};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 

@@ -1,5 +1,5 @@
 //! Work sharing between the threads of the parallel exact search
-//! (`search::exact_parallel`): a thread whose stack is empty asks for work, and a
+//! (`search::exact::parallel`): a thread whose stack is empty asks for work, and a
 //! working thread hands it part of the untried moves of its lowest frame that has any.
 //!
 //! Invariants:
@@ -7,7 +7,7 @@
 //!   and moves of that position which the donor has not tried and took out of its
 //!   frame; whoever takes it tries exactly those moves from that position (or the
 //!   whole search stops). So every move is still tried once, by one thread, and the
-//!   argument of `search::exact_parallel` holds with "a thread, or one it handed the
+//!   argument of `search::exact::parallel` holds with "a thread, or one it handed the
 //!   move to" for "a thread".
 //! - Shuffle moves inside an open Two-shuffle class are never handed over: the donor's
 //!   open classes record which members were entered, and only the thread that opened a

@@ -16,15 +16,17 @@
 //! - Buffers are owned by the searcher and reused: no allocation per node once they have
 //!   grown to the budget.
 
+pub mod probes;
+
 use crate::deal::SplitMix64;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::hybrid_probes::{InlineProbes, ProbeSink, QueuedProbes, Shared};
-use crate::search::key_set::{Insert, KeySet};
+use crate::search::hybrid::probes::{InlineProbes, ProbeSink, QueuedProbes, Shared};
 use crate::search::outcome::Outcome;
 use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
+use crate::search::visited::key_set::{Insert, KeySet};
 use crate::variant::Variant;
 
 /// How a memory budget of `bytes` is split: seven tenths for the key set (16 bytes a
@@ -62,7 +64,7 @@ enum LoopEnd {
 impl HybridSearch {
     /// Searches from `start` within `memory_bytes` of keys and node records; with
     /// `threads` above 1, helper threads make the probes beside this one (module
-    /// `hybrid_probes`: the same verdict and solution as on one thread unless a limit
+    /// `probes`: the same verdict and solution as on one thread unless a limit
     /// stops the search). The probes' generators are seeded from one draw of `rng`.
     #[allow(clippy::too_many_arguments)]
     pub fn run(

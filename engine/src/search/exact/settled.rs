@@ -13,56 +13,15 @@
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
 use crate::search::budget::{Budget, StopReason};
+use crate::search::dfs::gaps_game::CommonGame;
+use crate::search::dfs::table::{Hashed, TranspositionTable};
 use crate::search::dfs::{DepthFirst, DfsOptions};
-use crate::search::exact_joint::{Assignments, JointGame};
-use crate::search::exact_joint_memo::BoardMemo;
-use crate::search::exact_joint_table::BoardTable;
-use crate::search::gaps_game::CommonGame;
+use crate::search::exact::joint::memo::BoardMemo;
+use crate::search::exact::joint::table::BoardTable;
+use crate::search::exact::joint::{Assignments, JointGame};
+use crate::search::exact::options::SettledReductions;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-use crate::search::table::{Hashed, TranspositionTable};
-
-/// The reductions and cuts the depth-first searches of settled children use. Each is
-/// sound on its own (`search::dfs`, `position::dead`), so any combination decides the
-/// same children; turning them off makes a slower search that checks a loss without
-/// them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SettledReductions {
-    /// Stubborn sets (`DfsOptions::reduce`).
-    pub stubborn: bool,
-    /// Incremental transpositions (`DfsOptions::incremental`).
-    pub incremental: bool,
-    /// A settled child that is dead (`Position::is_dead_common`) is lost without a
-    /// table lookup or a search. Many settled children of a 4x13 loss are (deal 301:
-    /// 3.1M cut, where the search without the test ran 4.8M depth-first searches), and
-    /// the test, computed on the position alone, costs less than the cache miss of the
-    /// lookup it saves.
-    pub dead_roots: bool,
-    /// The children that share a board (the same settled position but for column 0's
-    /// arrangement of Twos) are decided by one joint search (`search::exact_joint`),
-    /// whose verdicts per arrangement are remembered by board. Boards of at most four
-    /// rows; larger ones are searched one child at a time.
-    pub joint: bool,
-}
-
-impl SettledReductions {
-    /// Every reduction: what verdict searches use.
-    pub const ALL: SettledReductions = SettledReductions {
-        stubborn: true,
-        incremental: true,
-        dead_roots: true,
-        joint: true,
-    };
-
-    /// None: what the tests compare with (`--no-reduce --no-it` builds its own).
-    #[cfg(test)]
-    pub const NONE: SettledReductions = SettledReductions {
-        stubborn: false,
-        incremental: false,
-        dead_roots: false,
-        joint: false,
-    };
-}
 
 /// Most bytes of the one-child search's table (boards of more than four rows). A larger
 /// table saves nodes but costs more time than they are worth: every probe of a table

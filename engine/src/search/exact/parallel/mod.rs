@@ -5,14 +5,14 @@
 //! threads take the moves of every position in different orders (thread `t` of `N`
 //! starts at move `t * moves / N`), so they split the space between them as they go.
 //! A thread that runs out of work asks for some and waits; a working thread then hands
-//! it half the untried moves of its lowest frame that has any (`search::exact_sharing`),
+//! it half the untried moves of its lowest frame that has any (`search::exact::sharing`),
 //! so no thread idles while another still works. Threads can also start late
 //! ([`search_joined`]): they hold nothing until their gate opens, then take work so.
 //!
 //! The set grows between phases: when an insert finds its shard full, that thread
 //! gives the move back (it will be tried again) and raises a flag; every thread stops at
 //! its next move with its stack intact; the fullest shards are copied into larger ones
-//! (`shared_key_set`: one shard per thread at a time, so the set fills its budget); and
+//! (`search::visited::shared_key_set`: one shard per thread at a time, so the set fills its budget); and
 //! the threads go on where they were. A full shard that cannot grow ends the search
 //! with `memory_limit`.
 //!
@@ -41,20 +41,22 @@
 //! under moves and holds the root, so it is the whole reachable space, and no position
 //! in it was won. Any stop (a limit, a full budget, a win in verdict mode) halts every
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
-//! plus the merging of keys with a zero word described in `shared_key_set`.
+//! plus the merging of keys with a zero word described in `search::visited::shared_key_set`.
 
-use super::exact::{left_unexpanded, settled, settles, ExactOptions};
-use super::exact_classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS};
-use super::exact_sharing::{Donation, Exchange, Wait};
-use super::exact_stack::ExactStack;
 use crate::moves::Move;
 use crate::position::{is_shuffle_move, Position};
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_settled::SettledSearch;
-use crate::search::key_set::Insert;
+use crate::search::exact::classes::{
+    class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS,
+};
+use crate::search::exact::options::{left_unexpanded, settled, settles, ExactOptions};
+use crate::search::exact::settled::SettledSearch;
+use crate::search::exact::sharing::{Donation, Exchange, Wait};
+use crate::search::exact::stack::ExactStack;
 use crate::search::outcome::Outcome;
-use crate::search::shared_key_set::SharedKeySet;
 use crate::search::stats::SearchStats;
+use crate::search::visited::key_set::Insert;
+use crate::search::visited::shared_key_set::SharedKeySet;
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -98,7 +100,7 @@ pub fn search(
 
 /// [`search`] on `threads` threads of which the last `late` hold no work and wait until
 /// `gate` is raised, then join the others by taking part of their work
-/// (`search::exact_sharing`): a thread whose core is busy elsewhere when the search
+/// (`search::exact::sharing`): a thread whose core is busy elsewhere when the search
 /// starts (`auto`'s finders) joins it when the core is free, instead of the search
 /// starting again. At least one thread starts at once.
 #[allow(clippy::too_many_arguments)]
@@ -257,7 +259,7 @@ struct Run {
     /// The moves from the root to the bottom frame (work taken from another thread
     /// starts there; empty for a search from the root).
     prefix: Vec<Move>,
-    /// Holds no work: waits for some (`search::exact_sharing`).
+    /// Holds no work: waits for some (`search::exact::sharing`).
     idle: bool,
     /// Waits for the gate before it may take work.
     late: bool,
@@ -400,7 +402,7 @@ impl Run {
         }
         let (stack, prefix) = (&mut self.stack, &self.prefix);
         let gave = exchange.give(|| {
-            // Shuffle moves inside an open class stay: see `search::exact_sharing`.
+            // Shuffle moves inside an open class stay: see `search::exact::sharing`.
             let (position, moves, line) = stack
                 .split_lowest(|frame, m| frame.entry.class == NO_CLASS || !is_shuffle_move(m))?;
             let line = prefix.iter().copied().chain(line).collect();

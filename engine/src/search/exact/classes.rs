@@ -1,4 +1,4 @@
-//! Two-shuffle classes of the exact searches (`search::exact`, `search::exact_parallel`;
+//! Two-shuffle classes of the exact searches (`search::exact`, `search::exact::parallel`;
 //! the argument is in `search::exact`'s module doc).
 //!
 //! Invariants: a class is open on one search stack from the frame that entered its key
@@ -11,8 +11,8 @@
 use crate::card::{col_of, row_of, MAX_SUITS};
 use crate::moves::{Move, MoveList};
 use crate::position::{is_shuffle_move, Position, MAX_MOVES};
-use crate::search::exact::ExactOptions;
-use crate::search::exact_settled::{settling_moves_first, SettledSearch};
+use crate::search::exact::options::ExactOptions;
+use crate::search::exact::settled::{settling_moves_first, SettledSearch};
 use crate::variant::Variant;
 use crate::zobrist::{self, Key};
 
@@ -48,7 +48,7 @@ pub(crate) struct FrameRules<'a> {
 /// How a frame was entered: by `via` from the frame below (unused at a root), in the
 /// Two-shuffle class `class` of its stack's open classes (or [`NO_CLASS`]: also a
 /// position with a class that a thread took over from another, see
-/// `search::exact_parallel`), which it opened if `opens_class` (its key is the class's
+/// `search::exact::parallel`), which it opened if `opens_class` (its key is the class's
 /// in the visited set). `class_key` is [`class_key`] of the frame's position, whatever
 /// `class` says: the keys of most children follow from it by one move's delta
 /// ([`keys_after`]).

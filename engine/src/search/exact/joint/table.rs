@@ -1,5 +1,5 @@
 //! The joint searches' memory of lost states, by board: for each board, the
-//! assignments of column 0 under which it is known lost (`search::exact_joint`).
+//! assignments of column 0 under which it is known lost (`search::exact::joint`).
 //!
 //! A joint state is a board and a mask of assignments, and the same board is reached
 //! under different masks (each Two-shuffle class leaves out its own dead assignments,

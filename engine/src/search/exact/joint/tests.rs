@@ -9,7 +9,8 @@ use crate::moves::MoveList;
 use crate::position::MAX_MOVES;
 use crate::replay::verify_solution;
 use crate::search::budget::Budget;
-use crate::search::exact_settled::{SettledReductions, SettledSearch};
+use crate::search::exact::options::SettledReductions;
+use crate::search::exact::settled::SettledSearch;
 use crate::search::stats::SearchStats;
 use crate::variant::Variant;
 

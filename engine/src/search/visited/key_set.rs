@@ -16,7 +16,7 @@
 //!   share low bits), mapped onto any slot count by multiply-shift.
 
 use crate::search::memory::{advise_huge_pages, map_for_writing, prefetch_line};
-use crate::search::shards::ShardPlan;
+use crate::search::visited::shards::ShardPlan;
 use crate::zobrist::{index_hash, Key};
 
 /// What an insertion did.

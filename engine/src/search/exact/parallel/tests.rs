@@ -6,7 +6,7 @@ use crate::card::Layout;
 use crate::deal::deal;
 use crate::exhaustive::reachable;
 use crate::replay::verify_solution;
-use crate::search::exact::SettledReductions;
+use crate::search::exact::options::SettledReductions;
 
 #[test]
 fn a_set_grown_many_times_loses_nothing() {

@@ -29,7 +29,7 @@
 //!   The key is the board's Zobrist key (the position's key without column 0) XOR a
 //!   128-bit mix of `mask`: equal states have equal keys, and two states that differ
 //!   collide only as two random 128-bit keys do (the table's bound).
-//! - Memory by board, not by state (`search::exact_joint_table`): a state searched to
+//! - Memory by board, not by state (`search::exact::joint::table`): a state searched to
 //!   the end without a win adds its mask to its board's lost assignments
 //!   ([`Game::remember_lost`]), and a state entered keeps only the assignments of its
 //!   mask not known lost there ([`Game::recall`]), or is skipped when none is left.
@@ -50,12 +50,15 @@
 //!   and some assignment allows both (the masks they lead to meet); both orders then
 //!   reach the same board and the same mask.
 
+pub(crate) mod memo;
+pub(crate) mod table;
+
+use self::table::BoardTable;
 use crate::card::{cell, col_of, row_of, Card};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::exact_joint_table::BoardTable;
-use crate::search::game::{Game, MoveSet};
-use crate::search::gaps_game::gaps_commute;
+use crate::search::dfs::game::{Game, MoveSet};
+use crate::search::dfs::gaps_game::gaps_commute;
 use crate::zobrist::{self, Key};
 
 /// Most rows (suits) this game handles: their permutations must fit in a `u32` mask.

@@ -1,116 +1,22 @@
-//! Exhaustive depth-first search with an exact visited set: every position reachable from
-//! the root is entered once and its key kept until the search ends. It decides a deal
-//! whenever its whole space fits in the memory budget, and counts spaces exactly.
+//! The exact search on one thread: a depth-first walk over a growing [`KeySet`] that
+//! enters every reachable position (or Two-shuffle class) once. Why its
+//! [`Outcome::Exhausted`] is a proof of loss is the family's argument (`super`).
 //!
-//! Invariants, and why [`Outcome::Exhausted`] is a proof of loss:
-//! - The visited set ([`KeySet`]) holds full 128-bit Zobrist keys and never evicts. A
-//!   child is skipped only if its key is stored, that is (up to a coincidence of two
-//!   128-bit keys, probability below `n^2 / 2^129` for `n` positions stored) only if it
-//!   was entered before. Every entered position has all its legal moves tried before
-//!   the search ends (but the moves a class member leaves to its class's opening frame,
-//!   below), so an exhausted search has entered every reachable position and none was
-//!   won. Cycles (`common`) need no path set: a position on the current line is
-//!   in the set.
-//! - When the set would outgrow its budget the search stops with `memory_limit`; it never
-//!   forgets a position, so it never searches one twice.
-//! - Nothing is reduced (no stubborn sets, no transpositions skipped by commutation): a
-//!   count must see every position, and a verdict search only differs by stopping at
-//!   the first win. The one opt-in cut is `prune_dead`: a dead position is entered but
-//!   not expanded, which loses no win (`position::dead`), so `Exhausted` stays a proof.
-//! - Two-shuffle classes (`shuffle_classes`, `common`): the set stores one
-//!   key for a whole class (`position::shuffle`: while column 0 holds a gap and a Two,
-//!   its Twos can be put in any arrangement and back, so the arrangements are strongly
-//!   connected), and the position that enters a class opens it: every other member is
-//!   then entered through a shuffle move from a member on the stack, once (the open
-//!   class lists the members entered), and expanded. A class closes
-//!   when the frame that opened it is popped, after all its members; its key stays in
-//!   the set. Members agree outside column 0, so most moves lead from every member
-//!   into one same class (`Position::leads_to_a_shared_class`, tested against the
-//!   classes every member reaches): the opening frame tries all its moves, the other
-//!   members only the rest, whose children differ from member to member. A child
-//!   class a member leaves out is one the opening frame enters or finds stored. A move
-//!   of a card to a column-1 gap leads into one class from every member that has it
-//!   (the successor of the same column-0 card), so only the first frame of the class
-//!   that has it tries it (`OpenClasses::claim`). So every position of an entered
-//!   class is entered exactly once, counts
-//!   stay exact (the tests compare them with the reference search), and the argument
-//!   above holds with "class" for "position" where the set is concerned.
-//! - Settled positions by depth-first search (`settled_table_bytes`, verdicts on
-//!   `common`): a settled position (column 0 all Twos) only leads to settled positions,
-//!   and the settled game is acyclic (`basic` moves under a fixed suit per row). Such a
-//!   child is not put in the visited set: a [`DepthFirst`] search with a transposition
-//!   table of its own decides it. A win ends the search with the line to the child and
-//!   the child's line. A loss lets the search go on; the table keeps the keys of every
-//!   settled position entered, each of them lost (every earlier depth-first search
-//!   ended exhausted, or the exact search would have ended too), so a child found there
-//!   is skipped, and the depth-first search's own proof (`search::dfs`) holds for each
-//!   child. The table may forget a key when full: that child is searched again, never
-//!   skipped wrongly. A dead settled child (`position::dead`) is lost without a lookup
-//!   or a search (`SettledReductions::dead_roots`). So `Exhausted` stays a proof, while
-//!   memory holds only the part before column 0 settles; `nodes` then counts settled
-//!   positions once per search that entered them (not the dead children, counted in
-//!   `dead_cuts`), and `stored` only the visited set's keys.
-//! - Memory: the set (16 bytes a slot, at most 7/8 full, sharded so that it grows one
-//!   shard at a time up to the whole budget: about 18 bytes a position at its limit,
-//!   938M positions in 16 GiB) and the stack of the current line. Limits are checked
-//!   every [`CHECK_INTERVAL`] positions.
+//! Invariants: the set and the settled positions' table are allocated at the start of
+//! [`ExactSearch::run`] and freed at its end; limits are checked every
+//! [`CHECK_INTERVAL`] positions entered.
 
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact_classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses};
-pub use crate::search::exact_settled::SettledReductions;
-use crate::search::exact_settled::SettledSearch;
-use crate::search::exact_stack::ExactStack;
-use crate::search::key_set::{Insert, KeySet};
+use crate::search::exact::classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses};
+use crate::search::exact::options::{left_unexpanded, settled, settles, ExactOptions};
+use crate::search::exact::settled::SettledSearch;
+use crate::search::exact::stack::ExactStack;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
+use crate::search::visited::key_set::{Insert, KeySet};
 use crate::variant::Variant;
-
-/// What to search for and with how much memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExactOptions {
-    /// Enter every reachable position instead of stopping at the first win.
-    pub complete: bool,
-    /// Do not expand settled `common` positions (column 0 all Twos): they are counted,
-    /// as the frontier of the part of the space before column 0 settles.
-    pub stop_at_settled: bool,
-    /// Most bytes the visited set may use (peak, while a shard grows).
-    pub memory_bytes: usize,
-    /// Do not expand dead positions (`position::dead`: a frozen card off its place, so
-    /// no win is reachable). A verdict stays exact; a count is then of the live space.
-    pub prune_dead: bool,
-    /// Store one key for each Two-shuffle class of `common` positions instead of one for
-    /// each member (see the module doc).
-    pub shuffle_classes: bool,
-    /// When nonzero, in a verdict search (not `complete`) on `common`, settled positions
-    /// are not stored in the visited set: each is decided by a depth-first search
-    /// (stubborn sets, incremental transpositions) with a transposition table of this
-    /// many bytes, taken out of `memory_bytes` and kept across those searches (see the
-    /// module doc). The parallel search splits it equally between its threads.
-    pub settled_table_bytes: usize,
-    /// The reductions of those depth-first searches (both on by default; a search
-    /// without them checks a loss by other means).
-    pub settled_reductions: SettledReductions,
-}
-
-impl ExactOptions {
-    /// Whether settled positions go to the depth-first search under `variant`.
-    pub fn settles_by_dfs(&self, variant: Variant) -> bool {
-        self.settled_table_bytes > 0 && !self.complete && variant == Variant::Common
-    }
-
-    /// Bytes of the settled positions' tables under `variant` (all threads together, at
-    /// most half the budget; 0 when settled positions are stored); the visited set gets
-    /// the rest of `memory_bytes`.
-    pub fn settled_tables_bytes(&self, variant: Variant) -> usize {
-        if self.settles_by_dfs(variant) {
-            self.settled_table_bytes.min(self.memory_bytes / 2)
-        } else {
-            0
-        }
-    }
-}
 
 /// A reusable exact searcher (keeps its stack between searches; its set is freed at
 /// the end of each).
@@ -121,39 +27,6 @@ pub struct ExactSearch {
     classes: OpenClasses,
     /// Decides settled children (`settled_table_bytes`), with its table.
     settled: Option<SettledSearch>,
-}
-
-/// Whether `position` is settled under `variant`'s rules: `common` with column 0 all
-/// Twos (counted apart, and not expanded when the search stops at settled positions).
-#[inline]
-pub fn settled(position: &Position, variant: Variant) -> bool {
-    variant == Variant::Common && position.column0_all_twos()
-}
-
-/// Whether the legal move `m` from the unsettled `position` gives a [`settled`] child
-/// under `variant`'s rules, without playing it: the test both searches make before
-/// handing a child to the settled search.
-#[inline(always)]
-pub fn settles(position: &Position, m: Move, variant: Variant) -> bool {
-    variant == Variant::Common && position.settles_by(m, position.column0_twos())
-}
-
-/// Whether an entered, not won position is left unexpanded: a settled one when the
-/// search stops at settled positions, a dead one (counted in `dead_cuts`) when it prunes
-/// them. Both searches, on one thread or several, decide through this.
-pub fn left_unexpanded(
-    position: &Position,
-    is_settled: bool,
-    variant: Variant,
-    options: ExactOptions,
-    stats: &mut SearchStats,
-) -> bool {
-    if is_settled && options.stop_at_settled {
-        return true;
-    }
-    let dead = options.prune_dead && position.is_dead_under(variant);
-    stats.dead_cuts += u64::from(dead);
-    dead
 }
 
 impl ExactSearch {
@@ -356,6 +229,7 @@ mod tests {
     use crate::deal::deal;
     use crate::exhaustive::reachable;
     use crate::replay::verify_solution;
+    use crate::search::exact::options::SettledReductions;
 
     fn run(start: &Position, variant: Variant, options: ExactOptions) -> (Outcome, SearchStats) {
         let mut stats = SearchStats::default();
@@ -464,7 +338,7 @@ mod tests {
             dead_roots += part.dead_cuts;
             // On two threads, each unsettled key is inserted once into the shared set.
             let mut shared = SearchStats::default();
-            let (outcome, _) = crate::search::exact_parallel::search(
+            let (outcome, _) = crate::search::exact::parallel::search(
                 &start,
                 Variant::Common,
                 by_dfs,

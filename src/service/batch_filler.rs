@@ -1,0 +1,92 @@
+//! Batch filling: a batch is stored as its specification and a count of the jobs
+//! inserted so far (`materialized`); the filler inserts the missing jobs, a chunk per
+//! transaction, when the batch is posted and again at every start.
+//!
+//! Invariants: one filler runs at a time in a process (a lock), and on PostgreSQL the
+//! store's `add_batch_jobs` only advances a batch from the offset it read, so two nodes
+//! never insert the same jobs; a stop between chunks loses nothing (the next start goes
+//! on from `materialized`). Each chunk wakes the lanes and the other nodes.
+
+use super::job::Stored;
+use super::metrics::Metrics;
+use super::runner::Runner;
+use super::store::{Announce, BatchRow, NewJob, Store};
+use gaps_engine::{deal, Layout};
+use std::sync::Arc;
+
+/// Jobs of a batch inserted per transaction.
+const BATCH_CHUNK: usize = 1000;
+
+/// Inserts the jobs of unfinished batches (see the module doc).
+pub struct BatchFiller {
+    runner: Arc<Runner>,
+    store: Store,
+    metrics: Arc<Metrics>,
+    filling: tokio::sync::Mutex<()>,
+}
+
+impl BatchFiller {
+    /// A filler that stops between chunks once `runner` shuts down.
+    pub fn new(runner: Arc<Runner>, store: Store, metrics: Arc<Metrics>) -> BatchFiller {
+        BatchFiller {
+            runner,
+            store,
+            metrics,
+            filling: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// Inserts the missing jobs of every unfinished batch, a chunk per transaction.
+    pub async fn fill_batches(&self) -> sqlx::Result<()> {
+        let _one_filler = self.filling.lock().await;
+        for batch in self.store.unfinished_batches().await? {
+            self.fill_batch(&batch).await?;
+        }
+        Ok(())
+    }
+
+    async fn fill_batch(&self, batch: &BatchRow) -> sqlx::Result<()> {
+        let Ok(layout) = Layout::new(batch.spec.suits as usize, batch.spec.ranks as usize) else {
+            tracing::error!(batch = %batch.spec.id, "batch with an invalid size; not filled");
+            return Ok(());
+        };
+        let mut offset = batch.materialized;
+        while offset < batch.spec.count && !self.runner.is_shutting_down() {
+            let end = (offset + BATCH_CHUNK as i64).min(batch.spec.count);
+            let jobs: Vec<NewJob> = (offset..end)
+                .map(|k| {
+                    let seed = batch.spec.seed + k;
+                    NewJob {
+                        id: uuid::Uuid::now_v7().to_string(),
+                        variant: batch.spec.variant,
+                        algorithm: batch.spec.algorithm,
+                        position: Stored(deal(seed as u64, layout)),
+                        suits: batch.spec.suits,
+                        ranks: batch.spec.ranks,
+                        deal_seed: Some(seed),
+                        limit_nodes: batch.spec.limit_nodes,
+                        limit_time_ms: batch.spec.limit_time_ms,
+                        table_mb: None,
+                        search_seed: 0,
+                        batch_id: Some(batch.spec.id.clone()),
+                        limit_probes: batch.spec.limit_probes,
+                        threads: batch.spec.threads,
+                        created_by: batch.spec.created_by.clone(),
+                    }
+                })
+                .collect();
+            if !self
+                .store
+                .add_batch_jobs(&batch.spec.id, offset, &jobs)
+                .await?
+            {
+                break; // Someone else advanced this batch.
+            }
+            self.metrics.jobs_submitted.inc_by(jobs.len() as u64);
+            offset = end;
+            self.runner.notify_new_work();
+            self.store.announce(Announce::Work);
+        }
+        Ok(())
+    }
+}
