@@ -196,7 +196,7 @@ fn bad_input_exits_2_and_names_the_problem() {
         ),
         (
             &["solve", "--deal", "1", "--search-threads", "2"],
-            "--search-threads above 1 applies to --algorithm blocks, exact and hybrid,",
+            "--search-threads above 1 applies to blocks, exact and hybrid,",
         ),
     ];
     for (args, message) in cases {

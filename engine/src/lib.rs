@@ -34,15 +34,15 @@ pub use moves::{Move, MoveList};
 pub use notation::{format_cells, format_position, parse_position, ParseError};
 pub use position::{Position, MAX_MOVES};
 pub use replay::{verify_solution, ReplayError};
-pub use search::blocks::MAX_THREADS as MAX_SEARCH_THREADS;
 pub use search::budget::StopReason;
+pub use search::budget::MAX_THREADS as MAX_SEARCH_THREADS;
 pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
 pub use solve::{
-    count_reachable, default_table_limit, resolve_algorithm, runs_on_threads, Algorithm,
-    AssignmentCaps, CountOptions, CountReport, SolveError, SolveOptions, SolveReport, Solver,
-    UnknownAlgorithm, UnknownName, Verdict, AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES,
-    DEFAULT_TABLE_BYTES,
+    check_request, count_reachable, default_table_limit, resolve_algorithm, runs_on_threads,
+    Algorithm, AssignmentCaps, CountOptions, CountReport, Limit, OptionError, SolveError,
+    SolveOptions, SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict,
+    AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES, MAX_TABLE_MB,
 };
 pub use variant::Variant;
 

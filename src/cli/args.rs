@@ -6,12 +6,20 @@
 use super::input_error;
 use clap::Args;
 use gaps_engine::DEFAULT_TABLE_BYTES;
-use gaps_engine::MAX_SEARCH_THREADS;
-use gaps_engine::{Algorithm, DfsOptions, Layout, SolveOptions, Variant};
+use gaps_engine::{check_request, Algorithm, DfsOptions, Layout, Limit, SolveOptions, Variant};
 use std::time::Duration;
 
-/// Largest transposition table a single solver may ask for (MiB).
-pub const MAX_TABLE_MB: usize = 16 * 1024;
+/// The flag that sets `limit` in `solve`, `winrate` and `bench`.
+pub fn flag(limit: Limit) -> String {
+    match limit {
+        Limit::Nodes => "--nodes",
+        Limit::TimeMs => "--time-ms",
+        Limit::TableMb => "--table-mb",
+        Limit::Probes => "--probes",
+        Limit::Threads => "--search-threads",
+    }
+    .to_string()
+}
 
 /// The size of numbered deals.
 #[derive(Args, Debug, Clone)]
@@ -96,58 +104,19 @@ impl SearchArgs {
             .algorithm
             .parse()
             .map_err(|e| input_error(format!("--algorithm: {e}")))?;
-        if self.nodes == Some(0) {
-            return Err(input_error("--nodes must be at least 1"));
-        }
-        if self.time_ms == Some(0) {
-            return Err(input_error("--time-ms must be at least 1"));
-        }
-        if self.probes == Some(0) {
-            return Err(input_error("--probes must be at least 1"));
-        }
-        if self
-            .table_mb
-            .is_some_and(|mb| !(1..=MAX_TABLE_MB).contains(&mb))
-        {
-            return Err(input_error(format!(
-                "--table-mb must be between 1 and {MAX_TABLE_MB}"
-            )));
-        }
-        if self.probes.is_some()
-            && !matches!(
-                gaps_engine::resolve_algorithm(algorithm, variant),
-                Ok(Algorithm::Sampling | Algorithm::Auto)
-            )
-        {
-            return Err(input_error(format!(
-                "--probes applies to sampling, and to auto on common; not to {algorithm} on {variant}"
-            )));
-        }
-        // The engine decides which variants an algorithm supports; the message names them.
-        if gaps_engine::resolve_algorithm(algorithm, variant).is_err() {
-            let supported: Vec<&str> = Variant::ALL
-                .into_iter()
-                .filter(|&v| gaps_engine::resolve_algorithm(algorithm, v).is_ok())
-                .map(Variant::name)
-                .collect();
-            return Err(input_error(format!(
-                "--algorithm {algorithm} works only with the {} variant",
-                supported.join(" or ")
-            )));
-        }
-        if self.search_threads == 0 || self.search_threads > MAX_SEARCH_THREADS {
-            return Err(input_error(format!(
-                "--search-threads must be between 1 and {MAX_SEARCH_THREADS}"
-            )));
-        }
-        if self.search_threads > 1
-            && !gaps_engine::resolve_algorithm(algorithm, variant)
-                .is_ok_and(gaps_engine::runs_on_threads)
-        {
-            return Err(input_error(format!(
-                "--search-threads above 1 applies to --algorithm blocks, exact and hybrid, and to auto on common, not to {algorithm} on {variant}"
-            )));
-        }
+        let checked = |limit: Limit, value: Option<u64>| {
+            value
+                .map(|v| limit.check(v, None))
+                .transpose()
+                .map_err(|e| input_error(e.message(flag)))
+        };
+        checked(Limit::Nodes, self.nodes)?;
+        checked(Limit::TimeMs, self.time_ms)?;
+        checked(Limit::Probes, self.probes)?;
+        checked(Limit::TableMb, self.table_mb.map(|mb| mb as u64))?;
+        checked(Limit::Threads, Some(self.search_threads as u64))?;
+        check_request(algorithm, variant, self.probes, self.search_threads as u64)
+            .map_err(|e| input_error(e.message(flag)))?;
         Ok(SolveOptions {
             variant,
             algorithm,

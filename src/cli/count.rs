@@ -4,11 +4,10 @@
 //! Invariant: the figures are exact when `complete` is true; a count stopped by a limit
 //! says which, and its figures are lower bounds.
 
-use super::args::MAX_TABLE_MB;
 use super::input_error;
 use super::solve::PositionInput;
 use clap::Args;
-use gaps_engine::{count_reachable, CountOptions, Variant, MAX_SEARCH_THREADS};
+use gaps_engine::{count_reachable, CountOptions, Limit, Variant};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -63,23 +62,28 @@ pub fn run(cmd: CountCmd) -> anyhow::Result<()> {
         .variant
         .parse()
         .map_err(|e| input_error(format!("--variant: {e}")))?;
-    if !(1..=MAX_TABLE_MB).contains(&cmd.memory_mb) {
-        return Err(input_error(format!(
-            "--memory-mb must be between 1 and {MAX_TABLE_MB}"
-        )));
-    }
+    // `count` names its memory and threads flags its own way.
+    let flag = |limit: Limit| match limit {
+        Limit::TableMb => "--memory-mb".to_string(),
+        Limit::Threads => "--threads".to_string(),
+        other => super::args::flag(other),
+    };
+    let check = |limit: Limit, value: u64| {
+        limit
+            .check(value, None)
+            .map_err(|e| input_error(e.message(flag)))
+    };
+    check(Limit::TableMb, cmd.memory_mb as u64)?;
     if cmd.unsettled && variant != Variant::Common {
         return Err(input_error(
             "--unsettled applies to the common variant only",
         ));
     }
-    if !(1..=MAX_SEARCH_THREADS).contains(&cmd.threads) {
-        return Err(input_error(format!(
-            "--threads must be between 1 and {MAX_SEARCH_THREADS}"
-        )));
-    }
-    if cmd.nodes == Some(0) || cmd.time_ms == Some(0) {
-        return Err(input_error("--nodes and --time-ms must be at least 1"));
+    check(Limit::Threads, cmd.threads as u64)?;
+    for (limit, value) in [(Limit::Nodes, cmd.nodes), (Limit::TimeMs, cmd.time_ms)] {
+        if let Some(value) = value {
+            check(limit, value)?;
+        }
     }
     let start = cmd.input.read()?;
     let options = CountOptions {

@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 /// Nodes between two budget checks (a power of two).
 pub const CHECK_INTERVAL: u64 = 1024;
 
+/// Most threads of one search, for every algorithm that runs on several (the box
+/// table of parallel block search keeps a slot per thread and depth).
+pub const MAX_THREADS: usize = 64;
+
 /// Why a search stopped before its end.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum StopReason {

@@ -128,34 +128,31 @@ fn default_ranks() -> usize {
     13
 }
 
-/// Search limits; reaching one gives the verdict `unknown`.
+/// Search limits; reaching one gives the verdict `unknown`. Their ranges are the
+/// engine's (`gaps_engine::Limit`), narrowed by the configuration: `schema` writes them
+/// into the OpenAPI document and `validate` checks them.
 #[derive(Deserialize, Serialize, Debug, Clone, Default, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Node limit.
-    #[schema(minimum = 1)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub nodes: Option<u64>,
     /// Time limit in milliseconds (default and cap from configuration).
-    #[schema(minimum = 1)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub time_ms: Option<u64>,
     /// Transposition-table budget in MiB (default: the engine's for the variant; capped
     /// by the solver threads' table). For `exact`, the visited set's budget (default: the
     /// solver threads' table; capped by the memory the exact searches share).
-    #[schema(minimum = 1)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub table_mb: Option<u64>,
     /// Random probes of `sampling` (default 10^6), or of the sampling phase of `auto`
     /// on `common` (default 10^5).
-    #[schema(minimum = 1)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub probes: Option<u64>,
     /// Threads of this one search (default 1; more only for `blocks`, `exact`, `hybrid`
     /// and `auto` on `common`, up to the configured maximum). The job gets the pool's
     /// idle threads up to this number when it starts; `stats.threads` says how many it
     /// had.
-    #[schema(minimum = 1)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub threads: Option<u64>,
 }

@@ -9,7 +9,7 @@
 //! directions on examples; `scripts/schemathesis.sh` fuzzes them.
 
 use crate::service::config::Config;
-use gaps_engine::{Algorithm, Variant, Verdict};
+use gaps_engine::{Algorithm, Limit, Variant, Verdict};
 use serde_json::{json, Value};
 
 /// The largest deal number.
@@ -35,12 +35,20 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
 
     let schemas = &mut doc["components"]["schemas"];
     let limit_props = &mut schemas["Limits"]["properties"];
-    limit_props["nodes"]["maximum"] = json!(limits.max_nodes);
-    limit_props["time_ms"]["maximum"] = json!(limits.max_time_ms);
-    limit_props["probes"]["maximum"] = json!(limits.max_probes);
-    limit_props["threads"]["maximum"] = json!(config.max_job_threads());
-    let table_cap = config.solver.table_mb.max(config.solver.exact_memory_mb);
-    limit_props["table_mb"]["maximum"] = json!(table_cap);
+    // Each limit's range is the engine's (`gaps_engine::Limit`), narrowed by the caps
+    // of this configuration: the same bounds `validate` checks.
+    let table_cap = config.solver.table_mb.max(config.solver.exact_memory_mb) as u64;
+    for (limit, cap) in [
+        (Limit::Nodes, limits.max_nodes),
+        (Limit::TimeMs, limits.max_time_ms),
+        (Limit::Probes, limits.max_probes),
+        (Limit::Threads, config.max_job_threads() as u64),
+        (Limit::TableMb, table_cap),
+    ] {
+        let schema = &mut limit_props[limit.name()];
+        schema["minimum"] = json!(limit.min());
+        schema["maximum"] = json!(cap.min(limit.max()));
+    }
 
     for request in ["JobRequest", "BatchRequest"] {
         let props = &mut schemas[request]["properties"];

@@ -10,7 +10,7 @@ use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
-use gaps_engine::{deal, parse_position, resolve_algorithm, runs_on_threads, Algorithm, Layout};
+use gaps_engine::{check_request, deal, parse_position, Algorithm, Layout, Limit, OptionError};
 use gaps_engine::{Position, Variant};
 
 /// The validated parts shared by jobs and batches.
@@ -40,68 +40,42 @@ fn validate_common(
         Ok(a) => a,
         Err(e) => return bad(format!("algorithm: {e}")),
     };
-    if let Err(e) = resolve_algorithm(algorithm, variant) {
-        return bad(format!("algorithm: {e}"));
-    }
+    let field = |limit: Limit| format!("limits.{}", limit.name());
+    let check = |limit: Limit, value: u64, cap: u64| {
+        limit
+            .check(value, Some(cap))
+            .map_err(|e| ApiError::Unprocessable(e.message(field)))
+    };
     if let Some(nodes) = limits.nodes {
-        if nodes == 0 || nodes > caps.max_nodes {
-            return bad(format!(
-                "limits.nodes must be between 1 and {} (got {nodes})",
-                caps.max_nodes
-            ));
-        }
+        check(Limit::Nodes, nodes, caps.max_nodes)?;
     }
     let time_ms = limits.time_ms.unwrap_or(caps.default_time_ms);
-    if time_ms == 0 || time_ms > caps.max_time_ms {
-        return bad(format!(
-            "limits.time_ms must be between 1 and {} (got {time_ms})",
-            caps.max_time_ms
-        ));
-    }
+    check(Limit::TimeMs, time_ms, caps.max_time_ms)?;
+    let threads = limits.threads.unwrap_or(1);
+    check(Limit::Threads, threads, config.max_job_threads() as u64)?;
+    let resolved = match check_request(algorithm, variant, limits.probes, threads) {
+        Ok(resolved) => resolved,
+        Err(e @ OptionError::UnsupportedVariant { .. }) => {
+            return bad(format!("algorithm: {}", e.message(field)));
+        }
+        Err(e) => return bad(e.message(field)),
+    };
     if let Some(probes) = limits.probes {
-        if !matches!(
-            resolve_algorithm(algorithm, variant),
-            Ok(Algorithm::Sampling | Algorithm::Auto)
-        ) {
-            return bad(format!(
-                "limits.probes applies to sampling, and to auto on common; not to {} on {}",
-                algorithm.name(),
-                variant.name()
-            ));
-        }
-        if probes == 0 || probes > caps.max_probes {
-            return bad(format!(
-                "limits.probes must be between 1 and {} (got {probes})",
-                caps.max_probes
-            ));
-        }
+        check(Limit::Probes, probes, caps.max_probes)?;
     }
-    let resolved = resolve_algorithm(algorithm, variant);
     if let Some(mb) = limits.table_mb {
-        let (cap, what) = if resolved == Ok(Algorithm::Exact) {
+        let (cap, what) = if resolved == Algorithm::Exact {
             (config.solver.exact_memory_mb, "the exact searches' memory")
         } else {
             (config.solver.table_mb, "the solvers' table")
         };
-        if mb == 0 || mb > cap as u64 {
+        // The same check, with the cap's origin named.
+        if Limit::TableMb.check(mb, Some(cap as u64)).is_err() {
             return bad(format!(
-                "limits.table_mb must be between 1 and {cap} ({what}; got {mb})"
+                "limits.table_mb must be between 1 and {} ({what}; got {mb})",
+                cap.min(Limit::TableMb.max() as usize)
             ));
         }
-    }
-    let threads = limits.threads.unwrap_or(1);
-    let max_threads = config.max_job_threads();
-    if threads == 0 || threads > max_threads as u64 {
-        return bad(format!(
-            "limits.threads must be between 1 and {max_threads} (got {threads})"
-        ));
-    }
-    if threads > 1 && !resolved.as_ref().is_ok_and(|a| runs_on_threads(*a)) {
-        return bad(format!(
-            "limits.threads above 1 applies to blocks, exact and hybrid, and to auto on common; not to {} on {}",
-            algorithm.name(),
-            variant.name()
-        ));
     }
     Ok(Common {
         variant,

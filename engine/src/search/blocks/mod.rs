@@ -43,6 +43,6 @@ mod transpositions;
 
 pub use parallel::search_parallel;
 pub use search::{BlockObserver, BlockOptions, BlockSearch, BlockView};
-pub use shared_table::{SharedBoxTable, MAX_THREADS};
+pub use shared_table::SharedBoxTable;
 pub use solver::BlockSolver;
 pub use table::BoxTable;

@@ -19,9 +19,10 @@
 //! mode, or a limit) raises a flag that stops the others.
 
 use super::search::{BlockObserver, BlockOptions, BlockSearch};
-use super::shared_table::{SharedBoxTable, MAX_THREADS};
+use super::shared_table::SharedBoxTable;
 use crate::position::Position;
 use crate::search::budget::Budget;
+use crate::search::budget::MAX_THREADS;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use std::sync::atomic::{AtomicBool, Ordering};

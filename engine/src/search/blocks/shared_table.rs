@@ -24,6 +24,7 @@
 //!   [`SharedBoxTable::clear`] zeroes it again after a search used it.
 
 use super::table::{improves, volume, BoxStore};
+use crate::search::budget::MAX_THREADS;
 use crate::search::memory::{buckets_for, prefetch_line, Lines};
 use crate::zobrist::{index_hash, Key};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -31,8 +32,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 const SLOTS: usize = 2;
 const WORDS: usize = 4;
 const MAX_PROBE: usize = 4;
-/// Most threads of one parallel block search.
-pub const MAX_THREADS: usize = 64;
 
 /// Depths whose blocks publish their serials; deeper blocks store owner 0, never busy.
 const TRACKED_DEPTHS: usize = 1024;

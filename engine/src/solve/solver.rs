@@ -1,0 +1,236 @@
+//! The [`Solver`]: one per thread, owning every table and buffer its searches use, and
+//! [`Solver::solve`], which checks the request, runs one algorithm within the limits and
+//! replays every won line before it reports it.
+//!
+//! Invariants: see `super` (every `solvable` replayed, `unsolvable` only from an
+//! exhaustive search that ended, tables allocated once and reused).
+
+use super::limits::runs_on_threads;
+use super::names::Algorithm;
+use super::names::Verdict;
+use super::options::{
+    resolve_algorithm, SolveError, SolveOptions, SolveReport, DEFAULT_PROBES, DEFAULT_TABLE_BYTES,
+};
+use crate::deal::SplitMix64;
+use crate::position::Position;
+use crate::replay::verify_solution;
+use crate::search::blocks::BlockSolver;
+use crate::search::budget::Budget;
+use crate::search::budget::MAX_THREADS;
+use crate::search::dfs::gaps_game::{BasicGame, CommonGame};
+use crate::search::dfs::table::TranspositionTable;
+use crate::search::dfs::DepthFirst;
+use crate::search::exact::ExactSearch;
+use crate::search::hybrid::HybridSearch;
+use crate::search::outcome::Outcome;
+use crate::search::sampling::Sampler;
+use crate::search::stats::SearchStats;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Instant;
+
+/// A reusable solver: one per thread. Owns its transposition table, sampler, hybrid
+/// search buffers and block search (with its box tables).
+pub struct Solver {
+    pub(super) table: TranspositionTable,
+    pub(super) basic: DepthFirst<BasicGame>,
+    pub(super) common: DepthFirst<CommonGame>,
+    pub(super) sampler: Sampler,
+    pub(super) hybrid: HybridSearch,
+    pub(super) blocks: BlockSolver,
+    pub(super) exact: ExactSearch,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::with_table_bytes(DEFAULT_TABLE_BYTES)
+    }
+}
+
+impl Solver {
+    /// A solver whose table uses at most `bytes` bytes (block search's box tables, made
+    /// on first use, get the same budget).
+    pub fn with_table_bytes(bytes: usize) -> Self {
+        let table = TranspositionTable::with_budget(bytes);
+        let blocks = BlockSolver::with_table_bytes(table.capacity_bytes());
+        Solver {
+            table,
+            basic: DepthFirst::default(),
+            common: DepthFirst::default(),
+            sampler: Sampler::default(),
+            hybrid: HybridSearch::default(),
+            blocks,
+            exact: ExactSearch::default(),
+        }
+    }
+
+    /// The table's budget in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.capacity_bytes()
+    }
+
+    /// Solves `start` under `options`, stopping early if `cancel` becomes true.
+    ///
+    /// `auto` on `common` is a portfolio (sampling, suit assignments, breadth-first
+    /// search with a probe per node, then depth-first search; see [`AUTO_PROBES`] and
+    /// [`AUTO_ASSIGNMENT_CAPS`]); the report names the algorithm that gave the verdict.
+    pub fn solve(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<SolveReport, SolveError> {
+        self.solve_watched(start, options, cancel, None)
+    }
+
+    /// [`Solver::solve`], also storing the number of nodes searched so far in `progress`
+    /// about every 1024 nodes (for a caller that shows a running search).
+    pub fn solve_watched(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        cancel: Option<&AtomicBool>,
+        progress: Option<&AtomicU64>,
+    ) -> Result<SolveReport, SolveError> {
+        let began = Instant::now();
+        let budget =
+            Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
+        let resolved = resolve_algorithm(options.algorithm, options.variant)?;
+        let parallel = runs_on_threads(resolved);
+        if options.threads == 0 || options.threads > MAX_THREADS || !parallel && options.threads > 1
+        {
+            return Err(SolveError::Threads {
+                threads: options.threads,
+                algorithm: options.algorithm,
+            });
+        }
+        let mut stats = SearchStats::default();
+        let mut rng = SplitMix64::new(options.seed);
+        let (outcome, algorithm) = match resolved {
+            // Counting the whole space is a depth-first search's job.
+            Algorithm::Auto if options.dfs.complete => (
+                self.depth_first(start, options, &budget, &mut stats),
+                Algorithm::Dfs,
+            ),
+            Algorithm::Auto => self.auto(start, options, &mut rng, &budget, &mut stats),
+            Algorithm::Sampling => {
+                let probes = options.probes.unwrap_or(DEFAULT_PROBES);
+                let outcome = self.sample(
+                    start,
+                    options.variant,
+                    probes,
+                    &mut rng,
+                    &budget,
+                    &mut stats,
+                );
+                (outcome, Algorithm::Sampling)
+            }
+            Algorithm::Hybrid => (
+                self.hybrid_search(start, options, &mut rng, &budget, &mut stats),
+                Algorithm::Hybrid,
+            ),
+            Algorithm::Blocks => (
+                self.block_search(start, options, &budget, &mut stats),
+                Algorithm::Blocks,
+            ),
+            Algorithm::Assign => (
+                self.assignment_search(start, options, None, &budget, &mut stats),
+                Algorithm::Assign,
+            ),
+            Algorithm::Dfs => (
+                self.depth_first(start, options, &budget, &mut stats),
+                Algorithm::Dfs,
+            ),
+            Algorithm::Exact => (
+                self.exact_search(start, options, &budget, &mut stats),
+                Algorithm::Exact,
+            ),
+        };
+        stats.elapsed = began.elapsed();
+        let (verdict, solution, stopped) = match outcome {
+            Outcome::Won(line) => {
+                verify_solution(start, options.variant, &line)
+                    .map_err(SolveError::InvalidSolution)?;
+                (Verdict::Solvable, line, None)
+            }
+            Outcome::Exhausted => (Verdict::Unsolvable, Vec::new(), None),
+            Outcome::NoWin(reason) | Outcome::Stopped(reason) => {
+                (Verdict::Unknown, Vec::new(), Some(reason))
+            }
+        };
+        Ok(SolveReport {
+            verdict,
+            solution,
+            stats,
+            algorithm,
+            stopped,
+            seed: options.seed,
+            dfs: super::algorithms::dfs_used(algorithm, options),
+            threads: options.threads,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Layout;
+    use crate::deal::deal;
+    use crate::search::dfs::DfsOptions;
+    use crate::solve::limits::check_request;
+    use crate::variant::Variant;
+
+    #[test]
+    fn the_solver_runs_what_the_request_checks_accept_and_names_what_ran() {
+        let start = deal(5, Layout::new(3, 4).unwrap());
+        let mut solver = Solver::with_table_bytes(1 << 20);
+        for variant in Variant::ALL {
+            for algorithm in Algorithm::ALL {
+                for threads in [1, 2] {
+                    let options = SolveOptions {
+                        variant,
+                        algorithm,
+                        threads,
+                        max_nodes: Some(200_000),
+                        ..SolveOptions::default()
+                    };
+                    let accepted = check_request(algorithm, variant, None, threads as u64);
+                    let report = solver.solve(&start, &options, None);
+                    assert_eq!(
+                        accepted.is_ok(),
+                        report.is_ok(),
+                        "{algorithm} on {variant}, {threads} threads: {report:?}"
+                    );
+                    let (Ok(resolved), Ok(report)) = (accepted, report) else {
+                        continue;
+                    };
+                    assert_eq!(report.threads, threads);
+                    // `auto` names the phase that decided; every other algorithm itself.
+                    if resolved != Algorithm::Auto {
+                        assert_eq!(report.algorithm, resolved, "{algorithm} on {variant}");
+                    }
+                    if report.verdict == Verdict::Solvable {
+                        verify_solution(&start, variant, &report.solution).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_complete_auto_search_is_a_depth_first_count() {
+        let start = deal(2, Layout::new(3, 4).unwrap());
+        let options = SolveOptions {
+            variant: Variant::Common,
+            dfs: DfsOptions {
+                complete: true,
+                ..DfsOptions::default()
+            },
+            ..SolveOptions::default()
+        };
+        let report = Solver::with_table_bytes(1 << 20)
+            .solve(&start, &options, None)
+            .unwrap();
+        assert_eq!(report.algorithm, Algorithm::Dfs);
+        assert_ne!(report.verdict, Verdict::Unknown);
+    }
+}
