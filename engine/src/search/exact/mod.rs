@@ -1,6 +1,7 @@
-//! The exact search: exhaustive depth-first search with an exact visited set: every position reachable from
-//! the root is entered once and its key kept until the search ends. It decides a deal
-//! whenever its whole space fits in the memory budget, and counts spaces exactly.
+//! The exact search: exhaustive depth-first search with an exact visited set. Every
+//! position reachable from the root is entered once and its key kept until the search
+//! ends. It decides a deal whenever its whole space fits in the memory budget, and
+//! counts spaces exactly.
 //!
 //! Invariants, and why `Outcome::Exhausted` is a proof of loss:
 //! - The visited set (`search::visited`) holds full 128-bit Zobrist keys and never evicts. A
