@@ -79,13 +79,18 @@ fn assert_no_cycle(src: &Path) {
 /// Each cycle as lines `file -> file (name)`, one strongly connected component each.
 fn cycles(src: &Path) -> Vec<Vec<String>> {
     let modules = modules(src);
-    let test_only = test_only_modules(&modules);
+    // Each file read and lexed once.
+    let lexed: BTreeMap<&Vec<String>, String> = modules
+        .iter()
+        .map(|(module, file)| (module, lex(&std::fs::read_to_string(file).unwrap())))
+        .collect();
+    let test_only = test_only_modules(&lexed);
     let mut edges: BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>> = BTreeMap::new();
-    for (module, file) in &modules {
+    for module in modules.keys() {
         if test_only.iter().any(|t| module.starts_with(t)) {
             continue;
         }
-        let text = strip_test_code(&lex(&std::fs::read_to_string(file).unwrap()));
+        let text = strip_test_code(&lexed[module]);
         for path in named_paths(&text) {
             let Some(absolute) = absolute(&path, module, &modules) else {
                 continue;
@@ -213,11 +218,11 @@ fn modules(src: &Path) -> Modules {
     modules
 }
 
-/// Modules declared `#[cfg(test)] mod name;` (their files are test code).
-fn test_only_modules(modules: &Modules) -> Vec<Vec<String>> {
+/// Modules declared `#[cfg(test)] mod name;` (their files are test code), from the lexed
+/// text of every module.
+fn test_only_modules(lexed: &BTreeMap<&Vec<String>, String>) -> Vec<Vec<String>> {
     let mut test_only = Vec::new();
-    for (module, file) in modules {
-        let text = lex(&std::fs::read_to_string(file).unwrap());
+    for (&module, text) in lexed {
         let words: Vec<&str> = text.split_whitespace().collect();
         for window in words.windows(3) {
             if window[0] == "#[cfg(test)]" && window[1] == "mod" && window[2].ends_with(';') {

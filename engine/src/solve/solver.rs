@@ -5,7 +5,7 @@
 //! Invariants: see `super` (every `solvable` replayed, `unsolvable` only from an
 //! exhaustive search that ended, tables allocated once and reused).
 
-use super::limits::runs_on_threads;
+use super::limits::{runs_on_threads, Limit};
 use super::names::Algorithm;
 use super::names::Verdict;
 use super::options::{
@@ -16,7 +16,6 @@ use crate::position::Position;
 use crate::replay::verify_solution;
 use crate::search::blocks::BlockSolver;
 use crate::search::budget::Budget;
-use crate::search::budget::MAX_THREADS;
 use crate::search::dfs::gaps_game::{BasicGame, CommonGame};
 use crate::search::dfs::table::TranspositionTable;
 use crate::search::dfs::DepthFirst;
@@ -95,8 +94,9 @@ impl Solver {
         let budget =
             Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
         let resolved = resolve_algorithm(options.algorithm, options.variant)?;
-        let parallel = runs_on_threads(resolved);
-        if options.threads == 0 || options.threads > MAX_THREADS || !parallel && options.threads > 1
+        // The thread rules of the request checks (`limits`), so the two cannot drift.
+        let threads = options.threads as u64;
+        if Limit::Threads.check(threads, None).is_err() || threads > 1 && !runs_on_threads(resolved)
         {
             return Err(SolveError::Threads {
                 threads: options.threads,

@@ -69,11 +69,11 @@ fn validate_common(
         } else {
             (config.solver.table_mb, "the solvers' table")
         };
-        // The same check, with the cap's origin named.
-        if Limit::TableMb.check(mb, Some(cap as u64)).is_err() {
+        // The range check, its message naming where the cap comes from.
+        if let Err(OptionError::OutOfRange { max, .. }) = Limit::TableMb.check(mb, Some(cap as u64))
+        {
             return bad(format!(
-                "limits.table_mb must be between 1 and {} ({what}; got {mb})",
-                cap.min(Limit::TableMb.max() as usize)
+                "limits.table_mb must be between 1 and {max} ({what}; got {mb})"
             ));
         }
     }
