@@ -24,6 +24,7 @@ mod position;
 mod replay;
 mod search;
 mod solve;
+mod tuning;
 mod variant;
 mod zobrist;
 
@@ -34,16 +35,17 @@ pub use moves::{Move, MoveList};
 pub use notation::{format_cells, format_position, parse_position, ParseError};
 pub use position::{Position, MAX_MOVES};
 pub use replay::{verify_solution, ReplayError};
+pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;
 pub use search::budget::MAX_THREADS as MAX_SEARCH_THREADS;
 pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
 pub use solve::{
-    check_request, count_reachable, default_table_limit, resolve_algorithm, runs_on_threads,
-    Algorithm, AssignmentCaps, CountOptions, CountReport, Limit, OptionError, SolveError,
-    SolveOptions, SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict,
-    AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES, MAX_TABLE_MB,
+    check_request, count_reachable, default_dfs_table_bytes, resolve_algorithm, runs_on_threads,
+    Algorithm, CountOptions, CountReport, Limit, OptionError, SolveError, SolveOptions,
+    SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict, MAX_TABLE_MB,
 };
+pub use tuning::{AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 pub use variant::Variant;
 
 /// The searches' own parts, for the engine's integration tests and measurement

@@ -300,11 +300,11 @@ fn limits_give_unknown_and_common_is_refused() {
     let _ = MAX_SUITS;
 }
 
-fn parallel(threads: usize, table_limit: Option<usize>, complete: bool) -> SolveOptions {
+fn parallel(threads: usize, memory_limit: Option<usize>, complete: bool) -> SolveOptions {
     SolveOptions {
         algorithm: Algorithm::Blocks,
         threads,
-        table_limit,
+        memory_limit,
         dfs: DfsOptions {
             complete,
             ..DfsOptions::default()

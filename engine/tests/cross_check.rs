@@ -287,11 +287,11 @@ fn sampling_and_auto_agree_with_reference() {
                     (Some(8 << 10), 2, true),
                 ],
             };
-            for &(table_limit, threads, limited) in budgets {
+            for &(memory_limit, threads, limited) in budgets {
                 let auto = SolveOptions {
                     variant,
                     probes: Some(50),
-                    table_limit,
+                    memory_limit,
                     threads,
                     time_limit: limited.then_some(std::time::Duration::from_secs(20)),
                     ..SolveOptions::default()
@@ -304,7 +304,7 @@ fn sampling_and_auto_agree_with_reference() {
                     } else {
                         Verdict::Unsolvable
                     },
-                    "{variant} {layout} deal {seed} auto, {table_limit:?} bytes, {threads} threads, limited {limited}"
+                    "{variant} {layout} deal {seed} auto, {memory_limit:?} bytes, {threads} threads, limited {limited}"
                 );
                 *deciders.entry(r.algorithm).or_insert(0) += 1;
                 if threads > 1 && limited {

@@ -130,14 +130,14 @@ impl SearchArgs {
             max_nodes: self.nodes,
             time_limit: self.time_ms.map(Duration::from_millis),
             seed: self.search_seed,
-            table_limit: self.table_mb.map(|mb| mb << 20),
+            memory_limit: self.table_mb.map(|mb| mb << 20),
             probes: self.probes,
             threads: self.search_threads,
         })
     }
 
     /// Transposition-table allocation in bytes (each solve may use less, see
-    /// `SolveOptions::table_limit`).
+    /// `SolveOptions::memory_limit`).
     pub fn table_bytes(&self) -> usize {
         self.table_mb.map_or(DEFAULT_TABLE_BYTES, |mb| mb << 20)
     }

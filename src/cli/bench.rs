@@ -11,7 +11,7 @@ use super::args::BoardArgs;
 use super::winrate::solve_range;
 use super::{input_error, SearchArgs};
 use clap::Args;
-use gaps_engine::default_table_limit;
+use gaps_engine::default_dfs_table_bytes;
 use gaps_engine::{DfsOptions, Layout, SolveOptions};
 use std::time::Instant;
 
@@ -98,8 +98,8 @@ pub fn run(cmd: BenchCmd) -> anyhow::Result<()> {
         "bench {variant} {layout} deals 0..{} algorithm {} table {} MiB threads {}",
         cmd.deals,
         base.algorithm,
-        base.table_limit
-            .unwrap_or_else(|| default_table_limit(variant))
+        base.memory_limit
+            .unwrap_or_else(|| default_dfs_table_bytes(variant))
             .min(cmd.search.table_bytes())
             >> 20,
         cmd.threads
@@ -153,7 +153,7 @@ fn compare(cmd: &BenchCmd, layout: Layout, base: SolveOptions) -> anyhow::Result
                 reduce: false,
                 prune_dead: false,
             },
-            table_limit: Some(sizes[size] << 20),
+            memory_limit: Some(sizes[size] << 20),
             ..base
         };
         let began = Instant::now();

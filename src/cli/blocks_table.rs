@@ -54,7 +54,7 @@ fn options(algorithm: Algorithm, incremental: bool, spec: &BlocksTable) -> Solve
             prune_dead: false,
         },
         time_limit: spec.time_limit,
-        table_limit: Some(spec.table_bytes),
+        memory_limit: Some(spec.table_bytes),
         ..SolveOptions::default()
     }
 }

@@ -198,7 +198,7 @@ fn options(limits: &UnknownVerdict) -> SolveOptions {
         algorithm: limits.requested_algorithm.0,
         max_nodes: limits.limit_nodes.map(|n| n as u64),
         time_limit: Some(Duration::from_millis(limits.limit_time_ms as u64)),
-        table_limit: limits.table_mb.map(|mb| (mb as usize) << 20),
+        memory_limit: limits.table_mb.map(|mb| (mb as usize) << 20),
         probes: limits.limit_probes.map(|p| p as u64),
         ..SolveOptions::default()
     }

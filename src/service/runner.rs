@@ -25,7 +25,7 @@
 use super::error::database_unavailable;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
-use super::store::{Announce, Finish, JobRow, Lease, Store};
+use super::store::{Announce, Finish, JobRow, Lease, NewJob, Store};
 use crate::report::{solution_json, JobStats, StatsJson};
 use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason};
 use std::collections::HashMap;
@@ -306,7 +306,7 @@ impl Runner {
                 return self.finish(job, finish).await;
             }
         }
-        let exact_mb = self.exact_budget_mb(job);
+        let exact_mb = exact_budget_mb(&job.spec, self.table_mb, self.exact_memory_mb);
         let memory = match exact_mb {
             Some(mb) => wait_for(&self.exact_memory, mb, flag, &|| self.preempt_deepening()).await,
             None => None,
@@ -314,9 +314,9 @@ impl Runner {
         let own_core = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
         let extra_cores = self.idle_cores((job.spec.threads.max(1) - 1) as usize);
         let threads = 1 + extra_cores.len();
-        let mut options = solve_options(job, threads);
+        let mut options = solve_options(&job.spec, threads);
         if let Some(mb) = exact_mb {
-            options.table_limit = Some(mb << 20);
+            options.memory_limit = Some(mb << 20);
         }
         let work = SolveWork {
             position: job.spec.position.0,
@@ -405,18 +405,6 @@ impl Runner {
             .collect()
     }
 
-    /// The set budget of an exact job in MiB (its `table_mb`, else the solver threads'
-    /// table), within the shared exact memory; `None` for other algorithms.
-    fn exact_budget_mb(&self, job: &JobRow) -> Option<usize> {
-        if resolve_algorithm(job.spec.algorithm.0, job.spec.variant.0) != Ok(Algorithm::Exact) {
-            return None;
-        }
-        let mb = job.spec.table_mb.map_or(self.table_mb, |mb| mb as usize);
-        // Validation caps a request at the whole budget; a row stored under a larger
-        // configuration gets the whole budget rather than waiting forever.
-        Some(mb.clamp(1, self.exact_memory_mb))
-    }
-
     /// Stores how `job` ended; true if it did, false if the write was fenced (the lease
     /// was taken back: the job's current holder decides).
     async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<bool> {
@@ -490,20 +478,33 @@ async fn wait_for<'a>(
     }
 }
 
-/// The engine's options for a stored job: its values are typed already (the position,
-/// variant and algorithm were parsed once, when the request came in).
-fn solve_options(job: &JobRow, threads: usize) -> SolveOptions {
+/// The engine's options for a stored job on `threads` threads: its values are typed
+/// already (the position, variant and algorithm were parsed once, when the request
+/// came in).
+fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
     SolveOptions {
-        variant: job.spec.variant.0,
-        algorithm: job.spec.algorithm.0,
-        max_nodes: job.spec.limit_nodes.map(|n| n as u64),
-        time_limit: Some(Duration::from_millis(job.spec.limit_time_ms as u64)),
-        seed: job.spec.search_seed as u64,
-        table_limit: job.spec.table_mb.map(|mb| (mb as usize) << 20),
-        probes: job.spec.limit_probes.map(|p| p as u64),
+        variant: spec.variant.0,
+        algorithm: spec.algorithm.0,
+        max_nodes: spec.limit_nodes.map(|n| n as u64),
+        time_limit: Some(Duration::from_millis(spec.limit_time_ms as u64)),
+        seed: spec.search_seed as u64,
+        memory_limit: spec.table_mb.map(|mb| (mb as usize) << 20),
+        probes: spec.limit_probes.map(|p| p as u64),
         threads,
         ..SolveOptions::default()
     }
+}
+
+/// The set budget of an exact job in MiB (its `table_mb`, else the solver threads'
+/// `table_mb`), within the node's `exact_memory_mb`; `None` for other algorithms.
+fn exact_budget_mb(spec: &NewJob, table_mb: usize, exact_memory_mb: usize) -> Option<usize> {
+    if resolve_algorithm(spec.algorithm.0, spec.variant.0) != Ok(Algorithm::Exact) {
+        return None;
+    }
+    let mb = spec.table_mb.map_or(table_mb, |mb| mb as usize);
+    // Validation caps a request at the whole budget; a row stored under a larger
+    // configuration gets the whole budget rather than waiting forever.
+    Some(mb.clamp(1, exact_memory_mb))
 }
 
 /// One lane: claim, run, repeat; sleep until woken (or 1 s) when the queue is empty.
@@ -522,5 +523,111 @@ async fn lane(runner: Arc<Runner>, solver: SolverThread) {
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::job::Stored;
+    use crate::service::store::test_support::new_job;
+    use gaps_engine::Variant;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn a_stored_job_becomes_the_engine_options_it_asked_for() {
+        let spec = NewJob {
+            variant: Stored(Variant::Common),
+            algorithm: Stored(Algorithm::Exact),
+            limit_nodes: Some(5_000),
+            limit_time_ms: 2_500,
+            table_mb: Some(3),
+            search_seed: 42,
+            limit_probes: Some(77),
+            ..new_job("a", 1)
+        };
+        let options = solve_options(&spec, 2);
+        assert_eq!(options.variant, Variant::Common);
+        assert_eq!(options.algorithm, Algorithm::Exact);
+        assert_eq!(options.max_nodes, Some(5_000));
+        assert_eq!(options.time_limit, Some(Duration::from_millis(2_500)));
+        assert_eq!(options.memory_limit, Some(3 << 20));
+        assert_eq!(options.seed, 42);
+        assert_eq!(options.probes, Some(77));
+        assert_eq!(options.threads, 2);
+        // What a request leaves out stays the engine's default.
+        let plain = solve_options(&new_job("b", 1), 1);
+        assert_eq!(
+            (plain.max_nodes, plain.memory_limit, plain.probes),
+            (None, None, None)
+        );
+        assert_eq!(plain.dfs, SolveOptions::default().dfs);
+    }
+
+    #[test]
+    fn only_exact_jobs_draw_from_the_exact_memory_and_never_more_than_it() {
+        let job = |variant, algorithm, table_mb| NewJob {
+            variant: Stored(variant),
+            algorithm: Stored(algorithm),
+            table_mb,
+            ..new_job("a", 1)
+        };
+        let (table_mb, exact_memory_mb) = (64, 2048);
+        let budget = |spec: &NewJob| exact_budget_mb(spec, table_mb, exact_memory_mb);
+        // Not an exact search: nothing drawn (`auto` on `basic` is depth-first search).
+        assert_eq!(budget(&job(Variant::Basic, Algorithm::Auto, None)), None);
+        assert_eq!(
+            budget(&job(Variant::Common, Algorithm::Auto, Some(512))),
+            None
+        );
+        assert_eq!(budget(&job(Variant::Common, Algorithm::Dfs, None)), None);
+        // An exact search: its own table_mb, else the solver threads' table...
+        assert_eq!(
+            budget(&job(Variant::Common, Algorithm::Exact, Some(512))),
+            Some(512)
+        );
+        assert_eq!(
+            budget(&job(Variant::Basic, Algorithm::Exact, None)),
+            Some(64)
+        );
+        // ...within the node's budget (a row stored under a larger configuration).
+        assert_eq!(
+            budget(&job(Variant::Common, Algorithm::Exact, Some(4096))),
+            Some(2048)
+        );
+        assert_eq!(
+            budget(&job(Variant::Common, Algorithm::Exact, Some(0))),
+            Some(1)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_wait_for_permits_ends_with_them_or_with_the_flag_and_nudges_meanwhile() {
+        let pool = Semaphore::new(2);
+        let flag = AtomicBool::new(false);
+        let nudges = AtomicUsize::new(0);
+        let count = || {
+            nudges.fetch_add(1, Ordering::SeqCst);
+        };
+        // Free permits: taken at once, no nudge.
+        let held = wait_for(&pool, 2, &flag, &count)
+            .await
+            .expect("free permits");
+        assert_eq!(pool.available_permits(), 0);
+        assert_eq!(nudges.load(Ordering::SeqCst), 0);
+        // None free: every 200 ms a nudge (here the nudge frees them) until they come.
+        let give_back = || {
+            if nudges.fetch_add(1, Ordering::SeqCst) == 1 {
+                pool.add_permits(1);
+            }
+        };
+        let one = wait_for(&pool, 1, &flag, &give_back).await;
+        assert!(one.is_some());
+        assert_eq!(nudges.load(Ordering::SeqCst), 2);
+        // None free and the flag raised: the wait ends holding nothing.
+        flag.store(true, Ordering::SeqCst);
+        assert!(wait_for(&pool, 1, &flag, &count).await.is_none());
+        drop((held, one));
+        assert_eq!(pool.available_permits(), 3);
     }
 }

@@ -21,6 +21,15 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
 
+/// Node limits of a search over suit assignments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssignmentCaps {
+    /// Most nodes for one assignment.
+    pub per_assignment: u64,
+    /// Most nodes for all of them.
+    pub total: u64,
+}
+
 /// A suit for every row: row `r` is to hold suit `row_suit[r]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Assignment {

@@ -1,14 +1,12 @@
 //! Search limits: a node limit, a deadline and a cooperative cancel flag.
 //!
-//! Invariant: searches call [`Budget::exhausted`] about every [`CHECK_INTERVAL`] nodes,
-//! so a cancel or deadline is noticed within that many nodes (well under a millisecond);
+//! Invariant: searches call [`Budget::exhausted`] about every
+//! [`CHECK_INTERVAL`](crate::tuning::CHECK_INTERVAL) nodes, so a cancel or deadline is
+//! noticed within that many nodes (well under a millisecond);
 //! reaching a limit is an outcome (`unknown`), never an error.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// Nodes between two budget checks (a power of two).
-pub const CHECK_INTERVAL: u64 = 1024;
 
 /// Most threads of one search, for every algorithm that runs on several (the box
 /// table of parallel block search keeps a slot per thread and depth).

@@ -3,8 +3,8 @@
 //! Invariant: nothing here does I/O, logs, or keeps global state; every table is owned
 //! by the search (or solver) that created it.
 //!
-//! The map, bottom up; a family imports from the ground and from the families above it
-//! in this list, never from `crate::solve`:
+//! The map, bottom up; a family imports from the ground, from the families above it in
+//! this list and from `crate::tuning` (the tuning constants), never from `crate::solve`:
 //! - the ground: `budget` (node, time and cancel limits, [`budget::StopReason`]),
 //!   `outcome`, `stats`, `memory` (cache-line allocations: the engine's only `unsafe`);
 //! - `dfs`: the [`dfs::game::Game`] trait, depth-first search with a transposition

@@ -16,9 +16,10 @@ use crate::card::Layout;
 use crate::deal::SplitMix64;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::budget::{Budget, StopReason};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
+use crate::tuning::CHECK_INTERVAL;
 use crate::variant::Variant;
 
 /// Longest probe: the `basic` bound on moves (`S * (1 + 2 + ... + (R-1))`, paper section

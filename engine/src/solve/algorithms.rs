@@ -6,11 +6,11 @@
 //! rules under the renamed suits, and a win is renamed back before it is returned;
 //! nothing here reports a verdict: the caller replays every won line first.
 
-use super::{default_table_limit, Algorithm, AssignmentCaps, SolveOptions, Solver};
+use super::{default_dfs_table_bytes, Algorithm, SolveOptions, Solver};
 use crate::deal::SplitMix64;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::assign::assignments;
+use crate::search::assign::{assignments, AssignmentCaps};
 use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::dfs::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
@@ -19,15 +19,16 @@ use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact::{self, ExactOptions, ExactSearch, SettledReductions};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
+use crate::tuning::{LONG_SEARCH, SETTLED_TABLE_MAX, SETTLED_TABLE_MAX_LONG, SETTLED_TABLE_SHARE};
 use crate::variant::Variant;
 use std::sync::atomic::AtomicBool;
 
-/// The table budget of a depth-first search under `variant`'s rules: the request's, or
-/// the variant's default.
-fn table_limit(options: &SolveOptions, variant: Variant) -> usize {
+/// The bytes of the solver's table a depth-first search under `variant`'s rules uses:
+/// the request's memory limit, or the variant's default.
+fn dfs_table_bytes(options: &SolveOptions, variant: Variant) -> usize {
     options
-        .table_limit
-        .unwrap_or_else(|| default_table_limit(variant))
+        .memory_limit
+        .unwrap_or_else(|| default_dfs_table_bytes(variant))
 }
 
 /// The depth-first options of the `basic` searches of suit assignments: a verdict
@@ -38,28 +39,6 @@ fn assignment_dfs(options: DfsOptions) -> DfsOptions {
         ..options
     }
 }
-
-/// The exact search (verdicts on `common`) gives this fraction of its memory budget to
-/// the tables of the depth-first searches of settled positions...
-const SETTLED_TABLE_SHARE: usize = 4;
-
-/// ...and at most this many bytes to each thread's tables in a search with at most
-/// [`LONG_SEARCH`] to run: a 32 MiB table of lost boards and an 8 MiB memo for the
-/// joint searches (`search::exact::settled`). A larger table saves nodes on the longest
-/// proofs but costs more time than they are worth on shorter ones: every probe of a
-/// table far beyond the caches misses them and the TLB. Two threads, 16 GiB, a
-/// 32 MiB against a 256 MiB table of lost boards (docs/performance.md): deal 24 10.5
-/// against 12.2 s, deal 56 11.7 against 12.6 s, deal 747 76.0 against 54.5 s.
-const SETTLED_TABLE_MAX: usize = 64 << 20;
-
-/// ...and this many in a longer search (or one without a time limit): a 512 MiB table
-/// of lost boards and a 16 MiB memo. Two threads, 16 GiB: deal 747 (lost) 76.0 s with
-/// 32 MiB, 63.3 s with 128 MiB, 48.7-48.8 s with 512 MiB and 60.0 s with 2 GiB; deal
-/// 887 42.1, 37.7, 40.4-43.3 and 42.0 s (with 1 GiB).
-const SETTLED_TABLE_MAX_LONG: usize = (512 + 16) << 20;
-
-/// A search with more time left than this (or no time limit) gets the larger tables.
-const LONG_SEARCH: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Bytes for the settled positions' tables of an exact search on `threads` threads
 /// with `memory_bytes` in all (split equally between the threads), `long` if it has
@@ -117,7 +96,7 @@ pub(super) fn run_exact(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> Outcome {
-    let memory_bytes = options.table_limit.unwrap_or(table_bytes);
+    let memory_bytes = options.memory_limit.unwrap_or(table_bytes);
     let exact = ExactOptions {
         complete: options.dfs.complete,
         stop_at_settled: false,
@@ -178,7 +157,7 @@ impl Solver {
         stats: &mut SearchStats,
     ) -> Outcome {
         self.table
-            .clear_with_limit(table_limit(options, options.variant));
+            .clear_with_limit(dfs_table_bytes(options, options.variant));
         let table = &mut self.table;
         match options.variant {
             Variant::Basic => run_dfs(&mut self.basic, start, table, options.dfs, budget, stats),
@@ -210,7 +189,7 @@ impl Solver {
         stats: &mut SearchStats,
     ) -> Outcome {
         let bytes = options
-            .table_limit
+            .memory_limit
             .unwrap_or(self.table.capacity_bytes())
             .min(self.table.capacity_bytes());
         self.hybrid.run(
@@ -224,9 +203,9 @@ impl Solver {
         )
     }
 
-    /// Exhaustive search with an exact visited set of at most the solve's table budget
-    /// (the request's `table_limit`, else the solver's table size): memory for a
-    /// verdict on any space that fits, `memory_limit` otherwise. On several threads they
+    /// Exhaustive search with an exact visited set of at most the solve's memory limit
+    /// (else the solver's table size): memory for a verdict on any space that fits, the
+    /// stop `memory_limit` otherwise. On several threads they
     /// share one set of that budget.
     pub(super) fn exact_search(
         &mut self,
@@ -265,7 +244,7 @@ impl Solver {
             start,
             block_options,
             options.threads,
-            options.table_limit,
+            options.memory_limit,
             budget,
             stats,
         )
@@ -293,7 +272,7 @@ impl Solver {
             }
             let renamed = assignment.rename(start);
             self.table
-                .clear_with_limit(table_limit(options, Variant::Basic));
+                .clear_with_limit(dfs_table_bytes(options, Variant::Basic));
             let cap = caps.zip(phase_end).map(|(c, end)| {
                 budget.capped(stats.nodes.saturating_add(c.per_assignment).min(end))
             });

@@ -14,7 +14,7 @@
 //! 5. If that fills its memory too, the depth-first search with a replacing table,
 //!    which needs no more memory and may still find a win or prove the loss.
 //!
-//! On several threads with a time limit of at most [`SIDE_BY_SIDE_MAX`], side by side:
+//! On several threads with a time limit of at most [`LONG_SEARCH`], side by side:
 //! phases 1-3 on this thread (the finders), and from the start the exact search on the
 //! other threads (the prover), which proves losses whose part before column 0 settles
 //! is small and finds the wins that lie early in its depth-first order; the first of
@@ -24,9 +24,10 @@
 //! (their memory full), this thread joins the exact search, taking part of the other
 //! threads' work (`search::exact::search_joined`), so nothing done is lost. If the
 //! exact search fills its memory, phase 5 follows once the finders are done. Which side
-//! is first decides which solution is returned; both are exact, so never the verdict. With a longer time limit (or none) the chain runs instead, on
-//! every thread: helper threads make the breadth-first phase's probes, and the exact
-//! search runs on all of them.
+//! is first decides which solution is returned; both are exact, so never the verdict.
+//! With a longer time limit (or none) the chain runs instead, on every thread: helper
+//! threads make the breadth-first phase's probes, and the exact search runs on all of
+//! them.
 //!
 //! Invariant: the chain moves on only past a phase that ended [`Outcome::NoWin`] (the
 //! first two, which never prove a loss) or that ran out of memory (the third and
@@ -42,53 +43,10 @@ use crate::search::budget::{Budget, StopReason};
 use crate::search::hybrid::HybridSearch;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Probes of the sampling phase of `auto` on `common` when the request names none.
-pub const AUTO_PROBES: u64 = 100_000;
-
-/// Most memory of the breadth-first phase of `auto` on `common` (10.1M positions): on
-/// 4x13 deals 0..999 at 10 s per deal its median decision took about a second.
-pub const AUTO_HYBRID_BYTES: usize = 256 << 20;
-
-/// Most memory of the chain's breadth-first phase when the time limit is over
-/// [`SIDE_BY_SIDE_MAX`] (or there is none), where the exact search that follows has
-/// time to prove what a larger phase would. On a hard 4x13 deal the phase fills 128
-/// MiB in 2.7 s against 7.0 s for [`AUTO_HYBRID_BYTES`] (deal 747, two threads). At
-/// 60 s a deal, 64 MiB (1.4 s) still decided all 149 of deals 0..999 that breadth-first
-/// search decides at 10 s (the longest, by the exact search, in 19.3 s), but lost deal
-/// 570, which breadth-first search wins after 121M positions (4.7 s with 128 MiB).
-pub const AUTO_HYBRID_BYTES_LONG: usize = 128 << 20;
-
-/// Node limits of a suit-assignment search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AssignmentCaps {
-    /// Most nodes for one assignment.
-    pub per_assignment: u64,
-    /// Most nodes for all of them.
-    pub total: u64,
-}
-
-/// The assignment phase of `auto` on `common`: on 4x13 deals 0..99 an uncapped search
-/// of all 24 assignments took a median 0.6M nodes and at most 25M; these caps keep the
-/// phase under about two seconds, leaving the rest to breadth-first search.
-pub const AUTO_ASSIGNMENT_CAPS: AssignmentCaps = AssignmentCaps {
-    per_assignment: 1 << 20,
-    total: 24 << 20,
+use crate::tuning::{
+    AUTO_ASSIGNMENT_CAPS, AUTO_HYBRID_BYTES, AUTO_HYBRID_BYTES_LONG, AUTO_PROBES, LONG_SEARCH,
 };
-
-/// The longest time limit under which `auto` on several threads runs its finders
-/// beside the exact search. On 4x13 deals 0..999 at 10 s (two threads), side by side
-/// decides 890 and the chain 878: the exact search proves small losses from the start.
-/// On hard deals with a long limit the chain is faster (deals 24 and 56, lost, 180 s:
-/// 39.7 s and 39.6 s against 46.5 s and 42.6 s side by side with the finders cut at
-/// 10 s, and 55 s with the finders run to the end): its breadth-first phase fills its
-/// memory sooner with a probe thread, and its exact search then has both threads from
-/// its start, where side by side then either restarted the prover (losing its first
-/// run) or kept it on one thread. Past 30 s the chain's exact search has had two threads
-/// for over 20 s. Measured before the finders' thread joined the prover instead; not
-/// measured again since.
-pub const SIDE_BY_SIDE_MAX: std::time::Duration = std::time::Duration::from_secs(30);
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether an outcome is a verdict (a win, or a loss proved).
 fn decides(outcome: &Outcome) -> bool {
@@ -106,9 +64,7 @@ impl Solver {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Algorithm) {
-        let short = budget
-            .time_left()
-            .is_some_and(|left| left <= SIDE_BY_SIDE_MAX);
+        let short = budget.time_left().is_some_and(|left| left <= LONG_SEARCH);
         if options.threads > 1 && short {
             return self.auto_side_by_side(start, options, rng, budget, stats);
         }
@@ -118,9 +74,9 @@ impl Solver {
             AUTO_HYBRID_BYTES_LONG
         };
         let finder_options = SolveOptions {
-            table_limit: Some(
+            memory_limit: Some(
                 options
-                    .table_limit
+                    .memory_limit
                     .map_or(finder_bytes, |limit| limit.min(finder_bytes)),
             ),
             ..*options
@@ -153,7 +109,7 @@ impl Solver {
         )
     }
 
-    /// Phases 1-3 on this thread, the breadth-first one within `options.table_limit`.
+    /// Phases 1-3 on this thread, the breadth-first one within `options.memory_limit`.
     /// `None` when the breadth-first search filled its memory.
     fn find(
         &mut self,
@@ -191,16 +147,16 @@ impl Solver {
         stats: &mut SearchStats,
     ) -> (Outcome, Algorithm) {
         let table_bytes = self.table_bytes();
-        let memory = options.table_limit.unwrap_or(table_bytes);
+        let memory = options.memory_limit.unwrap_or(table_bytes);
         let finder_bytes = AUTO_HYBRID_BYTES.min(memory / 2);
         let finder_options = SolveOptions {
-            table_limit: Some(finder_bytes),
+            memory_limit: Some(finder_bytes),
             threads: 1,
             ..*options
         };
         // Every thread, the last one joining when the finders are done with it.
         let prover_options = SolveOptions {
-            table_limit: Some(memory - finder_bytes),
+            memory_limit: Some(memory - finder_bytes),
             ..*options
         };
         let halt = AtomicBool::new(false);
@@ -270,5 +226,106 @@ impl Solver {
             self.depth_first(start, options, budget, stats),
             Algorithm::Dfs,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::card::Layout;
+    use crate::deal::deal;
+    use crate::exhaustive::reachable;
+    use crate::replay::verify_solution;
+    use crate::search::budget::StopReason;
+    use crate::solve::{Algorithm, SolveOptions, SolveReport, Solver, Verdict};
+    use crate::variant::Variant;
+    use std::time::Duration;
+
+    /// `auto` on `common` from `start` within `memory_limit` bytes, on `threads` threads
+    /// (two with a time limit: side by side; one: the chain).
+    fn auto(start: &crate::position::Position, memory_limit: usize, threads: usize) -> SolveReport {
+        let options = SolveOptions {
+            variant: Variant::Common,
+            algorithm: Algorithm::Auto,
+            memory_limit: Some(memory_limit),
+            time_limit: (threads > 1).then_some(Duration::from_secs(20)),
+            probes: Some(50),
+            threads,
+            ..SolveOptions::default()
+        };
+        Solver::with_table_bytes(1 << 20)
+            .solve(start, &options, None)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_verdict_comes_from_a_phase_that_can_give_it_and_past_full_memories_from_the_last() {
+        // With ample memory every phase has room. With 4 KiB, breadth-first search
+        // (about 26 bytes a position) fills on a space of more than 224 positions, so
+        // such a loss is proved by the exact search (whose set holds only the positions
+        // before column 0 settles) or, past its full memory too, by the last phase,
+        // depth-first search. (`engine/tests/cross_check.rs` checks every phase's
+        // verdicts on thousands of deals; this pins the order.)
+        let mut lost_by_dfs = 0;
+        for (suits, ranks) in [(3, 5), (2, 7), (3, 6)] {
+            for seed in 0..12 {
+                let start = deal(seed, Layout::new(suits, ranks).unwrap());
+                let reference = reachable(&start, Variant::Common, usize::MAX);
+                let winnable = reference.winnable.expect("the reference search ends");
+                for (memory, threads) in [(64 << 20, 1), (64 << 20, 2), (4 << 10, 1), (4 << 10, 2)]
+                {
+                    let report = auto(&start, memory, threads);
+                    let case =
+                        format!("{suits}x{ranks} deal {seed}, {memory} bytes, {threads} threads");
+                    match report.verdict {
+                        Verdict::Solvable => {
+                            assert!(winnable, "{case}");
+                            verify_solution(&start, Variant::Common, &report.solution).unwrap();
+                        }
+                        Verdict::Unsolvable => {
+                            assert!(!winnable, "{case}");
+                            // Sampling and suit assignments only find wins.
+                            assert!(
+                                matches!(
+                                    report.algorithm,
+                                    Algorithm::Hybrid | Algorithm::Exact | Algorithm::Dfs
+                                ),
+                                "{case}: {report:?}"
+                            );
+                            if memory == 4 << 10 && reference.positions > 224 {
+                                assert_ne!(report.algorithm, Algorithm::Hybrid, "{case}");
+                                lost_by_dfs += usize::from(report.algorithm == Algorithm::Dfs);
+                            }
+                            if memory == 64 << 20 {
+                                assert_ne!(report.algorithm, Algorithm::Dfs, "{case}");
+                            }
+                        }
+                        Verdict::Unknown => panic!("{case}: no limit but memory: {report:?}"),
+                    }
+                }
+            }
+        }
+        // At least 3x5 deal 10 (lost, 492 positions), on one thread and on two.
+        assert!(
+            lost_by_dfs >= 2,
+            "too few losses proved past two full memories: {lost_by_dfs}"
+        );
+    }
+
+    #[test]
+    fn a_limit_reached_in_the_first_phase_is_the_answer() {
+        // The node limit stops sampling; the chain does not go on to phases that would
+        // only stop at once too, and the report names the phase that stopped.
+        let start = deal(7, Layout::STANDARD);
+        let options = SolveOptions {
+            variant: Variant::Common,
+            max_nodes: Some(1),
+            ..SolveOptions::default()
+        };
+        let report = Solver::with_table_bytes(1 << 20)
+            .solve(&start, &options, None)
+            .unwrap();
+        assert_eq!(report.verdict, Verdict::Unknown);
+        assert_eq!(report.stopped, Some(StopReason::NodeLimit));
+        assert_eq!(report.algorithm, Algorithm::Sampling, "{report:?}");
     }
 }

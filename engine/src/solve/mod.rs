@@ -2,16 +2,18 @@
 //!
 //! Invariants:
 //! - Every `solvable` report carries a solution that was replayed with
-//!   [`verify_solution`] before being returned; a solution that fails the replay is an
-//!   engine bug and comes back as [`SolveError::InvalidSolution`], never as a verdict.
+//!   [`verify_solution`](crate::verify_solution) before being returned; a solution that
+//!   fails the replay is an engine bug and comes back as
+//!   [`SolveError::InvalidSolution`], never as a verdict.
 //! - `unsolvable` is only reported by exhaustive algorithms that ran to the end.
 //! - A [`Solver`] allocates its table once, at construction, and reuses it; the buffers
 //!   of hybrid search grow on first use up to the same byte budget and are reused too.
-//!   An exact search's set (at most the solve's table budget, or the request's) is
-//!   freed when that search ends. So a solver holds at most twice its table budget.
+//!   An exact search's set (at most the request's memory limit, else the solver's
+//!   table size) is freed when that search ends. So a solver holds at most twice its table budget.
 //! - A verdict is `unsolvable` only when the search that produced it ended
-//!   [`Outcome::Exhausted`]; searches that only find wins (sampling, suit assignments)
-//!   end [`Outcome::NoWin`], which reports `unknown`.
+//!   [`Outcome::Exhausted`](crate::search::outcome::Outcome::Exhausted); searches that
+//!   only find wins (sampling, suit assignments) end
+//!   [`Outcome::NoWin`](crate::search::outcome::Outcome::NoWin), which reports `unknown`.
 //!
 //! This module only chooses and checks: each algorithm's run on the solver's own tables
 //! is in `algorithms`, and the `auto` portfolio in `auto`.
@@ -31,12 +33,10 @@ mod names;
 mod options;
 mod solver;
 
-pub use auto::{AssignmentCaps, AUTO_ASSIGNMENT_CAPS, AUTO_PROBES};
 pub use count::{count_reachable, CountOptions, CountReport};
 pub use limits::{check_request, runs_on_threads, Limit, OptionError, MAX_TABLE_MB};
 pub use names::{Algorithm, UnknownAlgorithm, UnknownName, Verdict};
 pub use options::{
-    default_table_limit, resolve_algorithm, SolveError, SolveOptions, SolveReport, DEFAULT_PROBES,
-    DEFAULT_TABLE_BYTES,
+    default_dfs_table_bytes, resolve_algorithm, SolveError, SolveOptions, SolveReport,
 };
 pub use solver::Solver;

@@ -12,6 +12,7 @@ use crate::search::budget::StopReason;
 use crate::search::budget::MAX_THREADS;
 use crate::search::dfs::DfsOptions;
 use crate::search::stats::SearchStats;
+use crate::tuning::BASIC_TABLE_BYTES;
 use crate::variant::Variant;
 use std::time::Duration;
 
@@ -30,11 +31,15 @@ pub struct SolveOptions {
     pub time_limit: Option<Duration>,
     /// Seed of randomised algorithms (recorded in the report).
     pub seed: u64,
-    /// How much of the solver's table this solve may use (`None`: the variant's default,
-    /// [`default_table_limit`]).
-    pub table_limit: Option<usize>,
-    /// Most random probes of `sampling` (`None`: [`DEFAULT_PROBES`]); in `auto` on
-    /// `common`, the probes of the sampling phase (`None`: [`AUTO_PROBES`]).
+    /// Most bytes this solve's tables and sets may use (the request's `table_mb`): the
+    /// depth-first and block tables and breadth-first search's buffers take at most
+    /// this much of the solver's table; the exact search's set and settled tables take
+    /// this much even beyond it. `None`: the depth-first table takes
+    /// [`default_dfs_table_bytes`], the others the solver's table size.
+    pub memory_limit: Option<usize>,
+    /// Most random probes of `sampling` (`None`:
+    /// [`DEFAULT_PROBES`](crate::tuning::DEFAULT_PROBES)); in `auto` on `common`, the
+    /// probes of the sampling phase (`None`: [`AUTO_PROBES`](crate::tuning::AUTO_PROBES)).
     pub probes: Option<u64>,
     /// Threads of this one solve (1..=[`MAX_THREADS`]); more than one only for `blocks`
     /// (parallel block search), `exact` (threads sharing one visited set), `hybrid`
@@ -51,7 +56,7 @@ impl Default for SolveOptions {
             max_nodes: None,
             time_limit: None,
             seed: 0,
-            table_limit: None,
+            memory_limit: None,
             probes: None,
             threads: 1,
         }
@@ -105,25 +110,18 @@ pub enum SolveError {
     InvalidSolution(ReplayError),
 }
 
-/// Default transposition-table budget of a solver: 64 MiB.
-pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
-
-/// How much table a solve uses by default. `basic`: 2 MiB, because with incremental
-/// transpositions a small table loses little (Helmstetter and Cazenave 2004, Fig. 7)
-/// and stays in cache: on 4x13, 2 MiB beats 4 MiB (10,000 deals on two threads: 74-76 s
-/// against 80-86 s, for 6% more nodes) and 4 MiB beats 64 MiB (36.4 against 25.5 deals/s
-/// on deals 0..199; figures in docs/performance.md).
-/// `common`: the whole budget (incremental transpositions only in settled positions,
-/// and a table-only search explodes when the table is small).
-pub fn default_table_limit(variant: Variant) -> usize {
+/// How much of the solver's table a depth-first search uses when the request sets no
+/// [`SolveOptions::memory_limit`]: `basic`, 2 MiB (`tuning::BASIC_TABLE_BYTES`: with
+/// incremental transpositions a small table loses little, Helmstetter and Cazenave
+/// 2004, Fig. 7, and stays in cache); `common`, the whole budget (incremental
+/// transpositions only in settled positions, and a table-only search explodes when the
+/// table is small).
+pub fn default_dfs_table_bytes(variant: Variant) -> usize {
     match variant {
-        Variant::Basic => 2 << 20,
+        Variant::Basic => BASIC_TABLE_BYTES,
         Variant::Common => usize::MAX,
     }
 }
-
-/// Probes of `sampling` when the request names none.
-pub const DEFAULT_PROBES: u64 = 1_000_000;
 
 /// What `algorithm` runs on `variant` (`auto` stays `auto` on `common`, where it is a
 /// portfolio), or why it cannot run. Lets callers (the service) refuse a request before

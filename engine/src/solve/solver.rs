@@ -8,9 +8,7 @@
 use super::limits::{runs_on_threads, Limit};
 use super::names::Algorithm;
 use super::names::Verdict;
-use super::options::{
-    resolve_algorithm, SolveError, SolveOptions, SolveReport, DEFAULT_PROBES, DEFAULT_TABLE_BYTES,
-};
+use super::options::{resolve_algorithm, SolveError, SolveOptions, SolveReport};
 use crate::deal::SplitMix64;
 use crate::position::Position;
 use crate::replay::verify_solution;
@@ -24,6 +22,7 @@ use crate::search::hybrid::HybridSearch;
 use crate::search::outcome::Outcome;
 use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
+use crate::tuning::{DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
@@ -70,8 +69,8 @@ impl Solver {
     /// Solves `start` under `options`, stopping early if `cancel` becomes true.
     ///
     /// `auto` on `common` is a portfolio (sampling, suit assignments, breadth-first
-    /// search with a probe per node, then depth-first search; see [`AUTO_PROBES`] and
-    /// [`AUTO_ASSIGNMENT_CAPS`]); the report names the algorithm that gave the verdict.
+    /// search with a probe per node, the exact search, then depth-first search: module
+    /// `auto`); the report names the algorithm that gave the verdict.
     pub fn solve(
         &mut self,
         start: &Position,

@@ -28,8 +28,8 @@
 //!
 //! Engine rules: no allocation per block once the arena is as deep as the search (it
 //! is kept between searches), limits are checked whenever the position count crosses a
-//! multiple of [`CHECK_INTERVAL`], and on return the search holds no state that a next
-//! search could see.
+//! multiple of [`CHECK_INTERVAL`](crate::tuning::CHECK_INTERVAL), and on return the
+//! search holds no state that a next search could see.
 
 mod block;
 mod extension;

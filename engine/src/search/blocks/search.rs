@@ -10,9 +10,10 @@ use super::transpositions;
 use crate::card::{Card, Cell, MAX_SUITS};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::budget::{Budget, StopReason};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
+use crate::tuning::CHECK_INTERVAL;
 use crate::zobrist::{move_delta, Key};
 
 /// Options of a block search.
@@ -166,7 +167,7 @@ impl BlockSearch {
     }
 }
 
-/// The extents of a box, one byte per gap ranked by its cell (see [`table`]).
+/// The extents of a box, one byte per gap ranked by its cell (see [`table`](super::table)).
 #[inline(always)]
 fn canonical_extents(gap_cells: &[Cell], extents: &[u8]) -> u64 {
     let mut bytes = [0u8; MAX_SUITS];

@@ -38,7 +38,7 @@ impl BlockSolver {
     }
 
     /// Searches `start` on `threads` threads (1 ..= `MAX_THREADS`) with at most
-    /// `table_limit` bytes of the budget (`None`: all of it: boxes are what keeps blocks
+    /// `memory_limit` bytes of the solver's table (`None`: all of it: boxes are what keeps blocks
     /// from overlapping, and with a 4 MiB table one 4x13 deal grew to 885M positions).
     /// `options.transpositions` is honoured on one thread only.
     pub fn search(
@@ -46,11 +46,11 @@ impl BlockSolver {
         start: &Position,
         options: BlockOptions,
         threads: usize,
-        table_limit: Option<usize>,
+        memory_limit: Option<usize>,
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Outcome {
-        let limit = table_limit.unwrap_or(usize::MAX);
+        let limit = memory_limit.unwrap_or(usize::MAX);
         let options = BlockOptions {
             transpositions: options.transpositions && threads == 1,
             ..options

@@ -21,10 +21,10 @@
 //!   to 313M positions (docs/performance.md).
 
 use crate::search::memory::{buckets_for, prefetch_line, Lines};
+use crate::tuning::BLOCK_TABLE_FIRST_BUCKETS;
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 2;
-const MIN_ACTIVE: usize = 1 << 13;
 const MAX_PROBE: usize = 4;
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
@@ -114,7 +114,7 @@ impl BoxTable {
         BoxTable {
             buckets,
             limit: capacity,
-            active: capacity.min(MIN_ACTIVE),
+            active: capacity.min(BLOCK_TABLE_FIRST_BUCKETS),
             occupied: 0,
             stored: 0,
             replaced: 0,
@@ -131,7 +131,7 @@ impl BoxTable {
     pub fn clear_with_limit(&mut self, bytes: usize) {
         self.buckets[..self.active].fill([0; 2 * SLOTS]);
         self.limit = buckets_for(bytes, std::mem::size_of::<Bucket>(), self.buckets.len());
-        self.active = self.limit.min(MIN_ACTIVE);
+        self.active = self.limit.min(BLOCK_TABLE_FIRST_BUCKETS);
         self.occupied = 0;
         self.stored = 0;
         self.replaced = 0;

@@ -37,7 +37,7 @@ pub trait Game {
     /// Key of the current position (equal positions have equal keys).
     fn key(&self) -> Key;
     /// The key recomputed from scratch; debug builds compare it with [`Game::key`]
-    /// every [`CHECK_INTERVAL`](crate::search::budget::CHECK_INTERVAL) nodes.
+    /// every [`CHECK_INTERVAL`](crate::tuning::CHECK_INTERVAL) nodes.
     fn key_from_scratch(&self) -> Key {
         self.key()
     }

@@ -57,9 +57,10 @@ pub mod table;
 use self::game::{Game, MoveSet};
 use self::path::PathSet;
 use self::table::{Hashed, TranspositionTable};
-use crate::search::budget::{Budget, CHECK_INTERVAL};
+use crate::search::budget::Budget;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
+use crate::tuning::CHECK_INTERVAL;
 
 /// Which transposition detectors a depth-first search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

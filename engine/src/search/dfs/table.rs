@@ -33,10 +33,10 @@
 //! - `clear` costs time proportional to the buckets the previous search used.
 
 use crate::search::memory::{buckets_for, prefetch_line, Lines};
+use crate::tuning::DFS_TABLE_FIRST_BUCKETS;
 use crate::zobrist::{index_hash, Key};
 
 const SLOTS: usize = 4;
-const MIN_ACTIVE: usize = 1 << 14;
 
 type Bucket = [Key; SLOTS];
 
@@ -84,7 +84,7 @@ impl TranspositionTable {
         TranspositionTable {
             limit: capacity,
             buckets,
-            active: capacity.min(MIN_ACTIVE),
+            active: capacity.min(DFS_TABLE_FIRST_BUCKETS),
             occupied: 0,
             stored: 0,
             replaced: 0,
@@ -125,7 +125,7 @@ impl TranspositionTable {
     pub fn clear_with_limit(&mut self, bytes: usize) {
         self.buckets[..self.active].fill([0; SLOTS]);
         self.limit = buckets_for(bytes, Self::BUCKET_BYTES, self.buckets.len());
-        self.active = self.limit.min(MIN_ACTIVE);
+        self.active = self.limit.min(DFS_TABLE_FIRST_BUCKETS);
         self.occupied = 0;
         self.stored = 0;
         self.replaced = 0;
@@ -286,7 +286,7 @@ mod tests {
             assert!(tt.probe_or_insert(k), "lost a key below the budget");
         }
         assert_eq!(tt.occupied, keys.len(), "a growth lost or doubled a count");
-        assert!(tt.active_bytes() > MIN_ACTIVE * TranspositionTable::BUCKET_BYTES);
+        assert!(tt.active_bytes() > DFS_TABLE_FIRST_BUCKETS * TranspositionTable::BUCKET_BYTES);
         assert!(tt.active_bytes() <= tt.capacity_bytes());
         assert_eq!(tt.replaced(), 0);
         tt.clear();
@@ -297,7 +297,7 @@ mod tests {
     fn a_full_bucket_pair_grows_the_table_instead_of_replacing() {
         let mut tt = TranspositionTable::with_budget(8 << 20);
         // Twenty keys with the same home bucket at the starting size.
-        let mask = (MIN_ACTIVE - 1) as u64;
+        let mask = (DFS_TABLE_FIRST_BUCKETS - 1) as u64;
         let keys: Vec<Key> = (1..u128::MAX)
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835))
             .filter(|&k| index_hash(k) & mask == 7)
@@ -308,7 +308,7 @@ mod tests {
         }
         assert!(keys.iter().all(|&k| tt.probe_or_insert(k)));
         assert_eq!(tt.replaced(), 0);
-        assert!(tt.active_bytes() > MIN_ACTIVE * TranspositionTable::BUCKET_BYTES);
+        assert!(tt.active_bytes() > DFS_TABLE_FIRST_BUCKETS * TranspositionTable::BUCKET_BYTES);
     }
 
     #[test]

@@ -63,8 +63,9 @@
 //!   searches that decide settled children;
 //! - `classes` (Two-shuffle classes: class keys, admitting and entering children) and
 //!   `stack` (the frames of the current line);
-//! - `single` (one thread), `sharing` (work handed between threads) and `parallel`
-//!   (several threads on one shared set);
+//! - `walk`: the loop itself, one move at a time, over any visited set;
+//! - `single` (one thread: a walk over its own set), `sharing` (work handed between
+//!   threads) and `parallel` (several threads, each a walk over one shared set);
 //! - this module: [`search`], which runs one or the other.
 
 mod classes;
@@ -75,6 +76,7 @@ mod settled;
 mod sharing;
 pub(crate) mod single;
 mod stack;
+mod walk;
 
 pub use options::{ExactOptions, SettledReductions};
 pub use parallel::search_joined;

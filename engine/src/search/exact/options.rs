@@ -44,10 +44,25 @@ impl ExactOptions {
         self.settled_table_bytes > 0 && !self.complete && variant == Variant::Common
     }
 
+    /// A count of every reachable position in `memory_bytes`: complete, nothing cut,
+    /// one key a position. Tests start from it and change what they test.
+    #[cfg(test)]
+    pub fn counting(memory_bytes: usize) -> ExactOptions {
+        ExactOptions {
+            complete: true,
+            stop_at_settled: false,
+            memory_bytes,
+            prune_dead: false,
+            shuffle_classes: false,
+            settled_table_bytes: 0,
+            settled_reductions: SettledReductions::ALL,
+        }
+    }
+
     /// Bytes of the settled positions' tables under `variant` (all threads together, at
     /// most half the budget; 0 when settled positions are stored); the visited set gets
     /// the rest of `memory_bytes`.
-    pub fn settled_tables_bytes(&self, variant: Variant) -> usize {
+    pub fn settled_share(&self, variant: Variant) -> usize {
         if self.settles_by_dfs(variant) {
             self.settled_table_bytes.min(self.memory_bytes / 2)
         } else {

@@ -22,15 +22,7 @@ use crate::search::exact::joint::{Assignments, JointGame};
 use crate::search::exact::options::SettledReductions;
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-
-/// Most bytes of the one-child search's table (boards of more than four rows). A larger
-/// table saves nodes but costs more time than they are worth: every probe of a table
-/// far beyond the caches misses them and the TLB. Measured on `common` 4x13 losses
-/// searched child by child (docs/performance.md): one thread, deal 24 (4 GiB budget)
-/// 60.9 s with 1 GiB, 51.4 s with 64 MiB, 48.1 s with 16 MiB; on deal 887 (two threads)
-/// 16 MiB re-searched so much (1,499M nodes against 784M) that it took 146.9 s, while
-/// 64 MiB took 134.8 s and 1 GiB 134.9 s.
-const ONE_CHILD_TABLE_MAX: usize = 64 << 20;
+use crate::tuning::ONE_CHILD_TABLE_MAX;
 
 /// The depth-first search of settled children and its table of lost settled positions.
 pub(crate) struct SettledSearch {

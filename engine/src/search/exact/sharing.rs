@@ -22,9 +22,9 @@
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
+use crate::tuning::{GATE_NAP, WORK_NAP};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 /// Moves handed from one thread to another (see the module doc).
 pub(crate) struct Donation {
@@ -60,14 +60,6 @@ pub(crate) struct Exchange<'a> {
     gate: Option<&'a AtomicBool>,
     donations: AtomicUsize,
 }
-
-/// How long a waiting thread sleeps between looks: a working thread answers at its
-/// next move, within microseconds, so this is the delay a waiting thread adds.
-const NAP: Duration = Duration::from_micros(100);
-
-/// How long a gated thread sleeps between looks at its gate: its core runs other work
-/// meanwhile (`auto`'s finders), which each wake-up interrupts.
-const GATE_NAP: Duration = Duration::from_millis(1);
 
 impl<'a> Exchange<'a> {
     /// An exchange for `threads` threads, every one working but `gated` of them, which
@@ -143,7 +135,7 @@ impl<'a> Exchange<'a> {
             if interrupted() {
                 return Wait::Interrupted;
             }
-            std::thread::sleep(NAP);
+            std::thread::sleep(WORK_NAP);
         }
     }
 

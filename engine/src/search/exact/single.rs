@@ -3,30 +3,24 @@
 //! [`Outcome::Exhausted`] is a proof of loss is the family's argument (`super`).
 //!
 //! Invariants: the set and the settled positions' table are allocated at the start of
-//! [`ExactSearch::run`] and freed at its end; limits are checked every
-//! [`CHECK_INTERVAL`] positions entered.
+//! [`ExactSearch::run`] and freed at its end. The loop is `walk`'s, on the whole
+//! line from the root (`Lane::ALONE`); a full set ends the search with `memory_limit`.
 
-use crate::moves::Move;
 use crate::position::Position;
-use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact::classes::{class_key, Admit, FrameEntry, FrameRules, OpenClasses};
-use crate::search::exact::options::{left_unexpanded, settled, settles, ExactOptions};
-use crate::search::exact::settled::SettledSearch;
-use crate::search::exact::stack::ExactStack;
+use crate::search::budget::{Budget, StopReason};
+use crate::search::exact::classes::{class_key, FrameEntry};
+use crate::search::exact::options::{settled, ExactOptions};
+use crate::search::exact::walk::{Entered, Lane, Step, Walk};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-use crate::search::visited::key_set::{Insert, KeySet};
+use crate::search::visited::key_set::KeySet;
 use crate::variant::Variant;
 
-/// A reusable exact searcher (keeps its stack between searches; its set is freed at
-/// the end of each).
+/// An exact searcher on one thread. It holds nothing between searches: its set is
+/// allocated at the start of each and freed at its end.
 #[derive(Default)]
 pub struct ExactSearch {
     visited: KeySet,
-    stack: ExactStack,
-    classes: OpenClasses,
-    /// Decides settled children (`settled_table_bytes`), with its table.
-    settled: Option<SettledSearch>,
 }
 
 impl ExactSearch {
@@ -43,183 +37,59 @@ impl ExactSearch {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
-        let table_bytes = options.settled_tables_bytes(variant);
-        if options.settles_by_dfs(variant) {
-            self.settled = Some(SettledSearch::with_table_bytes(
-                table_bytes,
-                options.settled_reductions,
-            ));
-        }
+        let table_bytes = options.settled_share(variant);
+        let mut walk = Walk::new(variant, options, Lane::ALONE, table_bytes, stats.nodes);
         self.visited.reset(options.memory_bytes - table_bytes);
-        self.stack.clear();
-        let ended = self.search(start, variant, options, budget, stats);
-        let table_bytes = self.settled.as_ref().map_or(0, SettledSearch::table_bytes);
+        let ended = self.search(&mut walk, start, budget, stats);
         stats.table_bytes = stats
             .table_bytes
-            .max((self.visited.bytes() + table_bytes) as u64);
+            .max((self.visited.bytes() + walk.settled_bytes_held()) as u64);
         // The set may have grown to gigabytes: give them back now rather than hold them
         // in an idle solver until its next exact search.
         self.visited = KeySet::default();
-        self.settled = None;
         ended
     }
 
     fn search(
         &mut self,
+        walk: &mut Walk,
         start: &Position,
-        variant: Variant,
-        options: ExactOptions,
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Outcome, Option<StopReason>) {
-        let mut first_win: Option<Vec<Move>> = None;
-        self.classes.clear();
-        if let Some(search) = self.settled.as_mut() {
+        let (variant, options) = (walk.variant, walk.options);
+        if let Some(search) = walk.settled.as_mut() {
             if settled(start, variant) {
                 return search.decide_root(start, budget, stats);
             }
         }
         let root_class = class_key(start, variant, options);
         let _ = self.visited.insert(root_class.unwrap_or(start.key()));
-        let class = self.classes.open(start, root_class);
-        self.stack.set_spare(start);
+        let class = walk.classes.open(start, root_class);
+        walk.stack.set_spare(start);
         let root = FrameEntry::root(class, root_class);
-        if let Some(end) = self.enter_spare(root, variant, options, stats) {
-            match end {
-                Entered::Won if !options.complete => return (Outcome::Won(Vec::new()), None),
-                Entered::Won => first_win = Some(Vec::new()),
-                Entered::Leaf => {}
-            }
+        if walk.enter_spare(root, &self.visited, stats) == Some(Entered::Won) {
+            walk.win = Some(Vec::new());
         }
-        let mut next_check = stats.nodes + CHECK_INTERVAL;
-        while let Some(top) = self.stack.top_mut() {
-            let Some(m) = top.next_move() else {
-                if top.entry.opens_class {
-                    self.classes.close_last();
-                }
-                self.stack.pop();
-                continue;
-            };
-            let from = top.entry;
-            let parent = &top.position;
-            if let Some(search) = self
-                .settled
-                .as_mut()
-                .filter(|_| settles(parent, m, variant))
-            {
-                let child = self.stack.play_child(m);
-                debug_assert!(settled(child, variant));
-                match search.decide(child, budget, stats) {
-                    Ok(None) => continue,
-                    Ok(Some(rest)) => {
-                        let mut line = self.stack.line(m);
-                        line.extend(rest);
-                        return (Outcome::Won(line), None);
+        if walk.win.is_none() || options.complete {
+            loop {
+                match walk.step(&mut self.visited, budget, stats) {
+                    Step::Went => {}
+                    Step::Done | Step::Halt => break,
+                    Step::Full => {
+                        walk.stop = Some(StopReason::MemoryLimit);
+                        break;
                     }
-                    Err(reason) => return stopped(first_win, reason),
                 }
-            }
-            // Admitted before it is played (see `OpenClasses::admit`).
-            let admitted = self.classes.admit(from, m, parent, variant, options);
-            match admitted {
-                Admit::Seen => {
-                    stats.tt_hits += 1;
-                    continue;
-                }
-                Admit::Member(_) => {}
-                Admit::Keyed(key, _) => match self.visited.insert(key) {
-                    Insert::Present => {
-                        stats.tt_hits += 1;
-                        continue;
-                    }
-                    Insert::Full => return stopped(first_win, StopReason::MemoryLimit),
-                    Insert::New => stats.stored += 1,
-                },
-            }
-            let child = self.stack.play_child(m);
-            debug_assert!(self.settled.is_none() || !settled(child, variant));
-            let entry = self
-                .classes
-                .enter(admitted, m, from, child, variant, options);
-            if let Some(Entered::Won) = self.enter_spare(entry, variant, options, stats) {
-                let line = self.stack.line(m);
-                if !options.complete {
-                    return (Outcome::Won(line), None);
-                }
-                first_win.get_or_insert(line);
-            }
-            if stats.nodes >= next_check {
-                if let Some(reason) = budget.exhausted(stats.nodes) {
-                    return stopped(first_win, reason);
-                }
-                next_check = stats.nodes + CHECK_INTERVAL;
             }
         }
-        (first_win.map_or(Outcome::Exhausted, Outcome::Won), None)
-    }
-
-    /// Counts the newly entered position in the stack's spare slot and pushes it as a
-    /// frame entered as `entry` if it is to be expanded; says if it was won or left
-    /// unexpanded. A class it opened (`entry.opens_class`) closes at once when it is
-    /// not expanded.
-    fn enter_spare(
-        &mut self,
-        entry: FrameEntry,
-        variant: Variant,
-        options: ExactOptions,
-        stats: &mut SearchStats,
-    ) -> Option<Entered> {
-        stats.nodes += 1;
-        let position = self.stack.spare();
-        let is_settled = settled(position, variant);
-        stats.settled += u64::from(is_settled);
-        stats.max_depth = stats.max_depth.max(self.stack.len() as u64);
-        if position.is_won(variant) {
-            stats.wins += 1;
-            if entry.opens_class {
-                self.classes.close_last();
-            }
-            return Some(Entered::Won);
-        }
-        if left_unexpanded(position, is_settled, variant, options, stats) {
-            if entry.opens_class {
-                self.classes.close_last();
-            }
-            return Some(Entered::Leaf);
-        }
-        // Start loading every child's slot now, so that the children's lookups overlap
-        // their cache misses instead of paying them one after another; settling moves
-        // first, so that their table buckets are still cached when they are decided.
-        let visited = &self.visited;
-        let rules = FrameRules {
-            variant,
-            options,
-            settled: self.settled.as_ref(),
+        let outcome = match (walk.win.take(), walk.stop) {
+            (Some(line), _) => Outcome::Won(line),
+            (None, Some(reason)) => Outcome::Stopped(reason),
+            (None, None) => Outcome::Exhausted,
         };
-        self.stack.push_expanded(
-            entry,
-            &mut self.classes,
-            rules,
-            |key| visited.prefetch(key),
-            |_| 0,
-        );
-        stats.expanded += 1;
-        None
+        (outcome, walk.stop)
     }
-}
-
-/// The end of a search stopped by `reason`: the win found first, if any, else the stop.
-fn stopped(first_win: Option<Vec<Move>>, reason: StopReason) -> (Outcome, Option<StopReason>) {
-    (
-        first_win.map_or(Outcome::Stopped(reason), Outcome::Won),
-        Some(reason),
-    )
-}
-
-/// How an entered position ended without being expanded.
-enum Entered {
-    Won,
-    Leaf,
 }
 
 #[cfg(test)]
@@ -245,15 +115,7 @@ mod tests {
                 for seed in 0..40 {
                     let start = deal(seed, Layout::new(suits, ranks).unwrap());
                     let reference = reachable(&start, variant, usize::MAX);
-                    let complete = ExactOptions {
-                        complete: true,
-                        stop_at_settled: false,
-                        prune_dead: false,
-                        shuffle_classes: false,
-                        settled_table_bytes: 0,
-                        settled_reductions: SettledReductions::ALL,
-                        memory_bytes: 64 << 20,
-                    };
+                    let complete = ExactOptions::counting(64 << 20);
                     let (outcome, stats) = run(&start, variant, complete);
                     assert_eq!(stats.nodes, reference.positions as u64);
                     // One key a class: every position is still entered exactly once.
@@ -314,12 +176,8 @@ mod tests {
             let start = deal(seed, Layout::new(3, 5).unwrap());
             let stored = ExactOptions {
                 complete: false,
-                stop_at_settled: false,
-                prune_dead: false,
                 shuffle_classes: true,
-                settled_table_bytes: 0,
-                settled_reductions: SettledReductions::ALL,
-                memory_bytes: 64 << 20,
+                ..ExactOptions::counting(64 << 20)
             };
             let (outcome, all) = run(&start, Variant::Common, stored);
             if outcome != Outcome::Exhausted || all.settled == 0 {
@@ -360,15 +218,7 @@ mod tests {
     fn a_full_memory_budget_stops_and_never_claims_a_loss() {
         // 187,197 positions (tests/data/reachable.csv) do not fit in 4 KiB.
         let start = deal(3, Layout::new(4, 4).unwrap());
-        let options = ExactOptions {
-            complete: true,
-            stop_at_settled: false,
-            prune_dead: false,
-            shuffle_classes: false,
-            settled_table_bytes: 0,
-            settled_reductions: SettledReductions::ALL,
-            memory_bytes: 4096,
-        };
+        let options = ExactOptions::counting(4096);
         let (outcome, stats) = run(&start, Variant::Common, options);
         assert!(matches!(
             outcome,
@@ -381,15 +231,7 @@ mod tests {
     #[test]
     fn stopping_at_settled_positions_counts_the_unsettled_part_and_its_frontier() {
         let start = deal(2, Layout::new(3, 5).unwrap());
-        let whole = ExactOptions {
-            complete: true,
-            stop_at_settled: false,
-            prune_dead: false,
-            shuffle_classes: false,
-            settled_table_bytes: 0,
-            settled_reductions: SettledReductions::ALL,
-            memory_bytes: 64 << 20,
-        };
+        let whole = ExactOptions::counting(64 << 20);
         let (_, all) = run(&start, Variant::Common, whole);
         let split = ExactOptions {
             stop_at_settled: true,

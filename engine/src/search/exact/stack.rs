@@ -67,11 +67,6 @@ pub(crate) struct ExactStack {
 }
 
 impl ExactStack {
-    /// Empties the line (the slots stay allocated).
-    pub fn clear(&mut self) {
-        self.depth = 0;
-    }
-
     /// Frames on the line.
     pub fn len(&self) -> usize {
         self.depth
@@ -137,7 +132,7 @@ impl ExactStack {
 
     /// Makes the spare slot the top frame of an exact search, entered as `entry` (its
     /// class one of `classes`), with the moves
-    /// [`frame_moves`](crate::search::exact::classes::frame_moves) gives it under `rules`
+    /// [`frame_moves`] gives it under `rules`
     /// (`prefetch` as there), tried from index `first_of(len)` on. Both exact searches
     /// push the positions they expand through this.
     #[inline(always)]
@@ -287,7 +282,7 @@ mod tests {
         other.play(expected[1]);
         assert_eq!(again.key(), other.key());
         assert_eq!(stack.len(), 1);
-        stack.clear();
+        stack.pop();
         assert!(stack.top_mut().is_none());
     }
 

@@ -21,12 +21,13 @@ pub mod probes;
 use crate::deal::SplitMix64;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
-use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
+use crate::search::budget::{Budget, StopReason};
 use crate::search::hybrid::probes::{InlineProbes, ProbeSink, QueuedProbes, Shared};
 use crate::search::outcome::Outcome;
 use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
 use crate::search::visited::key_set::{Insert, KeySet};
+use crate::tuning::CHECK_INTERVAL;
 use crate::variant::Variant;
 
 /// How a memory budget of `bytes` is split: seven tenths for the key set (16 bytes a

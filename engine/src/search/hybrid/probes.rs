@@ -10,7 +10,7 @@
 //!   the expansion stops once some win is known (every node of a lower index has been
 //!   handed over by then). So, unless a limit stops the search, one thread and several
 //!   find the same winning node and the same solution.
-//! - Helpers take batches of [`BATCH`] nodes from a bounded queue; when it is full, the
+//! - Helpers take batches of [`PROBE_BATCH`] nodes from a bounded queue; when it is full, the
 //!   searching thread probes the batch itself, so the queue never outgrows
 //!   `QUEUED_PER_HELPER` batches per helper and the threads share the work.
 
@@ -21,16 +21,11 @@ use crate::search::budget::Budget;
 use crate::search::outcome::Outcome;
 use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
+use crate::tuning::{PROBE_BATCH, QUEUED_PER_HELPER};
 use crate::variant::Variant;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
-
-/// Nodes handed to a helper at a time.
-pub const BATCH: usize = 64;
-
-/// Batches waiting per helper before the searching thread probes one itself.
-const QUEUED_PER_HELPER: usize = 8;
 
 /// No win known yet (above every node index).
 const NO_WIN: u32 = u32::MAX;
@@ -211,7 +206,7 @@ impl<'a> QueuedProbes<'a> {
             shared,
             sampler,
             helpers,
-            batch: Vec::with_capacity(BATCH),
+            batch: Vec::with_capacity(PROBE_BATCH),
         }
     }
 
@@ -240,7 +235,7 @@ impl<'a> QueuedProbes<'a> {
             .lock()
             .expect("no thread panics holding it")
             .pop()
-            .unwrap_or_else(|| Vec::with_capacity(BATCH));
+            .unwrap_or_else(|| Vec::with_capacity(PROBE_BATCH));
         queue.push_back(std::mem::replace(&mut self.batch, next));
         self.shared.ready.notify_one();
     }
@@ -272,7 +267,7 @@ impl<'a> QueuedProbes<'a> {
 impl ProbeSink for QueuedProbes<'_> {
     fn take(&mut self, index: u32, pos: &Position, stats: &mut SearchStats) -> bool {
         self.batch.push((index, *pos));
-        if self.batch.len() == BATCH {
+        if self.batch.len() == PROBE_BATCH {
             self.flush(stats);
         }
         self.shared.best_index.load(Ordering::Relaxed) != NO_WIN

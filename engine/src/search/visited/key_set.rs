@@ -17,6 +17,7 @@
 
 use crate::search::memory::{advise_huge_pages, map_for_writing, prefetch_line};
 use crate::search::visited::shards::ShardPlan;
+use crate::tuning::VISITED_FIRST_SLOTS;
 use crate::zobrist::{index_hash, Key};
 
 /// What an insertion did.
@@ -29,9 +30,6 @@ pub enum Insert {
     /// The key is new but the set is at its size limit; nothing was stored.
     Full,
 }
-
-/// Slots a fresh search starts with, over all shards (each grows by doubling).
-const INITIAL_SLOTS: usize = 1 << 14;
 
 /// One shard: its slots and how many hold a key.
 #[derive(Default)]
@@ -81,7 +79,7 @@ impl KeySet {
     /// Empties the set and limits it to `bytes` (its peak, while a shard grows).
     pub fn reset(&mut self, bytes: usize) {
         self.plan = ShardPlan::for_budget(bytes, std::mem::size_of::<Key>(), 1);
-        let start = self.plan.first_slots(INITIAL_SLOTS);
+        let start = self.plan.first_slots(VISITED_FIRST_SLOTS);
         self.shards.resize_with(self.plan.shards, Shard::default);
         for shard in &mut self.shards {
             shard.slots.truncate(start);

@@ -13,20 +13,7 @@
 //!   aside, when the budget is tiny).
 //! - A shard holds at most 7/8 of its slots (see [`ShardPlan::has_room`]).
 
-/// The largest shard aimed for: small enough that its growth needs little room twice,
-/// large enough that shards fill evenly (a 32 MiB shard holds about 1.8M keys, whose
-/// count varies between shards by about a thousandth).
-const SHARD_BYTES: usize = 32 << 20;
-
-/// Most shards (a 16 GiB set has 512).
-const MAX_SHARDS: usize = 1 << 12;
-
-/// Shards a set has at least, while each is at least [`MIN_SHARD_BYTES`]: with few
-/// shards the spare room for a growing one is a large part of the budget.
-const MIN_SHARDS: usize = 64;
-
-/// See [`MIN_SHARDS`].
-const MIN_SHARD_BYTES: usize = 256 << 10;
+use crate::tuning::{MAX_SHARDS, MIN_SHARDS, MIN_SHARD_BYTES, SHARD_BYTES};
 
 /// The shape of a sharded set under a memory budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //! - One allocation of 64-byte buckets made at construction (`Lines`, huge pages,
 //!   mapped as first touched), three entries a bucket: three full 128-bit board keys
 //!   (0 = empty) and their lost masks. The table uses the first `active` buckets (a
-//!   power of two), starting at [`FIRST_ACTIVE`] and doubling when a new board finds
+//!   power of two), starting at [`JOINT_TABLE_FIRST_BUCKETS`] and doubling when a new board finds
 //!   its bucket full, up to the allocation: a small search touches little memory, a
 //!   large one gets the whole budget, and no entry is replaced before then. An entry
 //!   lives in its home bucket, `index_hash(board) & (active - 1)`, only, so a lookup
@@ -29,11 +29,10 @@
 //!   invents a loss.
 
 use crate::search::memory::{prefetch_line, Lines};
+use crate::tuning::JOINT_TABLE_FIRST_BUCKETS;
 use crate::zobrist::{index_hash, Key};
 
 const ENTRIES: usize = 3;
-/// Buckets in use at the start: 1 MiB.
-const FIRST_ACTIVE: usize = 1 << 14;
 /// Word holding the masks of entries 0 and 1; the next holds entry 2's and the cursor.
 const MASKS: usize = 2 * ENTRIES;
 
@@ -50,7 +49,7 @@ impl BoardTable {
     pub fn with_budget(bytes: usize) -> BoardTable {
         let buckets = Lines::with_budget(bytes);
         BoardTable {
-            active: buckets.len().min(FIRST_ACTIVE),
+            active: buckets.len().min(JOINT_TABLE_FIRST_BUCKETS),
             buckets,
             stored: 0,
             replaced: 0,
@@ -207,7 +206,7 @@ mod tests {
     #[test]
     fn doubling_keeps_every_entry() {
         let mut t = BoardTable::with_budget(4 << 20);
-        assert_eq!(t.bytes(), FIRST_ACTIVE * 64);
+        assert_eq!(t.bytes(), JOINT_TABLE_FIRST_BUCKETS * 64);
         let mut rng = crate::deal::SplitMix64::new(7);
         let boards: Vec<(Key, u32)> = (0..60_000u32)
             .map(|i| {

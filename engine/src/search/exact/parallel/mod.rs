@@ -43,34 +43,19 @@
 //! thread and the outcome is then never `Exhausted`. Collisions: as in `search::exact`,
 //! plus the merging of keys with a zero word described in `search::visited::shared_key_set`.
 
-use crate::moves::Move;
 use crate::position::{is_shuffle_move, Position};
-use crate::search::budget::{Budget, StopReason, CHECK_INTERVAL};
-use crate::search::exact::classes::{
-    class_key, Admit, FrameEntry, FrameRules, OpenClasses, NO_CLASS,
-};
-use crate::search::exact::options::{left_unexpanded, settled, settles, ExactOptions};
+use crate::search::budget::{Budget, StopReason};
+use crate::search::exact::classes::{class_key, FrameEntry, NO_CLASS};
+use crate::search::exact::options::{settled, ExactOptions};
 use crate::search::exact::settled::SettledSearch;
 use crate::search::exact::sharing::{Donation, Exchange, Wait};
-use crate::search::exact::stack::ExactStack;
+use crate::search::exact::walk::{Entered, Lane, Step, Walk};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
-use crate::search::visited::key_set::Insert;
 use crate::search::visited::shared_key_set::SharedKeySet;
+use crate::tuning::{GIVE_RETRY, PARALLEL_FIRST_SLOTS};
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Slots of the first shared set, over all its shards (16 bytes each: 4 MiB). Each
-/// growth stops the threads, but a larger start costs more: its shards are too small
-/// for huge pages, and each 4 KiB page of them faults twice when first touched (read,
-/// then written). With 64 MiB, a small proof took 0.77-0.89 s where the one-thread
-/// search takes 0.57-0.61 s (`common` deal 27, one thread of the parallel search);
-/// with 4 MiB 0.61-0.63 s, and a large one (deal 24, two threads) the same time.
-const FIRST_SLOTS: usize = 1 << 18;
-
-/// Moves a thread looks at before it looks again for work to give, after it had none
-/// to spare (each look takes the exchange's lock).
-const GIVE_RETRY: u64 = 1024;
 
 /// How a phase of one thread ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -136,7 +121,7 @@ impl Default for Sharing<'_> {
         Sharing {
             late: 0,
             gate: None,
-            first_slots: FIRST_SLOTS,
+            first_slots: PARALLEL_FIRST_SLOTS,
         }
     }
 }
@@ -151,7 +136,7 @@ fn search_from(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> ((Outcome, Option<StopReason>), usize) {
-    let tables_bytes = options.settled_tables_bytes(variant);
+    let tables_bytes = options.settled_share(variant);
     if options.settles_by_dfs(variant) && settled(start, variant) {
         // Nothing before column 0 settles to share: one search on this thread.
         let mut search = SettledSearch::with_table_bytes(tables_bytes, options.settled_reductions);
@@ -170,7 +155,11 @@ fn search_from(
     let _ = set.insert(class_key(start, variant, options).unwrap_or(start.key()));
     let spent = stats.nodes;
     let mut runs: Vec<Run> = (0..threads)
-        .map(|t| Run::new(start, variant, options, t, threads, t >= early, table_bytes))
+        .map(|thread| {
+            let lane = Lane { thread, threads };
+            let walk = Walk::new(variant, options, lane, table_bytes, 0);
+            Run::new(walk, start, &set, thread >= early)
+        })
         .collect();
     let halt = AtomicBool::new(false);
     loop {
@@ -200,7 +189,7 @@ fn search_from(
         }
         if !set.grow(threads) {
             for run in &mut runs {
-                run.stop.get_or_insert(StopReason::MemoryLimit);
+                run.walk.stop.get_or_insert(StopReason::MemoryLimit);
             }
             break;
         }
@@ -210,21 +199,17 @@ fn search_from(
     let mut settled_bytes = 0;
     for run in runs {
         stats.absorb(&run.stats);
-        settled_bytes += run.settled.as_ref().map_or(0, SettledSearch::table_bytes);
-        if let Some(line) = run.win {
+        settled_bytes += run.walk.settled_bytes_held();
+        if let Some(line) = run.walk.win {
             won.get_or_insert(line);
         }
-        if let Some(reason) = run.stop {
+        if let Some(reason) = run.walk.stop {
             // A sibling's halt reads as `Cancelled` in the others: prefer a real reason.
             if stopped.is_none() || stopped == Some(StopReason::Cancelled) {
                 stopped = Some(reason);
             }
         }
     }
-    // Every thread that starts at once starts from the root; it is one position.
-    stats.nodes += 1;
-    stats.settled += u64::from(settled(start, variant));
-    stats.expanded = stats.expanded.saturating_sub(early as u64 - 1);
     stats.table_bytes = stats.table_bytes.max((set.bytes() + settled_bytes) as u64);
     // Halted by a sibling's win in verdict mode: not a limit.
     if won.is_some() && !options.complete {
@@ -238,27 +223,14 @@ fn search_from(
     ((outcome, stopped), exchange.donations())
 }
 
-/// One thread's search, kept between phases. Aligned to two cache lines, so that the
-/// counters one thread writes at every move never share a line with what its
+/// One thread's search, kept between phases: its walk over the shared set, its
+/// counters and its part in the handing over of work. Aligned to two cache lines, so
+/// that the counters one thread writes at every move never share a line with what its
 /// neighbour in the list of runs reads.
 #[repr(align(128))]
 struct Run {
-    variant: Variant,
-    options: ExactOptions,
-    thread: usize,
-    threads: usize,
-    stack: ExactStack,
-    /// This thread's open Two-shuffle classes.
-    classes: OpenClasses,
+    walk: Walk,
     stats: SearchStats,
-    win: Option<Vec<Move>>,
-    stop: Option<StopReason>,
-    next_check: u64,
-    /// Decides settled children (`settled_table_bytes`), with this thread's table.
-    settled: Option<SettledSearch>,
-    /// The moves from the root to the bottom frame (work taken from another thread
-    /// starts there; empty for a search from the root).
-    prefix: Vec<Move>,
     /// Holds no work: waits for some (`search::exact::sharing`).
     idle: bool,
     /// Waits for the gate before it may take work.
@@ -270,30 +242,12 @@ struct Run {
 }
 
 impl Run {
-    fn new(
-        start: &Position,
-        variant: Variant,
-        options: ExactOptions,
-        thread: usize,
-        threads: usize,
-        late: bool,
-        settled_table_bytes: usize,
-    ) -> Run {
+    /// A thread's run on `walk`: from the root `start` (whose key is in `set`), or
+    /// holding no work if it starts `late`.
+    fn new(walk: Walk, start: &Position, set: &SharedKeySet, late: bool) -> Run {
         let mut run = Run {
-            variant,
-            options,
-            thread,
-            threads,
-            stack: ExactStack::default(),
-            classes: OpenClasses::default(),
+            walk,
             stats: SearchStats::default(),
-            win: None,
-            stop: None,
-            next_check: CHECK_INTERVAL,
-            settled: options.settles_by_dfs(variant).then(|| {
-                SettledSearch::with_table_bytes(settled_table_bytes, options.settled_reductions)
-            }),
-            prefix: Vec::new(),
             idle: late,
             late,
             looked: 0,
@@ -302,21 +256,21 @@ impl Run {
         if late {
             return run;
         }
-        let is_settled = settled(start, variant);
-        let mut root_stats = SearchStats::default();
-        if start.is_won(variant) {
-            run.stats.wins += u64::from(thread == 0);
-            run.win = Some(Vec::new());
-        } else if !left_unexpanded(start, is_settled, variant, options, &mut root_stats) {
-            // Every thread expands the root; thread 0 alone opens its class, if it has
-            // one (for the others the class's key is in the set), so that each member
-            // is entered once.
-            let root_class = class_key(start, variant, options);
-            let class = run.classes.open(start, root_class.filter(|_| thread == 0));
-            run.stack.set_spare(start);
-            run.push_spare(FrameEntry::root(class, root_class), None);
+        // Every thread that starts at once enters the root and expands it; thread 0
+        // alone counts it (it is one position) and opens its class, if it has one (for
+        // the others the class's key is in the set), so that each member is entered once.
+        let walk = &mut run.walk;
+        let first = walk.lane.thread == 0;
+        let root_class = class_key(start, walk.variant, walk.options);
+        let class = walk.classes.open(start, root_class.filter(|_| first));
+        walk.stack.set_spare(start);
+        let mut others = SearchStats::default();
+        let counted = if first { &mut run.stats } else { &mut others };
+        if walk.enter_spare(FrameEntry::root(class, root_class), &set, counted)
+            == Some(Entered::Won)
+        {
+            walk.win = Some(Vec::new());
         }
-        run.stats.dead_cuts += u64::from(thread == 0) * root_stats.dead_cuts;
         run
     }
 
@@ -329,7 +283,7 @@ impl Run {
         grow: &AtomicBool,
         exchange: &Exchange,
     ) -> PhaseEnd {
-        if self.win.is_some() && !self.options.complete {
+        if self.walk.win.is_some() && !self.walk.options.complete {
             return PhaseEnd::Halt;
         }
         loop {
@@ -375,7 +329,7 @@ impl Run {
             Wait::Done => Some(PhaseEnd::Finished),
             Wait::Interrupted if grow.load(Ordering::Relaxed) => Some(PhaseEnd::Grow),
             Wait::Interrupted => {
-                self.stop = budget.exhausted(nodes);
+                self.walk.stop = budget.exhausted(nodes);
                 Some(PhaseEnd::Halt)
             }
         }
@@ -383,15 +337,16 @@ impl Run {
 
     /// Starts on work handed over by another thread: its moves from its position.
     fn take(&mut self, donation: Box<Donation>) {
-        debug_assert_eq!(self.stack.len(), 0, "work is taken with an empty stack");
+        let walk = &mut self.walk;
+        debug_assert_eq!(walk.stack.len(), 0, "work is taken with an empty stack");
         self.idle = false;
-        self.classes.clear();
-        self.prefix = donation.line;
-        self.stack.set_spare(&donation.position);
+        walk.classes.clear();
+        walk.prefix = donation.line;
+        walk.stack.set_spare(&donation.position);
         let moves = donation.moves;
-        let class_key = class_key(&donation.position, self.variant, self.options);
+        let class_key = class_key(&donation.position, walk.variant, walk.options);
         let entry = FrameEntry::root(NO_CLASS, class_key);
-        self.stack.push_spare(entry, |_, list| *list = moves, |_| 0);
+        walk.stack.push_spare(entry, |_, list| *list = moves, |_| 0);
     }
 
     /// Hands part of this thread's work to a waiting thread, if it has some to spare;
@@ -400,7 +355,7 @@ impl Run {
         if self.looked < self.give_after {
             return;
         }
-        let (stack, prefix) = (&mut self.stack, &self.prefix);
+        let (stack, prefix) = (&mut self.walk.stack, &self.walk.prefix);
         let gave = exchange.give(|| {
             // Shuffle moves inside an open class stay: see `search::exact::sharing`.
             let (position, moves, line) = stack
@@ -421,7 +376,7 @@ impl Run {
     /// the search must stop.
     fn work(
         &mut self,
-        set: &SharedKeySet,
+        mut set: &SharedKeySet,
         budget: &Budget,
         grow: &AtomicBool,
         exchange: &Exchange,
@@ -434,138 +389,17 @@ impl Run {
                 self.give(exchange);
             }
             self.looked += 1;
-            let top = self.stack.top_mut()?;
-            let Some(m) = top.next_move() else {
-                if top.entry.opens_class {
-                    self.classes.close_last();
+            match self.walk.step(&mut set, budget, &mut self.stats) {
+                Step::Went => {}
+                Step::Done => return None,
+                Step::Full => {
+                    // The move is tried again once the set has grown.
+                    grow.store(true, Ordering::Relaxed);
+                    return Some(PhaseEnd::Grow);
                 }
-                self.stack.pop();
-                continue;
-            };
-            let from = top.entry;
-            let parent = &top.position;
-            let variant = self.variant;
-            let to_settled = self.settled.is_some() && settles(parent, m, variant);
-            let admitted = if to_settled {
-                None
-            } else {
-                let admitted = self.classes.admit(from, m, parent, variant, self.options);
-                match admitted {
-                    Admit::Seen => {
-                        self.stats.tt_hits += 1;
-                        continue;
-                    }
-                    Admit::Member(_) => {}
-                    Admit::Keyed(key, _) => match set.insert(key) {
-                        Insert::Present => {
-                            self.stats.tt_hits += 1;
-                            continue;
-                        }
-                        Insert::Full => {
-                            // Tried again once the set has grown.
-                            if let Some(top) = self.stack.top_mut() {
-                                top.tried -= 1;
-                            }
-                            grow.store(true, Ordering::Relaxed);
-                            return Some(PhaseEnd::Grow);
-                        }
-                        Insert::New => self.stats.stored += 1,
-                    },
-                }
-                Some(admitted)
-            };
-            let depth = self.stack.len() as u64;
-            let child = self.stack.play_child(m);
-            debug_assert_eq!(
-                to_settled,
-                self.settled.is_some() && settled(child, variant)
-            );
-            let Some(admitted) = admitted else {
-                let search = self.settled.as_mut().expect("settles only with a search");
-                match search.decide(child, budget, &mut self.stats) {
-                    Ok(None) => {}
-                    Ok(Some(rest)) => {
-                        let mut line = self.line(m);
-                        line.extend(rest);
-                        self.win = Some(line);
-                        return Some(PhaseEnd::Halt);
-                    }
-                    Err(reason) => {
-                        self.stop = Some(reason);
-                        return Some(PhaseEnd::Halt);
-                    }
-                }
-                continue;
-            };
-            let entry = self
-                .classes
-                .enter(admitted, m, from, child, variant, self.options);
-            self.stats.nodes += 1;
-            let is_settled = settled(child, self.variant);
-            self.stats.settled += u64::from(is_settled);
-            self.stats.max_depth = self.stats.max_depth.max(depth);
-            if child.is_won(self.variant) {
-                self.stats.wins += 1;
-                let line = self.line(m);
-                self.win.get_or_insert(line);
-                if entry.opens_class {
-                    self.classes.close_last();
-                }
-                if !self.options.complete {
-                    return Some(PhaseEnd::Halt);
-                }
-            } else if !left_unexpanded(
-                child,
-                is_settled,
-                self.variant,
-                self.options,
-                &mut self.stats,
-            ) {
-                self.push_spare(entry, Some(set));
-            } else if entry.opens_class {
-                self.classes.close_last();
-            }
-            if self.stats.nodes >= self.next_check {
-                if let Some(reason) = budget.exhausted(self.stats.nodes) {
-                    self.stop = Some(reason);
-                    return Some(PhaseEnd::Halt);
-                }
-                self.next_check = self.stats.nodes + CHECK_INTERVAL;
+                Step::Halt => return Some(PhaseEnd::Halt),
             }
         }
-    }
-
-    /// The moves from the root to the top frame's position, then `last`.
-    fn line(&self, last: Move) -> Vec<Move> {
-        let mut line = self.prefix.clone();
-        line.extend(self.stack.line(last));
-        line
-    }
-
-    /// Pushes the position in the stack's spare slot as a frame entered as `entry`; its
-    /// moves are tried from this thread's share of the list on.
-    fn push_spare(&mut self, entry: FrameEntry, set: Option<&SharedKeySet>) {
-        // As in `search::exact`: settling moves first in the list, every child's slot
-        // or bucket loading from now on (a thread that starts further along the list
-        // reaches the settling moves last, when their buckets may have left the cache).
-        let (thread, threads) = (self.thread, self.threads);
-        let rules = FrameRules {
-            variant: self.variant,
-            options: self.options,
-            settled: self.settled.as_ref(),
-        };
-        self.stack.push_expanded(
-            entry,
-            &mut self.classes,
-            rules,
-            |key| {
-                if let Some(set) = set {
-                    set.prefetch(key);
-                }
-            },
-            |len| thread * len / threads,
-        );
-        self.stats.expanded += 1;
     }
 }
 

@@ -38,12 +38,11 @@ fn a_set_grown_many_times_loses_nothing() {
             ] {
                 let options = ExactOptions {
                     complete,
-                    stop_at_settled: false,
                     prune_dead,
                     shuffle_classes,
                     settled_table_bytes,
                     settled_reductions: reductions,
-                    memory_bytes: 64 << 20,
+                    ..ExactOptions::counting(64 << 20)
                 };
                 let mut stats = SearchStats::default();
                 let sharing = Sharing {
@@ -99,12 +98,9 @@ fn late_threads_join_through_their_gate_and_every_count_stays_exact() {
             ] {
                 let options = ExactOptions {
                     complete,
-                    stop_at_settled: false,
-                    prune_dead: false,
                     shuffle_classes: true,
                     settled_table_bytes: if complete { 0 } else { 1 << 20 },
-                    settled_reductions: SettledReductions::ALL,
-                    memory_bytes: 64 << 20,
+                    ..ExactOptions::counting(64 << 20)
                 };
                 let gate = AtomicBool::new(false);
                 let sharing = Sharing {
@@ -158,15 +154,7 @@ fn late_threads_join_through_their_gate_and_every_count_stays_exact() {
 fn a_budget_too_small_ends_memory_limit() {
     // 187,197 positions (tests/data/reachable.csv) do not fit in 64 KiB.
     let start = deal(3, Layout::new(4, 4).unwrap());
-    let options = ExactOptions {
-        complete: true,
-        stop_at_settled: false,
-        prune_dead: false,
-        shuffle_classes: false,
-        settled_table_bytes: 0,
-        settled_reductions: SettledReductions::ALL,
-        memory_bytes: 64 << 10,
-    };
+    let options = ExactOptions::counting(64 << 10);
     let mut stats = SearchStats::default();
     let sharing = Sharing {
         first_slots: 8,
