@@ -3,7 +3,7 @@
 //! rates and operations endpoints (bad input: `tests/api_bad_input.rs`; helpers:
 //! `tests/support`).
 
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

@@ -2,7 +2,7 @@
 //! reads, who may cancel, rate limits and the queued-jobs cap. Every refusal is
 //! problem+json and stores nothing.
 
-mod support;
+use crate::support;
 
 use axum::http::{header, StatusCode};
 use serde_json::json;

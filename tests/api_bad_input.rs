@@ -1,6 +1,6 @@
 //! Bad input of every kind is answered 4xx `application/problem+json` with a detail that
 //! names the problem, and nothing is stored.
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

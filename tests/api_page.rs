@@ -1,7 +1,7 @@
 //! The web page's routes: the page and its assets are served from the binary with a
 //! strict content security policy, and the deal lookup matches the engine and stores
 //! nothing. (The page itself is driven in a real browser by tests/browser/e2e.mjs.)
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

@@ -1,6 +1,6 @@
 //! The API on PostgreSQL behaves as on SQLite: jobs, known answers, lists, batches,
 //! win rates, cancellation and bad input.
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! Deepening: idle threads decide stored `unknown` verdicts, later requests are
 //! answered from what they proved, jobs keep their own results, and a user job stops a
 //! deepening search at once.
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-mod process;
+use crate::process;
 
 use process::{free_port, Served};
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 const DEALS: u64 = 2000;
 
-mod process;
+use crate::process;
 
 use process::{free_port, Served};
 

@@ -7,7 +7,7 @@
 //! Mounting needs root (CAP_SYS_ADMIN). Where the machine cannot mount, the tests that
 //! need it print why and return; `scripts/soak.py` runs the longer fault cycles.
 
-mod process;
+use crate::process;
 
 use process::{free_port, Served};
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 //! last value inside is accepted, the first outside refused). `scripts/schemathesis.sh`
 //! fuzzes the same promise from the document itself.
 
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};

@@ -8,7 +8,7 @@
 //! - the same for parallel block search (threads sharing one box table): the blocks of
 //!   all threads together cover every reachable position, and verdicts agree, with
 //!   tiny tables and more threads than cores to make racing stores frequent.
-mod common;
+use crate::common;
 use gaps_engine::internals::Budget;
 use gaps_engine::internals::{
     search_parallel, BlockObserver, BlockOptions, BlockSearch, BlockView, BoxTable, Outcome,

@@ -1,7 +1,6 @@
 //! Verdicts of every depth-first configuration against the plain exhaustive reference,
 //! on thousands of small deals of both variants. Every `solvable` answer was replayed by
 //! the solver itself before being returned.
-mod common;
 use gaps_engine::*;
 
 const REFERENCE_LIMIT: usize = 3_000_000;

@@ -10,8 +10,8 @@
 //! or the complete search shows up as a changed number, not only as a changed verdict.
 //!
 //! After a deliberate change of the rules only, regenerate the file with
-//! `REGENERATE=1 cargo test -p gaps-engine --test reachable -- --test-threads 1` and say
-//! why in the commit.
+//! `REGENERATE=1 cargo test -p gaps-engine --test integration reachable:: --
+//! --test-threads 1` and say why in the commit.
 
 use gaps_engine::*;
 use std::fmt::Write;

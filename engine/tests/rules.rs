@@ -1,5 +1,5 @@
 //! Rules edge cases (docs/notation.md, "The game").
-mod common;
+use crate::common;
 use common::pos;
 use gaps_engine::*;
 

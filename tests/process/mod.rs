@@ -1,6 +1,5 @@
 //! Shared by the end-to-end tests: the real `gaps` binary as a child process on a free
 //! port, with JSON over HTTP and signals.
-#![allow(dead_code)] // Each test file uses its own part of these helpers.
 
 use serde_json::Value;
 use std::net::TcpListener;

@@ -1,6 +1,5 @@
 //! Shared by the handler tests: a real service (router, solver pool, store) on a
 //! temporary database, called through `oneshot`.
-#![allow(dead_code)] // Each test file uses its own part of these helpers.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

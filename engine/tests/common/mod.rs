@@ -1,5 +1,4 @@
 //! Helpers shared by the engine's integration tests.
-#![allow(dead_code)]
 
 use gaps_engine::*;
 

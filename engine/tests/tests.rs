@@ -1,0 +1,13 @@
+//! The engine's integration tests, through `gaps_engine` and its `internals` only: one
+//! test binary with a module per concern, the shared helpers (`common`) compiled once.
+//! Run one concern with `cargo test -p gaps-engine --test integration cross_check::`.
+//! Where a new test goes: `docs/testing.md`.
+
+mod common;
+
+mod blocks;
+mod cross_check;
+mod dead;
+mod notation_props;
+mod reachable;
+mod rules;

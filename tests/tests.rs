@@ -1,0 +1,23 @@
+//! The service's and the command line's integration tests, one test binary with a
+//! module per concern (as ripgrep does): the shared helpers (`support`: the router on a
+//! temporary store through `oneshot`; `process`: the real binary as a child process)
+//! are compiled once, and the whole suite links once. Run one concern with
+//! `cargo test --test integration api::` (a module's path is a prefix of its tests'
+//! names). Where a new test goes: `docs/testing.md`.
+
+mod process;
+mod support;
+
+mod api;
+mod api_access;
+mod api_bad_input;
+mod api_page;
+mod api_postgres;
+mod cli;
+mod deepen;
+mod e2e;
+mod e2e_nodes;
+mod faults;
+mod fuzz_corpus;
+mod imports;
+mod openapi;
