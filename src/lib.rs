@@ -8,5 +8,6 @@
 #![deny(unsafe_code)]
 
 pub mod cli;
+pub mod machine;
 pub mod report;
 pub mod service;

@@ -68,6 +68,12 @@ pub struct StatsJson {
     pub blocks: u64,
     /// Threads the search ran on (0 in rows stored before it was recorded).
     pub threads: u64,
+    /// MiB this search was given for the exact search (`exact`, or `auto` on `common`):
+    /// its `table_mb`, else memory sized by its time limit, drawn from the node's budget
+    /// in the service; 0 for the searches that use only their thread's table.
+    pub memory_mb: u64,
+    /// Milliseconds the job waited for that memory to be free.
+    pub memory_wait_ms: f64,
 }
 
 /// The solution of `report` as JSON moves when it is `solvable` (`None` otherwise: a
@@ -102,6 +108,8 @@ impl From<&SearchStats> for StatsJson {
             probes: s.probes,
             blocks: s.blocks,
             threads: 1,
+            memory_mb: 0,
+            memory_wait_ms: 0.0,
         }
     }
 }

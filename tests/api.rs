@@ -213,8 +213,8 @@ async fn exact_jobs_decide_what_fits_and_say_memory_limit_otherwise() {
 async fn exact_jobs_on_two_threads_agree_with_one_thread_and_say_how_many_they_had() {
     use gaps_engine::{deal, Algorithm, Layout, SolveOptions, Solver, Variant};
     // The table budget of an exact job may exceed the solvers' table (8 MiB here), up to
-    // the exact searches' shared memory.
-    let t = start_with(|c| c.solver.exact_memory_mb = 64).await;
+    // the node's memory for searches (96 MiB less two threads at 2 x 8 MiB: 64).
+    let t = start_with(|c| c.solver.memory_mb = Some(96)).await;
     let mut solver = Solver::with_table_bytes(48 << 20);
     for seed in 0..3 {
         let job = t
@@ -241,8 +241,83 @@ async fn exact_jobs_on_two_threads_agree_with_one_thread_and_say_how_many_they_h
 }
 
 #[tokio::test]
+async fn searches_share_the_node_memory_and_a_job_waits_for_its_part() {
+    // 64 MiB for searches: 96 less two solver threads at 2 x 8 MiB.
+    let t = start_with(|c| c.solver.memory_mb = Some(96)).await;
+    let metric = |text: &str, name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("{name} missing"))
+    };
+    let metrics = t.text("/metrics").await;
+    assert_eq!(
+        metric(&metrics, "gaps_memory_budget_bytes "),
+        (96 << 20) as f64
+    );
+    assert_eq!(
+        metric(&metrics, "gaps_search_memory_bytes "),
+        (64 << 20) as f64
+    );
+    // `auto` on common deal 8 (lost, far beyond 48 MiB) holds its 48 MiB to the time
+    // limit: its breadth-first and exact phases fill them, its depth-first phase runs on.
+    let long = t
+        .post_job(
+            json!({"deal": {"seed": 8}, "variant": "common", "limits": {"time_ms": 60000, "table_mb": 48}}),
+            "?wait_ms=300",
+        )
+        .await;
+    assert_eq!(long["state"], "running", "{long}");
+    let metrics = t.text("/metrics").await;
+    assert_eq!(
+        metric(&metrics, "gaps_search_memory_in_use_bytes "),
+        (48 << 20) as f64
+    );
+    // A second job that asks for 48 MiB waits for them (the other lane is free).
+    let body = json!({"deal": {"seed": 3, "suits": 4, "ranks": 6}, "variant": "common",
+                      "algorithm": "exact", "limits": {"table_mb": 48}});
+    let waiting = t.post_job(body, "?wait_ms=1500").await;
+    assert_ne!(waiting["state"], "done", "{waiting}");
+    let metrics = t.text("/metrics").await;
+    assert_eq!(
+        metric(&metrics, "gaps_search_memory_in_use_bytes "),
+        (48 << 20) as f64
+    );
+    // When the first ends, the second gets its memory and says how long it waited.
+    let id = long["id"].as_str().unwrap();
+    let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let id = waiting["id"].as_str().unwrap();
+    let (_, _, done) = t
+        .call("GET", &format!("/v1/jobs/{id}?wait_ms=20000"), None)
+        .await;
+    assert_eq!(done["state"], "done", "{done}");
+    assert_ne!(done["verdict"], "unknown", "{done}");
+    assert_eq!(done["stats"]["memory_mb"], 48, "{done}");
+    assert!(
+        done["stats"]["memory_wait_ms"].as_f64().unwrap() >= 1000.0,
+        "{done}"
+    );
+    // A job that names no memory gets it sized by its time; a depth-first one draws none.
+    let sized = t
+        .post_job(
+            json!({"deal": {"seed": 4, "suits": 4, "ranks": 6}, "variant": "common",
+                   "algorithm": "exact", "limits": {"time_ms": 500}}),
+            "?wait_ms=20000",
+        )
+        .await;
+    assert_eq!(sized["stats"]["memory_mb"], 64, "{sized}");
+    let dfs = t
+        .post_job(
+            json!({"deal": {"seed": 4, "suits": 4, "ranks": 6}, "variant": "basic"}),
+            "?wait_ms=20000",
+        )
+        .await;
+    assert_eq!(dfs["stats"]["memory_mb"], 0, "{dfs}");
+}
+
+#[tokio::test]
 async fn a_job_gets_only_the_threads_the_pool_has_free() {
-    let t = start_with(|c| c.solver.exact_memory_mb = 64).await;
+    let t = start_with(|c| c.solver.memory_mb = Some(96)).await;
     // One lane busy with a long depth-first search (common 4x13 deal 8 is far larger
     // than the test), the other takes a job asking for both threads: it gets one.
     let busy = t

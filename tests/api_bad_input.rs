@@ -143,7 +143,7 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
             "/v1/jobs",
             Some(r#"{"deal": {"seed": 1}, "algorithm": "exact", "limits": {"table_mb": 100000}}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "exact searches' memory",
+            "the node's memory for searches",
         ),
         (
             "POST",

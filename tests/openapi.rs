@@ -160,7 +160,8 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
     let t = start_with(|c| {
         c.solver.threads = Some(2);
         c.solver.table_mb = 8;
-        c.solver.exact_memory_mb = 64;
+        // 64 MiB for searches: 96 less two threads at 2 x 8 MiB.
+        c.solver.memory_mb = Some(96);
         c.limits.max_batch_deals = 50;
     })
     .await;
@@ -193,6 +194,8 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
         })
         .unwrap();
     assert_eq!(limit(auto_on_common, "threads")["maximum"], 2);
+    // `auto` on `common` runs the exact search: its memory comes from the same budget.
+    assert_eq!(limit(auto_on_common, "table_mb")["maximum"], 64);
     assert_eq!(limit(&case_of("exact"), "table_mb")["maximum"], 64);
     assert_eq!(limit(&case_of("sampling"), "table_mb")["maximum"], 8);
     assert!(

@@ -42,8 +42,9 @@ pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
 pub use solve::{
     check_request, count_reachable, default_dfs_table_bytes, resolve_algorithm, runs_on_threads,
-    Algorithm, CountOptions, CountReport, Limit, OptionError, SolveError, SolveOptions,
-    SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict, MAX_TABLE_MB,
+    sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError,
+    SolveError, SolveOptions, SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict,
+    MAX_TABLE_MB, MIN_SIZED_BYTES,
 };
 pub use tuning::{AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 pub use variant::Variant;

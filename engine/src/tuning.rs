@@ -36,6 +36,13 @@ pub const BASIC_TABLE_BYTES: usize = 2 << 20;
 /// Probes of `sampling` when the request names none.
 pub const DEFAULT_PROBES: u64 = 1_000_000;
 
+/// Memory a solve that names none gets for each second of its time limit and each of
+/// its threads when it runs the exact search (`solve::sizing`): two threads fill about
+/// 2.1 GiB in 60 s on the hardest 4x13 deals (half of it the settled tables, which take
+/// at most a quarter of the budget) and 0.2-0.3 GiB in 10 s, so this gives the tables
+/// their full size and the set over three times the room it used.
+pub const MEMORY_PER_THREAD_SECOND: usize = 64 << 20;
+
 // --- The `auto` portfolio on `common` ---
 
 /// Probes of `auto`'s sampling phase: wins that random probes find, they find early.

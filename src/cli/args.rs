@@ -4,9 +4,12 @@
 //! [`InputError`](super::InputError) that says which option is wrong.
 
 use super::input_error;
+use crate::machine::default_search_memory_bytes;
 use clap::Args;
 use gaps_engine::DEFAULT_TABLE_BYTES;
-use gaps_engine::{check_request, Algorithm, DfsOptions, Layout, Limit, SolveOptions, Variant};
+use gaps_engine::{
+    check_request, sized_memory, Algorithm, DfsOptions, Layout, Limit, SolveOptions, Variant,
+};
 use std::time::Duration;
 
 /// The flag that sets `limit` in `solve`, `winrate` and `bench`.
@@ -85,9 +88,10 @@ pub struct SearchArgs {
     #[arg(long)]
     pub probes: Option<u64>,
     /// Threads of each search: `--algorithm blocks`, `exact` and `hybrid`, and `auto` on
-    /// `common` (see docs/engine.md).
-    #[arg(long = "search-threads", default_value_t = 1)]
-    pub search_threads: usize,
+    /// `common` (see docs/engine.md). Default 1; `winrate` on a search that runs the
+    /// exact search: every core, one deal at a time.
+    #[arg(long = "search-threads")]
+    pub search_threads: Option<usize>,
 }
 
 impl SearchArgs {
@@ -98,8 +102,16 @@ impl SearchArgs {
             .map_err(|e| input_error(format!("--variant: {e}")))
     }
 
-    /// Engine options, validated; `variant` overrides `--variant` (JSON lines).
+    /// Engine options, validated; `variant` overrides `--variant` (JSON lines). Without
+    /// `--table-mb`, an exact search (`exact`, `auto` on `common`) gets memory for its
+    /// time limit out of the machine's default share (`machine`).
     pub fn options(&self, variant: Variant) -> anyhow::Result<SolveOptions> {
+        self.options_within(variant, default_search_memory_bytes())
+    }
+
+    /// [`SearchArgs::options`] with `available` bytes for a search that names no
+    /// `--table-mb` (a share of the machine when several searches run at once).
+    pub fn options_within(&self, variant: Variant, available: u64) -> anyhow::Result<SolveOptions> {
         let algorithm: Algorithm = self
             .algorithm
             .parse()
@@ -114,8 +126,9 @@ impl SearchArgs {
         checked(Limit::TimeMs, self.time_ms)?;
         checked(Limit::Probes, self.probes)?;
         checked(Limit::TableMb, self.table_mb.map(|mb| mb as u64))?;
-        checked(Limit::Threads, Some(self.search_threads as u64))?;
-        check_request(algorithm, variant, self.probes, self.search_threads as u64)
+        let threads = self.search_threads.unwrap_or(1);
+        checked(Limit::Threads, Some(threads as u64))?;
+        check_request(algorithm, variant, self.probes, threads as u64)
             .map_err(|e| input_error(e.message(flag)))?;
         Ok(SolveOptions {
             variant,
@@ -130,9 +143,13 @@ impl SearchArgs {
             max_nodes: self.nodes,
             time_limit: self.time_ms.map(Duration::from_millis),
             seed: self.search_seed,
-            memory_limit: self.table_mb.map(|mb| mb << 20),
+            memory_limit: self.table_mb.map(|mb| mb << 20).or_else(|| {
+                let available = usize::try_from(available).unwrap_or(usize::MAX);
+                let time_limit = self.time_ms.map(Duration::from_millis);
+                sized_memory(algorithm, variant, time_limit, threads, available)
+            }),
             probes: self.probes,
-            threads: self.search_threads,
+            threads,
         })
     }
 

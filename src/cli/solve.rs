@@ -7,7 +7,9 @@ use super::{input_error, SearchArgs};
 use crate::report::{MoveJson, SolveJson};
 use anyhow::Context;
 use clap::Args;
-use gaps_engine::{deal, parse_position, Layout, Position, SolveError, Solver, Variant};
+use gaps_engine::{
+    deal, parse_position, sizes_memory, Layout, Position, SolveError, SolveOptions, Solver, Variant,
+};
 use serde::Deserialize;
 use std::io::{BufRead, Read, Write};
 
@@ -72,7 +74,7 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     let start = cmd.input.read()?;
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
     let report = solver.solve(&start, &options, None).map_err(engine_error)?;
-    let json = SolveJson::new(&start, variant, &report);
+    let json = with_memory(SolveJson::new(&start, variant, &report), &options);
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -170,5 +172,17 @@ fn solve_line(
     let report = solver
         .solve(&start, &options, None)
         .map_err(|e| e.to_string())?;
-    Ok(SolveJson::new(&start, variant, &report))
+    Ok(with_memory(
+        SolveJson::new(&start, variant, &report),
+        &options,
+    ))
+}
+
+/// `json` with the memory its search was given (`stats.memory_mb`) when it runs the
+/// exact search, as the service reports it.
+fn with_memory(mut json: SolveJson, options: &SolveOptions) -> SolveJson {
+    if sizes_memory(options.algorithm, options.variant) {
+        json.stats.memory_mb = options.memory_limit.map_or(0, |bytes| (bytes >> 20) as u64);
+    }
+    json
 }

@@ -6,9 +6,13 @@
 use super::args::BoardArgs;
 use super::solve::engine_error;
 use super::{input_error, SearchArgs};
+use crate::machine::default_search_memory_bytes;
 use crate::report::wilson_95;
 use clap::Args;
-use gaps_engine::{deal, Layout, SearchStats, SolveOptions, Solver, Verdict};
+use gaps_engine::{
+    deal, sized_memory, sizes_memory, Layout, SearchStats, SolveOptions, Solver, Verdict,
+    MAX_SEARCH_THREADS,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -141,12 +145,16 @@ struct WinrateJson {
     p99_ms: f64,
     max_ms: f64,
     max_nodes: u64,
+    /// Deals solved at once.
     threads: usize,
+    /// Threads of each deal's search.
+    search_threads: usize,
+    /// MiB each deal's search could use for the exact search (0: none drawn).
+    memory_mb: u64,
 }
 
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let variant = cmd.search.variant()?;
-    let options = cmd.search.options(variant)?;
     let layout = cmd.board.layout()?;
     if cmd.deals == 0 {
         return Err(input_error("--deals must be at least 1"));
@@ -154,11 +162,35 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     if cmd.seed.checked_add(cmd.deals).is_none() {
         return Err(input_error("--seed + --deals overflows the deal numbers"));
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = cmd.search.options(variant)?;
+    // A search that runs the exact search gets every core, one deal at a time, unless
+    // told otherwise: "T seconds a deal" then means T seconds on the whole machine, and
+    // the hard deals, which take the time, use both cores (docs/engine.md).
+    let whole_machine = cmd.threads.is_none()
+        && cmd.search.search_threads.is_none()
+        && sizes_memory(asked.algorithm, variant);
     let threads = match cmd.threads {
         Some(0) => return Err(input_error("--threads must be at least 1")),
         Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None if whole_machine => 1,
+        None => cores,
     };
+    // The workers share the machine's default memory equally.
+    let available = default_search_memory_bytes() / threads as u64;
+    let mut options = cmd.search.options_within(variant, available)?;
+    if whole_machine {
+        options.threads = cores.min(MAX_SEARCH_THREADS);
+        // Sized again for its threads (no --table-mb here: it would have named them).
+        let available = usize::try_from(available).unwrap_or(usize::MAX);
+        options.memory_limit = sized_memory(
+            options.algorithm,
+            variant,
+            options.time_limit,
+            options.threads,
+            available,
+        );
+    }
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(cmd.deals);
         bar.set_style(
@@ -213,6 +245,12 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         max_ms: tally.max_time.as_secs_f64() * 1e3,
         max_nodes: tally.max_nodes,
         threads,
+        search_threads: options.threads,
+        memory_mb: if sizes_memory(options.algorithm, variant) {
+            options.memory_limit.map_or(0, |bytes| (bytes >> 20) as u64)
+        } else {
+            0
+        },
     };
     if cmd.json {
         outln!("{}", serde_json::to_string(&json)?);
@@ -236,9 +274,10 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
             json.win_rate_unknown_as_win * 100.0
         );
         outln!(
-            "time {:.2} s on {} threads: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
+            "time {:.2} s, {} deal(s) at a time on {} thread(s) each: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
             json.elapsed_ms / 1e3,
             threads,
+            json.search_threads,
             json.deals_per_second,
             json.nodes_per_second / 1e6,
             json.median_ms,

@@ -6,8 +6,10 @@
 //! parses, so the rest of the service never re-checks them.
 
 use super::solver_pool::SolverPriority;
+use crate::machine::{default_search_memory_bytes, physical_memory_bytes};
 use figment::providers::{Env, Format, Toml};
 use figment::Figment;
+use gaps_engine::MIN_SIZED_BYTES;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -170,8 +172,11 @@ pub struct SolverConfig {
     pub threads: Option<usize>,
     /// Table budget per thread in MiB.
     pub table_mb: usize,
-    /// MiB shared by the visited sets of running exact searches.
-    pub exact_memory_mb: usize,
+    /// The node's memory budget in MiB (unset: half the machine's memory): the solver
+    /// threads' tables and every running search's memory come out of it
+    /// ([`Config::search_memory_mb`]). `exact_memory_mb`, its former name, still reads.
+    #[serde(default, alias = "exact_memory_mb")]
+    pub memory_mb: Option<usize>,
     /// How solver threads share the CPU with the HTTP workers and the database.
     #[serde(default)]
     pub priority: SolverPriority,
@@ -268,6 +273,29 @@ impl Config {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
+    /// The node's memory budget in MiB: `solver.memory_mb`, else the machine's default
+    /// share (`machine::default_search_memory_bytes`).
+    pub fn memory_mb(&self) -> usize {
+        self.solver.memory_mb.unwrap_or_else(|| {
+            usize::try_from(default_search_memory_bytes() >> 20).unwrap_or(usize::MAX)
+        })
+    }
+
+    /// MiB a solver thread always holds: its table, and as much again for breadth-first
+    /// search's buffers (kept between solves up to the table's size).
+    pub fn memory_per_thread_mb(&self) -> usize {
+        self.solver.table_mb.saturating_mul(2)
+    }
+
+    /// MiB of the budget left for the searches that draw memory by the job (the exact
+    /// search, alone or in `auto` on `common`): the budget less what the solver threads
+    /// (and the deepening thread) always hold.
+    pub fn search_memory_mb(&self) -> usize {
+        let threads = self.solver_threads() + usize::from(self.deepen.enabled);
+        self.memory_mb()
+            .saturating_sub(threads.saturating_mul(self.memory_per_thread_mb()))
+    }
+
     /// Most threads one job may ask for: `limits.max_threads`, 0 resolved to the solver
     /// threads, never above the pool nor the engine's maximum.
     pub fn max_job_threads(&self) -> usize {
@@ -344,8 +372,26 @@ impl Config {
         if self.solver.table_mb == 0 || self.solver.table_mb > 1 << 20 {
             return bad("solver.table_mb must be between 1 and 1048576");
         }
-        if self.solver.exact_memory_mb == 0 || self.solver.exact_memory_mb > 1 << 24 {
-            return bad("solver.exact_memory_mb must be between 1 and 16777216");
+        if let Some(mb) = self.solver.memory_mb {
+            let machine_mb = physical_memory_bytes().map(|bytes| bytes >> 20);
+            if machine_mb.is_some_and(|machine| mb as u64 > machine) {
+                return bad(&format!(
+                    "solver.memory_mb ({mb}) is more than this machine's memory ({} MiB)",
+                    machine_mb.unwrap_or_default()
+                ));
+            }
+        }
+        let floor_mb = MIN_SIZED_BYTES >> 20;
+        if self.solver_threads() > 0 && self.search_memory_mb() < floor_mb {
+            return bad(&format!(
+                "solver.memory_mb ({}) leaves {} MiB for searches after the solver threads' \
+                 tables ({} threads at 2 x solver.table_mb = {} MiB each); searches need at \
+                 least {floor_mb}",
+                self.memory_mb(),
+                self.search_memory_mb(),
+                self.solver_threads() + usize::from(self.deepen.enabled),
+                self.memory_per_thread_mb()
+            ));
         }
         if self.limits.max_threads > gaps_engine::MAX_SEARCH_THREADS {
             return bad(&format!(
@@ -469,6 +515,29 @@ mod tests {
         assert!(Config::load(Some(&path)).is_err());
         std::fs::write(&path, "[solver]\nexact_memory_mb = 0\n").unwrap();
         assert!(Config::load(Some(&path)).is_err());
+        // A node budget larger than the machine, or too small for any search: a clear
+        // error at start.
+        let machine_mb = physical_memory_bytes().unwrap() >> 20;
+        std::fs::write(&path, format!("[solver]\nmemory_mb = {}\n", machine_mb + 1)).unwrap();
+        let error = Config::load(Some(&path)).unwrap_err().to_string();
+        assert!(error.contains("more than this machine's memory"), "{error}");
+        std::fs::write(
+            &path,
+            "[solver]\nthreads = 2\ntable_mb = 64\nmemory_mb = 300\n",
+        )
+        .unwrap();
+        let error = Config::load(Some(&path)).unwrap_err().to_string();
+        assert!(error.contains("searches need at least 64"), "{error}");
+        // The former name still reads; the budget less the threads' tables is the
+        // searches' (two solver threads and the deepening thread at 2 x 64 MiB).
+        std::fs::write(
+            &path,
+            "[solver]\nthreads = 2\ntable_mb = 64\nexact_memory_mb = 4096\n",
+        )
+        .unwrap();
+        let config = Config::load(Some(&path)).unwrap();
+        assert_eq!(config.memory_mb(), 4096);
+        assert_eq!(config.search_memory_mb(), 4096 - 3 * 128);
         std::fs::write(&path, "[server]\nrequest_timeout_ms = 30999\n").unwrap();
         assert!(
             Config::load(Some(&path)).is_err(),

@@ -21,7 +21,7 @@ use super::runner::Runner;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Deepened, Store, UnknownVerdict};
 use crate::report::solution_json;
-use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason, Verdict};
+use gaps_engine::{resolve_algorithm, sized_memory, Algorithm, SolveOptions, StopReason, Verdict};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -80,19 +80,35 @@ async fn round(
     let Some(from) = store.next_to_deepen(max_time_ms).await? else {
         return Ok(Round::Nothing);
     };
-    let (exact_memory_mb, table_mb) = runner.memory_caps_mb();
-    let limits = deeper(&from, config, exact_memory_mb, table_mb);
-    let exact = resolve_algorithm(limits.requested_algorithm.0, limits.variant.0);
-    let memory = match (exact, limits.table_mb) {
-        (Ok(Algorithm::Exact), Some(mb)) => match runner.free_exact_memory(mb as usize) {
-            Some(permit) => Some(permit),
-            None => return Ok(Round::Nothing),
-        },
-        _ => None,
+    let search_memory_mb = runner.search_memory_mb();
+    let limits = deeper(&from, config, search_memory_mb);
+    let mut options = options(&limits);
+    // The memory a job with these limits would draw, taken only if jobs leave it free.
+    let time_limit = Some(Duration::from_millis(limits.limit_time_ms as u64));
+    let sized = sized_memory(
+        limits.requested_algorithm.0,
+        limits.variant.0,
+        time_limit,
+        1,
+        search_memory_mb.saturating_mul(1 << 20),
+    );
+    let memory = match sized {
+        Some(bytes) => {
+            let mb = limits
+                .table_mb
+                .map_or(bytes >> 20, |mb| mb as usize)
+                .clamp(1, search_memory_mb.max(1));
+            options.memory_limit = Some(mb << 20);
+            match runner.free_search_memory(mb) {
+                Some(draw) => Some(draw),
+                None => return Ok(Round::Nothing),
+            }
+        }
+        None => None,
     };
     let work = SolveWork {
         position: from.position.0,
-        options: options(&limits),
+        options,
         cancel: stop,
         progress: Arc::new(AtomicU64::new(0)),
     };
@@ -161,23 +177,20 @@ fn run_id() -> String {
 }
 
 /// The next round's search: the strongest algorithm for the purpose (`exact` stays
-/// `exact`, with twice its set within the exact searches' memory; anything else becomes
-/// `auto`, which proves losses where `sampling` or `assign` cannot), twice the time
-/// within `deepen.max_time_ms`, no node or probe limit (they were the user's choice for
-/// one job; the time is the budget here), one thread.
-pub fn deeper(
-    from: &UnknownVerdict,
-    config: &Config,
-    exact_memory_mb: usize,
-    table_mb: usize,
-) -> UnknownVerdict {
+/// `exact`, with twice its `table_mb` within the searches' memory if it named one;
+/// anything else becomes `auto`, which proves losses where `sampling` or `assign`
+/// cannot), twice the time within `deepen.max_time_ms` (a search that names no memory
+/// gets memory sized by its time, so twice that too, `gaps_engine::sized_memory`), no
+/// node or probe limit (they were the user's choice for one job; the time is the budget
+/// here), one thread.
+pub fn deeper(from: &UnknownVerdict, config: &Config, search_memory_mb: usize) -> UnknownVerdict {
     let max_time_ms = config.deepen.max_time_ms.min(i64::MAX as u64) as i64;
     let exact =
         resolve_algorithm(from.requested_algorithm.0, from.variant.0) == Ok(Algorithm::Exact);
     let (algorithm, table) = if exact {
-        let now = from.table_mb.unwrap_or(table_mb as i64);
-        let cap = exact_memory_mb.min(i64::MAX as usize) as i64;
-        (Algorithm::Exact, Some(now.saturating_mul(2).min(cap)))
+        let cap = search_memory_mb.min(i64::MAX as usize) as i64;
+        let doubled = from.table_mb.map(|mb| mb.saturating_mul(2).min(cap));
+        (Algorithm::Exact, doubled)
     } else {
         (Algorithm::Auto, None)
     };
@@ -226,16 +239,22 @@ mod tests {
     fn each_round_doubles_the_time_within_the_cap_with_the_strongest_search() {
         let config = Config::defaults();
         let cap = config.deepen.max_time_ms as i64;
-        let next = deeper(&unknown(Algorithm::Dfs, 1000, Some(500)), &config, 2048, 64);
+        let next = deeper(&unknown(Algorithm::Dfs, 1000, Some(500)), &config, 2048);
         assert_eq!((next.limit_time_ms, next.limit_nodes), (2000, None));
         assert_eq!(next.requested_algorithm.0, Algorithm::Auto);
         assert_eq!((next.table_mb, next.threads), (None, 1));
-        let last = deeper(&unknown(Algorithm::Auto, cap - 1, None), &config, 2048, 64);
+        let last = deeper(&unknown(Algorithm::Auto, cap - 1, None), &config, 2048);
         assert_eq!(last.limit_time_ms, cap);
-        // An exact search stays exact and its set doubles, from the solvers' table,
-        // within the exact searches' memory.
-        let exact = deeper(&unknown(Algorithm::Exact, 1000, None), &config, 100, 64);
+        // An exact search stays exact; a set it named doubles within the searches'
+        // memory, one sized by its time stays sized (by the doubled time).
+        let named = UnknownVerdict {
+            table_mb: Some(64),
+            ..unknown(Algorithm::Exact, 1000, None)
+        };
+        let exact = deeper(&named, &config, 100);
         assert_eq!(exact.requested_algorithm.0, Algorithm::Exact);
         assert_eq!(exact.table_mb, Some(100));
+        let sized = deeper(&unknown(Algorithm::Exact, 1000, None), &config, 100);
+        assert_eq!((sized.table_mb, sized.limit_time_ms), (None, 2000));
     }
 }

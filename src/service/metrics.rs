@@ -29,6 +29,13 @@ pub struct Metrics {
     pub solvers_busy: Gauge,
     /// Solver threads in the pool.
     pub solvers: Gauge,
+    /// The node's memory budget, in bytes (`solver.memory_mb`).
+    pub memory_budget: Gauge,
+    /// Bytes of the budget that searches may draw by the job (the budget less the
+    /// threads' tables).
+    pub search_memory: Gauge,
+    /// Bytes of that drawn by running searches now.
+    pub search_memory_in_use: Gauge,
     /// Wall time of each solve.
     pub solve_seconds: Histogram,
     /// Queued jobs (set at scrape).
@@ -84,6 +91,9 @@ impl Default for Metrics {
             solver_seconds: Counter::default(),
             solvers_busy: Gauge::default(),
             solvers: Gauge::default(),
+            memory_budget: Gauge::default(),
+            search_memory: Gauge::default(),
+            search_memory_in_use: Gauge::default(),
             solve_seconds: Histogram::new(exponential_buckets(0.001, 2.0, 20)),
             queue_depth: Gauge::default(),
             jobs: Family::default(),
@@ -150,6 +160,21 @@ impl Default for Metrics {
             m.solvers_busy.clone(),
         );
         registry.register("solvers", "Solver threads in the pool", m.solvers.clone());
+        registry.register(
+            "memory_budget_bytes",
+            "The node's memory budget (solver.memory_mb)",
+            m.memory_budget.clone(),
+        );
+        registry.register(
+            "search_memory_bytes",
+            "Memory of the budget that running searches may draw (the budget less the threads' tables)",
+            m.search_memory.clone(),
+        );
+        registry.register(
+            "search_memory_in_use_bytes",
+            "Memory drawn by running searches now",
+            m.search_memory_in_use.clone(),
+        );
         registry.register(
             "solve_duration_seconds",
             "Wall time of each solve",

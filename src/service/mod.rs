@@ -84,11 +84,14 @@ impl Service {
             .node
             .get_or_create(&vec![("node_id", node_id.clone())])
             .set(1);
+        metrics
+            .memory_budget
+            .set(i64::try_from(config.memory_mb() << 20).unwrap_or(i64::MAX));
         let threads = config.solver_threads();
         let pool = PoolSize {
             threads,
             table_mb: config.solver.table_mb,
-            exact_memory_mb: config.solver.exact_memory_mb,
+            search_memory_mb: config.search_memory_mb(),
             priority: config.solver.priority,
         };
         let lease = Lease {
@@ -117,6 +120,8 @@ impl Service {
             backend = store.backend(),
             threads,
             table_mb = config.solver.table_mb,
+            memory_mb = config.memory_mb(),
+            search_memory_mb = config.search_memory_mb(),
             deepen = config.deepen.enabled,
             "solver pool started"
         );

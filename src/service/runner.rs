@@ -19,15 +19,18 @@
 //! - Threads are bounded by the pool: a solve holds one of the pool's `cores` permits
 //!   (a lane that claimed a job while a multi-threaded search holds them waits for
 //!   one), and a job that asks for more threads takes only permits that are free when
-//!   it starts, so searches never run on more threads than the pool has. Exact searches hold their set's budget from `exact_memory` for the
-//!   whole solve (waiting for it if needed), so together they never exceed it.
+//!   it starts, so searches never run on more threads than the pool has.
+//! - Memory is bounded by the node's budget: the searches that run the exact search
+//!   hold their memory (`memory_draw_mb`) from `memory` for the whole solve, waiting
+//!   for it if needed, so together they never exceed it; the threads' own tables are
+//!   outside it (`Config::search_memory_mb`).
 
 use super::error::database_unavailable;
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Announce, Finish, JobRow, Lease, NewJob, Store};
 use crate::report::{solution_json, JobStats, StatsJson};
-use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason};
+use gaps_engine::{sized_memory, SolveOptions, StopReason};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -54,11 +57,10 @@ pub struct Runner {
     waiters: Mutex<HashMap<String, Vec<oneshot::Sender<()>>>>,
     /// One permit per solver thread (see the module doc).
     cores: Semaphore,
-    /// MiB of the exact searches' visited sets, `exact_memory_mb` in all.
-    exact_memory: Semaphore,
-    exact_memory_mb: usize,
-    /// The solver threads' table, in MiB: the set budget of an exact job that names none.
-    table_mb: usize,
+    /// MiB of the node's memory budget that searches draw by the job
+    /// (`Config::search_memory_mb`), one permit a MiB.
+    memory: Semaphore,
+    search_memory_mb: usize,
     /// Raised to stop the running deepening search (see `service::deepen`).
     deepen_stop: Arc<AtomicBool>,
     /// This node's claims.
@@ -83,8 +85,8 @@ pub struct PoolSize {
     pub threads: usize,
     /// Table of each solver thread, in MiB.
     pub table_mb: usize,
-    /// MiB shared by the exact searches' visited sets.
-    pub exact_memory_mb: usize,
+    /// MiB of the node's budget that searches draw by the job.
+    pub search_memory_mb: usize,
     /// CPU priority of the solver threads.
     pub priority: SolverPriority,
 }
@@ -100,7 +102,7 @@ impl Runner {
         let PoolSize {
             threads,
             table_mb,
-            exact_memory_mb,
+            search_memory_mb,
             priority,
         } = pool;
         let table_bytes = table_mb << 20;
@@ -112,14 +114,17 @@ impl Runner {
             running: Mutex::new(HashMap::new()),
             waiters: Mutex::new(HashMap::new()),
             cores: Semaphore::new(threads),
-            exact_memory: Semaphore::new(exact_memory_mb),
-            exact_memory_mb,
-            table_mb,
+            memory: Semaphore::new(search_memory_mb),
+            search_memory_mb,
             deepen_stop: Arc::new(AtomicBool::new(false)),
             lease: queue.lease,
             heartbeat: queue.heartbeat,
         });
         runner.metrics.solvers.set(threads as i64);
+        runner
+            .metrics
+            .search_memory
+            .set(i64::try_from(search_memory_mb << 20).unwrap_or(i64::MAX));
         let mut lanes = Vec::with_capacity(threads);
         for index in 0..threads {
             let solver = SolverThread::spawn(format!("solver-{index}"), table_bytes, priority)?;
@@ -147,16 +152,16 @@ impl Runner {
         Some((core, self.deepen_stop.clone()))
     }
 
-    /// `mb` MiB of the exact searches' memory if that much is free now.
-    pub(crate) fn free_exact_memory(&self, mb: usize) -> Option<SemaphorePermit<'_>> {
-        self.exact_memory
-            .try_acquire_many(u32::try_from(mb).ok()?)
-            .ok()
+    /// `mb` MiB of the searches' memory if that much is free now (deepening takes only
+    /// what jobs leave).
+    pub(crate) fn free_search_memory(&self, mb: usize) -> Option<MemoryDraw<'_>> {
+        let permit = self.memory.try_acquire_many(u32::try_from(mb).ok()?).ok()?;
+        Some(MemoryDraw::new(permit, mb, &self.metrics))
     }
 
-    /// The budget of the exact searches' sets, and the solver threads' table, in MiB.
-    pub(crate) fn memory_caps_mb(&self) -> (usize, usize) {
-        (self.exact_memory_mb, self.table_mb)
+    /// MiB of the node's budget that searches draw by the job, in all.
+    pub(crate) fn search_memory_mb(&self) -> usize {
+        self.search_memory_mb
     }
 
     /// True once shutdown began.
@@ -306,16 +311,20 @@ impl Runner {
                 return self.finish(job, finish).await;
             }
         }
-        let exact_mb = exact_budget_mb(&job.spec, self.table_mb, self.exact_memory_mb);
-        let memory = match exact_mb {
-            Some(mb) => wait_for(&self.exact_memory, mb, flag, &|| self.preempt_deepening()).await,
+        let memory_mb = memory_draw_mb(&job.spec, self.search_memory_mb);
+        let waited = std::time::Instant::now();
+        let memory = match memory_mb {
+            Some(mb) => wait_for(&self.memory, mb, flag, &|| self.preempt_deepening())
+                .await
+                .map(|permit| MemoryDraw::new(permit, mb, &self.metrics)),
             None => None,
         };
+        let memory_wait = waited.elapsed();
         let own_core = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
         let extra_cores = self.idle_cores((job.spec.threads.max(1) - 1) as usize);
         let threads = 1 + extra_cores.len();
         let mut options = solve_options(&job.spec, threads);
-        if let Some(mb) = exact_mb {
+        if let Some(mb) = memory_mb {
             options.memory_limit = Some(mb << 20);
         }
         let work = SolveWork {
@@ -333,6 +342,12 @@ impl Runner {
             Ok(report) => {
                 let stats = StatsJson {
                     threads: report.threads as u64,
+                    memory_mb: memory_mb.unwrap_or(0) as u64,
+                    memory_wait_ms: if memory_mb.is_some() {
+                        memory_wait.as_secs_f64() * 1e3
+                    } else {
+                        0.0
+                    },
                     ..StatsJson::from(&report.stats)
                 };
                 self.metrics.solver_nodes.inc_by(report.stats.nodes);
@@ -495,16 +510,53 @@ fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
     }
 }
 
-/// The set budget of an exact job in MiB (its `table_mb`, else the solver threads'
-/// `table_mb`), within the node's `exact_memory_mb`; `None` for other algorithms.
-fn exact_budget_mb(spec: &NewJob, table_mb: usize, exact_memory_mb: usize) -> Option<usize> {
-    if resolve_algorithm(spec.algorithm.0, spec.variant.0) != Ok(Algorithm::Exact) {
-        return None;
+/// The MiB a job draws from the node's `search_memory_mb` while it runs: for a search
+/// that runs the exact search (`exact`, `auto` on `common`), its `table_mb`, else memory
+/// sized by its time limit (`gaps_engine::sized_memory`), never more than the whole;
+/// `None` for the searches that use only their thread's table. The same request always
+/// draws the same memory (it waits for it rather than run with less), so a stored
+/// `unknown` means the same search whenever it is read back.
+fn memory_draw_mb(spec: &NewJob, search_memory_mb: usize) -> Option<usize> {
+    let time_limit = Some(Duration::from_millis(spec.limit_time_ms as u64));
+    let available = search_memory_mb.saturating_mul(1 << 20);
+    let threads = usize::try_from(spec.threads).unwrap_or(1);
+    let sized = sized_memory(
+        spec.algorithm.0,
+        spec.variant.0,
+        time_limit,
+        threads,
+        available,
+    )?;
+    let mb = spec.table_mb.map_or(sized >> 20, |mb| mb as usize);
+    // Validation caps a request at the whole; a row stored under a larger configuration
+    // gets the whole rather than waiting forever.
+    Some(mb.clamp(1, search_memory_mb.max(1)))
+}
+
+/// Memory drawn from the node's budget, given back (and counted out of the in-use
+/// gauge) when dropped.
+pub(crate) struct MemoryDraw<'a> {
+    _permit: SemaphorePermit<'a>,
+    bytes: i64,
+    metrics: &'a Metrics,
+}
+
+impl<'a> MemoryDraw<'a> {
+    fn new(permit: SemaphorePermit<'a>, mb: usize, metrics: &'a Metrics) -> Self {
+        let bytes = i64::try_from(mb << 20).unwrap_or(i64::MAX);
+        metrics.search_memory_in_use.inc_by(bytes);
+        MemoryDraw {
+            _permit: permit,
+            bytes,
+            metrics,
+        }
     }
-    let mb = spec.table_mb.map_or(table_mb, |mb| mb as usize);
-    // Validation caps a request at the whole budget; a row stored under a larger
-    // configuration gets the whole budget rather than waiting forever.
-    Some(mb.clamp(1, exact_memory_mb))
+}
+
+impl Drop for MemoryDraw<'_> {
+    fn drop(&mut self) {
+        self.metrics.search_memory_in_use.dec_by(self.bytes);
+    }
 }
 
 /// One lane: claim, run, repeat; sleep until woken (or 1 s) when the queue is empty.
@@ -531,7 +583,7 @@ mod tests {
     use super::*;
     use crate::service::job::Stored;
     use crate::service::store::test_support::new_job;
-    use gaps_engine::Variant;
+    use gaps_engine::{Algorithm, Variant};
     use std::sync::atomic::AtomicUsize;
 
     #[test]
@@ -565,38 +617,69 @@ mod tests {
     }
 
     #[test]
-    fn only_exact_jobs_draw_from_the_exact_memory_and_never_more_than_it() {
-        let job = |variant, algorithm, table_mb| NewJob {
+    fn only_exact_searches_draw_memory_sized_by_their_time_and_never_more_than_the_whole() {
+        let job = |variant, algorithm, table_mb, time_ms| NewJob {
             variant: Stored(variant),
             algorithm: Stored(algorithm),
             table_mb,
+            limit_time_ms: time_ms,
             ..new_job("a", 1)
         };
-        let (table_mb, exact_memory_mb) = (64, 2048);
-        let budget = |spec: &NewJob| exact_budget_mb(spec, table_mb, exact_memory_mb);
-        // Not an exact search: nothing drawn (`auto` on `basic` is depth-first search).
-        assert_eq!(budget(&job(Variant::Basic, Algorithm::Auto, None)), None);
+        let whole = 16 << 10;
+        let draw = |spec: &NewJob| memory_draw_mb(spec, whole);
+        // Searches on their thread's table draw nothing (`auto` on `basic` is
+        // depth-first search).
         assert_eq!(
-            budget(&job(Variant::Common, Algorithm::Auto, Some(512))),
+            draw(&job(Variant::Basic, Algorithm::Auto, None, 60_000)),
             None
         );
-        assert_eq!(budget(&job(Variant::Common, Algorithm::Dfs, None)), None);
-        // An exact search: its own table_mb, else the solver threads' table...
         assert_eq!(
-            budget(&job(Variant::Common, Algorithm::Exact, Some(512))),
+            draw(&job(Variant::Common, Algorithm::Dfs, Some(8), 60_000)),
+            None
+        );
+        assert_eq!(
+            draw(&job(Variant::Common, Algorithm::Hybrid, None, 60_000)),
+            None
+        );
+        // The exact search, alone or in `auto` on `common`: its own table_mb...
+        assert_eq!(
+            draw(&job(Variant::Common, Algorithm::Exact, Some(512), 1_000)),
             Some(512)
         );
         assert_eq!(
-            budget(&job(Variant::Basic, Algorithm::Exact, None)),
-            Some(64)
+            draw(&job(Variant::Common, Algorithm::Auto, Some(48), 60_000)),
+            Some(48)
         );
-        // ...within the node's budget (a row stored under a larger configuration).
+        // ...else sized by its time limit, as the engine sizes it...
+        let sized = |ms: u64| {
+            let time = Some(Duration::from_millis(ms));
+            sized_memory(Algorithm::Auto, Variant::Common, time, 1, whole << 20).unwrap() >> 20
+        };
         assert_eq!(
-            budget(&job(Variant::Common, Algorithm::Exact, Some(4096))),
-            Some(2048)
+            draw(&job(Variant::Common, Algorithm::Auto, None, 10_000)),
+            Some(sized(10_000))
         );
         assert_eq!(
-            budget(&job(Variant::Common, Algorithm::Exact, Some(0))),
+            draw(&job(Variant::Basic, Algorithm::Exact, None, 100)),
+            Some(sized(100))
+        );
+        assert!(sized(100) < sized(10_000));
+        // ...within the whole (a row stored under a larger configuration).
+        assert_eq!(
+            draw(&job(
+                Variant::Common,
+                Algorithm::Exact,
+                Some(1 << 20),
+                1_000
+            )),
+            Some(whole)
+        );
+        assert_eq!(
+            draw(&job(Variant::Common, Algorithm::Auto, None, 3_600_000)),
+            Some(whole)
+        );
+        assert_eq!(
+            draw(&job(Variant::Common, Algorithm::Exact, Some(0), 1_000)),
             Some(1)
         );
     }

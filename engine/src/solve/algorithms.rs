@@ -179,7 +179,8 @@ impl Solver {
     }
 
     /// Breadth-first search with a probe per node, storing as many positions as the
-    /// table budget of this solve pays for.
+    /// solve's memory limit pays for (else the solver's table size): its buffers are
+    /// its own, beside the table.
     pub(super) fn hybrid_search(
         &mut self,
         start: &Position,
@@ -188,10 +189,7 @@ impl Solver {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> Outcome {
-        let bytes = options
-            .memory_limit
-            .unwrap_or(self.table.capacity_bytes())
-            .min(self.table.capacity_bytes());
+        let bytes = options.memory_limit.unwrap_or(self.table.capacity_bytes());
         self.hybrid.run(
             start,
             options.variant,

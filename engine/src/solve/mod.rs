@@ -7,9 +7,12 @@
 //!   [`SolveError::InvalidSolution`], never as a verdict.
 //! - `unsolvable` is only reported by exhaustive algorithms that ran to the end.
 //! - A [`Solver`] allocates its table once, at construction, and reuses it; the buffers
-//!   of hybrid search grow on first use up to the same byte budget and are reused too.
-//!   An exact search's set (at most the request's memory limit, else the solver's
-//!   table size) is freed when that search ends. So a solver holds at most twice its table budget.
+//!   of hybrid search grow on first use up to the solve's memory limit (else the table
+//!   size) and are reused too. An exact search's set and tables (at most the solve's
+//!   memory limit, else the table size) are freed when that search ends, and buffers
+//!   grown beyond the table size when the solve ends. So a solver holds at most its
+//!   table and one solve's memory limit while it solves, and twice its table between
+//!   solves.
 //! - A verdict is `unsolvable` only when the search that produced it ended
 //!   [`Outcome::Exhausted`](crate::search::outcome::Outcome::Exhausted); searches that
 //!   only find wins (sampling, suit assignments) end
@@ -21,7 +24,8 @@
 //!
 //! The files, bottom up: `names` (verdicts, algorithms, stop reasons as text),
 //! `options` (request, report, errors, defaults), `limits` (each limit's range and the
-//! rules that tie limits to algorithms), `solver` (the dispatch and the replay check),
+//! rules that tie limits to algorithms), `sizing` (the memory of a solve that names
+//! none), `solver` (the dispatch and the replay check),
 //! `algorithms` (each algorithm on the solver's tables), `auto` (the portfolio) and
 //! `count` (reachable-space counts).
 
@@ -31,6 +35,7 @@ mod count;
 mod limits;
 mod names;
 mod options;
+mod sizing;
 mod solver;
 
 pub use count::{count_reachable, CountOptions, CountReport};
@@ -39,4 +44,5 @@ pub use names::{Algorithm, UnknownAlgorithm, UnknownName, Verdict};
 pub use options::{
     default_dfs_table_bytes, resolve_algorithm, SolveError, SolveOptions, SolveReport,
 };
+pub use sizing::{sized_memory, sizes_memory, MIN_SIZED_BYTES};
 pub use solver::Solver;

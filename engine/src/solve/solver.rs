@@ -145,6 +145,15 @@ impl Solver {
             ),
         };
         stats.elapsed = began.elapsed();
+        // Breadth-first buffers grown under a memory limit above the table are the
+        // solve's: give them back, so that between solves a solver holds at most twice
+        // its table (a service counts that much a thread, and the rest by solve).
+        if options
+            .memory_limit
+            .is_some_and(|limit| limit > self.table.capacity_bytes())
+        {
+            self.hybrid = HybridSearch::default();
+        }
         let (verdict, solution, stopped) = match outcome {
             Outcome::Won(line) => {
                 verify_solution(start, options.variant, &line)

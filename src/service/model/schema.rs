@@ -37,7 +37,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     let limit_props = &mut schemas["Limits"]["properties"];
     // Each limit's range is the engine's (`gaps_engine::Limit`), narrowed by the caps
     // of this configuration: the same bounds `validate` checks.
-    let table_cap = config.solver.table_mb.max(config.solver.exact_memory_mb) as u64;
+    let table_cap = config.solver.table_mb.max(config.search_memory_mb()) as u64;
     for (limit, cap) in [
         (Limit::Nodes, limits.max_nodes),
         (Limit::TimeMs, limits.max_time_ms),
@@ -90,12 +90,12 @@ fn with_null(mut names: Value) -> Value {
 
 /// Which limits apply, by (algorithm, variant), as in `validate`: `probes` only where
 /// the search samples (`sampling`, `auto` on `common`), more than one thread only for
-/// `blocks`, `exact` and `auto` on `common`, and the table budget of `exact` from the exact searches'
-/// memory. Absent or `null` algorithm means `auto`, variant `basic`. Batches take no
-/// `table_mb`.
+/// `blocks`, `exact` and `auto` on `common`, and the memory of the searches that run the
+/// exact search (`exact`, `auto` on `common`) from the node's budget for searches.
+/// Absent or `null` algorithm means `auto`, variant `basic`. Batches take no `table_mb`.
 fn algorithm_cases(config: &Config, batch: bool) -> Value {
     let table = config.solver.table_mb;
-    let exact_table = config.solver.exact_memory_mb;
+    let exact_table = config.search_memory_mb();
     let threads = config.max_job_threads();
     let limits = |probes: bool, threads: usize, table: usize| {
         let mut props = json!({"threads": {"type": ["integer", "null"], "maximum": threads}});
@@ -139,7 +139,12 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
             &["algorithm"],
             limits(true, 1, table)
         ),
-        case(auto, common, &["variant"], limits(true, threads, table)),
+        case(
+            auto,
+            common,
+            &["variant"],
+            limits(true, threads, exact_table)
+        ),
         case(
             json!(["blocks"]),
             basic,

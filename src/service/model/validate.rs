@@ -10,7 +10,9 @@ use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
-use gaps_engine::{check_request, deal, parse_position, Algorithm, Layout, Limit, OptionError};
+use gaps_engine::{
+    check_request, deal, parse_position, sizes_memory, Algorithm, Layout, Limit, OptionError,
+};
 use gaps_engine::{Position, Variant};
 
 /// The validated parts shared by jobs and batches.
@@ -53,19 +55,19 @@ fn validate_common(
     check(Limit::TimeMs, time_ms, caps.max_time_ms)?;
     let threads = limits.threads.unwrap_or(1);
     check(Limit::Threads, threads, config.max_job_threads() as u64)?;
-    let resolved = match check_request(algorithm, variant, limits.probes, threads) {
-        Ok(resolved) => resolved,
+    match check_request(algorithm, variant, limits.probes, threads) {
+        Ok(_) => {}
         Err(e @ OptionError::UnsupportedVariant { .. }) => {
             return bad(format!("algorithm: {}", e.message(field)));
         }
         Err(e) => return bad(e.message(field)),
-    };
+    }
     if let Some(probes) = limits.probes {
         check(Limit::Probes, probes, caps.max_probes)?;
     }
     if let Some(mb) = limits.table_mb {
-        let (cap, what) = if resolved == Algorithm::Exact {
-            (config.solver.exact_memory_mb, "the exact searches' memory")
+        let (cap, what) = if sizes_memory(algorithm, variant) {
+            (config.search_memory_mb(), "the node's memory for searches")
         } else {
             (config.solver.table_mb, "the solvers' table")
         };
