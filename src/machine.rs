@@ -1,8 +1,11 @@
 //! What the machine offers the solvers: its physical memory, and the share of it that
 //! searches may use when nobody says how much.
 //!
-//! Invariant: read from `/proc/meminfo` (Linux); where that cannot be read the
-//! machine's memory is unknown and callers fall back to [`UNKNOWN_MACHINE_BYTES`].
+//! Invariant: read from `/proc/meminfo` (Linux) once per process, so asking again (each
+//! request's validation does) costs no I/O; where it cannot be read the machine's
+//! memory is unknown and callers fall back to [`UNKNOWN_MACHINE_BYTES`].
+
+use std::sync::OnceLock;
 
 /// The share of the machine's physical memory that searches may use by default: half,
 /// leaving the rest to the operating system, the page cache, the database and other
@@ -14,8 +17,11 @@ pub const UNKNOWN_MACHINE_BYTES: u64 = 4 << 30;
 
 /// Physical memory of this machine in bytes (`MemTotal`), if known.
 pub fn physical_memory_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    parse_mem_total(&info)
+    static TOTAL: OnceLock<Option<u64>> = OnceLock::new();
+    *TOTAL.get_or_init(|| {
+        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+        parse_mem_total(&info)
+    })
 }
 
 /// `MemTotal` of a `/proc/meminfo` text, in bytes.

@@ -8,14 +8,17 @@ use super::solve::engine_error;
 use super::{input_error, SearchArgs};
 use crate::machine::default_search_memory_bytes;
 use crate::report::wilson_95;
+use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, sized_memory, sizes_memory, Layout, SearchStats, SolveOptions, Solver, Verdict,
-    MAX_SEARCH_THREADS,
+    deal, sized_memory, sizes_memory, Layout, SearchStats, SolveOptions, SolveReport, Solver,
+    Verdict, MAX_SEARCH_THREADS,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -38,7 +41,16 @@ pub struct WinrateCmd {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Append a CSV line per deal to this file (`deal,verdict,nodes,seconds,algorithm,
+    /// stopped`) and skip the deals it holds already, counting them in the totals: a
+    /// long run stopped part way goes on where it stopped when run again with the same
+    /// options.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
+
+/// The header of an `--out` file.
+const OUT_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped";
 
 /// Totals of a run over many deals.
 #[derive(Default, Debug, Clone)]
@@ -86,6 +98,25 @@ pub fn solve_range(
     threads: usize,
     on_done: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Tally> {
+    let deals: Vec<u64> = (first..first.saturating_add(count)).collect();
+    let on_deal = |_: u64, _: &SolveReport| {
+        on_done();
+        Ok(())
+    };
+    solve_deals(layout, &deals, options, table_bytes, threads, &on_deal)
+}
+
+/// Solves `deals` with `threads` workers, handing each report to `on_deal` (whose error
+/// stops the run).
+fn solve_deals(
+    layout: Layout,
+    deals: &[u64],
+    options: &SolveOptions,
+    table_bytes: usize,
+    threads: usize,
+    on_deal: &(dyn Fn(u64, &SolveReport) -> anyhow::Result<()> + Sync),
+) -> anyhow::Result<Tally> {
+    let count = deals.len() as u64;
     let next = AtomicU64::new(0);
     let total = Mutex::new(Tally::default());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -99,16 +130,20 @@ pub fn solve_range(
                     if i >= count {
                         break;
                     }
-                    let start = deal(first + i, layout);
-                    match solver.solve(&start, options, None) {
-                        Ok(report) => mine.add(report.verdict, &report.stats),
-                        Err(e) => {
-                            *failure.lock().expect("lock") = Some(engine_error(e));
-                            next.store(count, Ordering::Relaxed);
-                            break;
-                        }
+                    let number = deals[i as usize];
+                    let start = deal(number, layout);
+                    let done = solver
+                        .solve(&start, options, None)
+                        .map_err(engine_error)
+                        .and_then(|report| {
+                            mine.add(report.verdict, &report.stats);
+                            on_deal(number, &report)
+                        });
+                    if let Err(e) = done {
+                        *failure.lock().expect("lock") = Some(e);
+                        next.store(count, Ordering::Relaxed);
+                        break;
                     }
-                    on_done();
                 }
                 total.lock().expect("lock").merge(mine);
             });
@@ -151,6 +186,56 @@ struct WinrateJson {
     search_threads: usize,
     /// MiB each deal's search could use for the exact search (0: none drawn).
     memory_mb: u64,
+}
+
+/// The deals of `first..first+count` an `--out` file holds, and their totals; an
+/// absent file holds none.
+fn read_out(path: &Path, first: u64, count: u64) -> anyhow::Result<(Tally, HashSet<u64>)> {
+    let mut tally = Tally::default();
+    let mut done = HashSet::new();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((tally, done)),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| *l != OUT_HEADER) {
+        let bad = || {
+            input_error(format!(
+                "{} line {}: not a winrate line",
+                path.display(),
+                n + 1
+            ))
+        };
+        let fields: Vec<&str> = line.split(',').collect();
+        let [deal, verdict, nodes, seconds, ..] = fields[..] else {
+            return Err(bad());
+        };
+        let deal: u64 = deal.parse().map_err(|_| bad())?;
+        let verdict: Verdict = verdict.parse().map_err(|_| bad())?;
+        let stats = SearchStats {
+            nodes: nodes.parse().map_err(|_| bad())?,
+            elapsed: Duration::try_from_secs_f64(seconds.parse().map_err(|_| bad())?)
+                .map_err(|_| bad())?,
+            ..SearchStats::default()
+        };
+        if (first..first + count).contains(&deal) && done.insert(deal) {
+            tally.add(verdict, &stats);
+        }
+    }
+    Ok((tally, done))
+}
+
+/// The `--out` file opened for appending, its header written if it is new.
+fn open_out(path: &Path) -> anyhow::Result<Mutex<std::fs::File>> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    if file.metadata()?.len() == 0 {
+        writeln!(file, "{OUT_HEADER}")?;
+    }
+    Ok(Mutex::new(file))
 }
 
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
@@ -202,15 +287,42 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         ProgressBar::hidden()
     };
     let began = Instant::now();
-    let tally = solve_range(
+    let (mut tally, done) = match &cmd.out {
+        Some(path) => read_out(path, cmd.seed, cmd.deals)?,
+        None => (Tally::default(), HashSet::new()),
+    };
+    bar.inc(done.len() as u64);
+    let deals: Vec<u64> = (cmd.seed..cmd.seed + cmd.deals)
+        .filter(|d| !done.contains(d))
+        .collect();
+    let out = cmd.out.as_ref().map(|path| open_out(path)).transpose()?;
+    let on_deal = |number: u64, report: &SolveReport| {
+        bar.inc(1);
+        let Some(out) = &out else {
+            return Ok(());
+        };
+        let line = format!(
+            "{number},{},{},{:.3},{},{}\n",
+            report.verdict.name(),
+            report.stats.nodes,
+            report.stats.elapsed.as_secs_f64(),
+            report.algorithm.name(),
+            report.stopped.map_or("", |s| s.name())
+        );
+        let mut file = out.lock().expect("lock");
+        file.write_all(line.as_bytes())?;
+        file.flush()?;
+        Ok(())
+    };
+    let table_bytes = cmd.search.table_bytes();
+    tally.merge(solve_deals(
         layout,
-        cmd.seed,
-        cmd.deals,
+        &deals,
         &options,
-        cmd.search.table_bytes(),
+        table_bytes,
         threads,
-        &|| bar.inc(1),
-    )?;
+        &on_deal,
+    )?);
     bar.finish_and_clear();
     let elapsed = began.elapsed();
     let mut times = tally.times.clone();
