@@ -16,12 +16,13 @@
 
 use super::config::Config;
 use super::job::Stored;
+use super::memory::draw_mb;
 use super::metrics::Metrics;
 use super::runner::Runner;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Deepened, Store, UnknownVerdict};
 use crate::report::solution_json;
-use gaps_engine::{resolve_algorithm, sized_memory, Algorithm, SolveOptions, StopReason, Verdict};
+use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason, Verdict};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -84,20 +85,15 @@ async fn round(
     let limits = deeper(&from, config, search_memory_mb);
     let mut options = options(&limits);
     // The memory a job with these limits would draw, taken only if jobs leave it free.
-    let time_limit = Some(Duration::from_millis(limits.limit_time_ms as u64));
-    let sized = sized_memory(
+    let memory = match draw_mb(
         limits.requested_algorithm.0,
         limits.variant.0,
-        time_limit,
+        limits.limit_time_ms as u64,
         1,
-        search_memory_mb.saturating_mul(1 << 20),
-    );
-    let memory = match sized {
-        Some(bytes) => {
-            let mb = limits
-                .table_mb
-                .map_or(bytes >> 20, |mb| mb as usize)
-                .clamp(1, search_memory_mb.max(1));
+        limits.table_mb,
+        search_memory_mb,
+    ) {
+        Some(mb) => {
             options.memory_limit = Some(mb << 20);
             match runner.free_search_memory(mb) {
                 Some(draw) => Some(draw),

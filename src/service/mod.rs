@@ -14,6 +14,7 @@ pub mod error;
 pub mod job;
 pub mod listener;
 pub mod maintenance;
+pub mod memory;
 pub mod metrics;
 pub mod model;
 pub mod runner;

@@ -21,16 +21,17 @@
 //!   one), and a job that asks for more threads takes only permits that are free when
 //!   it starts, so searches never run on more threads than the pool has.
 //! - Memory is bounded by the node's budget: the searches that run the exact search
-//!   hold their memory (`memory_draw_mb`) from `memory` for the whole solve, waiting
+//!   hold their memory (`memory::draw_mb`) from `memory` for the whole solve, waiting
 //!   for it if needed, so together they never exceed it; the threads' own tables are
 //!   outside it (`Config::search_memory_mb`).
 
 use super::error::database_unavailable;
+use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Announce, Finish, JobRow, Lease, NewJob, Store};
 use crate::report::{solution_json, JobStats, StatsJson};
-use gaps_engine::{sized_memory, SolveOptions, StopReason};
+use gaps_engine::{SolveOptions, StopReason};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -311,7 +312,15 @@ impl Runner {
                 return self.finish(job, finish).await;
             }
         }
-        let memory_mb = memory_draw_mb(&job.spec, self.search_memory_mb);
+        let spec = &job.spec;
+        let memory_mb = draw_mb(
+            spec.algorithm.0,
+            spec.variant.0,
+            spec.limit_time_ms as u64,
+            usize::try_from(spec.threads).unwrap_or(1),
+            spec.table_mb,
+            self.search_memory_mb,
+        );
         let waited = std::time::Instant::now();
         let memory = match memory_mb {
             Some(mb) => wait_for(&self.memory, mb, flag, &|| self.preempt_deepening())
@@ -510,55 +519,6 @@ fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
     }
 }
 
-/// The MiB a job draws from the node's `search_memory_mb` while it runs: for a search
-/// that runs the exact search (`exact`, `auto` on `common`), its `table_mb`, else memory
-/// sized by its time limit (`gaps_engine::sized_memory`), never more than the whole;
-/// `None` for the searches that use only their thread's table. The same request always
-/// draws the same memory (it waits for it rather than run with less), so a stored
-/// `unknown` means the same search whenever it is read back.
-fn memory_draw_mb(spec: &NewJob, search_memory_mb: usize) -> Option<usize> {
-    let time_limit = Some(Duration::from_millis(spec.limit_time_ms as u64));
-    let available = search_memory_mb.saturating_mul(1 << 20);
-    let threads = usize::try_from(spec.threads).unwrap_or(1);
-    let sized = sized_memory(
-        spec.algorithm.0,
-        spec.variant.0,
-        time_limit,
-        threads,
-        available,
-    )?;
-    let mb = spec.table_mb.map_or(sized >> 20, |mb| mb as usize);
-    // Validation caps a request at the whole; a row stored under a larger configuration
-    // gets the whole rather than waiting forever.
-    Some(mb.clamp(1, search_memory_mb.max(1)))
-}
-
-/// Memory drawn from the node's budget, given back (and counted out of the in-use
-/// gauge) when dropped.
-pub(crate) struct MemoryDraw<'a> {
-    _permit: SemaphorePermit<'a>,
-    bytes: i64,
-    metrics: &'a Metrics,
-}
-
-impl<'a> MemoryDraw<'a> {
-    fn new(permit: SemaphorePermit<'a>, mb: usize, metrics: &'a Metrics) -> Self {
-        let bytes = i64::try_from(mb << 20).unwrap_or(i64::MAX);
-        metrics.search_memory_in_use.inc_by(bytes);
-        MemoryDraw {
-            _permit: permit,
-            bytes,
-            metrics,
-        }
-    }
-}
-
-impl Drop for MemoryDraw<'_> {
-    fn drop(&mut self) {
-        self.metrics.search_memory_in_use.dec_by(self.bytes);
-    }
-}
-
 /// One lane: claim, run, repeat; sleep until woken (or 1 s) when the queue is empty.
 async fn lane(runner: Arc<Runner>, solver: SolverThread) {
     while !runner.is_shutting_down() {
@@ -614,74 +574,6 @@ mod tests {
             (None, None, None)
         );
         assert_eq!(plain.dfs, SolveOptions::default().dfs);
-    }
-
-    #[test]
-    fn only_exact_searches_draw_memory_sized_by_their_time_and_never_more_than_the_whole() {
-        let job = |variant, algorithm, table_mb, time_ms| NewJob {
-            variant: Stored(variant),
-            algorithm: Stored(algorithm),
-            table_mb,
-            limit_time_ms: time_ms,
-            ..new_job("a", 1)
-        };
-        let whole = 16 << 10;
-        let draw = |spec: &NewJob| memory_draw_mb(spec, whole);
-        // Searches on their thread's table draw nothing (`auto` on `basic` is
-        // depth-first search).
-        assert_eq!(
-            draw(&job(Variant::Basic, Algorithm::Auto, None, 60_000)),
-            None
-        );
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Dfs, Some(8), 60_000)),
-            None
-        );
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Hybrid, None, 60_000)),
-            None
-        );
-        // The exact search, alone or in `auto` on `common`: its own table_mb...
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Exact, Some(512), 1_000)),
-            Some(512)
-        );
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Auto, Some(48), 60_000)),
-            Some(48)
-        );
-        // ...else sized by its time limit, as the engine sizes it...
-        let sized = |ms: u64| {
-            let time = Some(Duration::from_millis(ms));
-            sized_memory(Algorithm::Auto, Variant::Common, time, 1, whole << 20).unwrap() >> 20
-        };
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Auto, None, 10_000)),
-            Some(sized(10_000))
-        );
-        assert_eq!(
-            draw(&job(Variant::Basic, Algorithm::Exact, None, 100)),
-            Some(sized(100))
-        );
-        assert!(sized(100) < sized(10_000));
-        // ...within the whole (a row stored under a larger configuration).
-        assert_eq!(
-            draw(&job(
-                Variant::Common,
-                Algorithm::Exact,
-                Some(1 << 20),
-                1_000
-            )),
-            Some(whole)
-        );
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Auto, None, 3_600_000)),
-            Some(whole)
-        );
-        assert_eq!(
-            draw(&job(Variant::Common, Algorithm::Exact, Some(0), 1_000)),
-            Some(1)
-        );
     }
 
     #[tokio::test]
