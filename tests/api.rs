@@ -316,6 +316,42 @@ async fn searches_share_the_node_memory_and_a_job_waits_for_its_part() {
 }
 
 #[tokio::test]
+async fn a_search_on_threads_that_names_none_asks_for_every_solver_thread() {
+    let t = start_with(|c| c.solver.memory_mb = Some(96)).await;
+    // Distinct deals, so that the second is not answered from the first's verdict.
+    let deal = |seed: u64| json!({"seed": seed, "suits": 4, "ranks": 6});
+    let threaded = [
+        json!({"deal": deal(3), "variant": "common", "algorithm": "exact", "limits": {"table_mb": 48}}),
+        json!({"deal": deal(4), "variant": "common", "limits": {"table_mb": 48}}),
+    ];
+    for request in threaded {
+        let job = t.post_job(request, "?wait_ms=30000").await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["limits"]["threads"], 2, "{job}");
+        assert_eq!(job["stats"]["threads"], 2, "{job}");
+    }
+    // A search that runs on one thread asks for one.
+    for request in [
+        json!({"deal": deal(5), "variant": "common", "algorithm": "dfs"}),
+        json!({"deal": {"seed": 3, "suits": 2, "ranks": 5}}),
+    ] {
+        let job = t.post_job(request, "?wait_ms=30000").await;
+        assert_eq!(job["state"], "done", "{job}");
+        assert_eq!(job["limits"]["threads"], 1, "{job}");
+    }
+    // And a batch's deals the same way.
+    let (status, _, batch) = t
+        .call(
+            "POST",
+            "/v1/batches",
+            Some(r#"{"count": 1, "suits": 4, "ranks": 6, "variant": "common"}"#),
+        )
+        .await;
+    assert!(status.is_success(), "{status} {batch}");
+    assert_eq!(batch["limits"]["threads"], 2, "{batch}");
+}
+
+#[tokio::test]
 async fn a_job_gets_only_the_threads_the_pool_has_free() {
     let t = start_with(|c| c.solver.memory_mb = Some(96)).await;
     // One lane busy with a long depth-first search (common 4x13 deal 8 is far larger

@@ -60,6 +60,43 @@ fn a_full_deal_is_solved_with_a_replayed_solution() {
 }
 
 #[test]
+fn a_lone_search_on_threads_uses_every_core_unless_told() {
+    let cores = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(64);
+    let threads = |args: &[&str]| {
+        let out = gaps().args(args).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_ne!(v["verdict"], "unknown", "{v}");
+        v["stats"]["threads"].as_u64().unwrap() as usize
+    };
+    let small_common = [
+        "solve",
+        "--json",
+        "--variant",
+        "common",
+        "--ranks",
+        "6",
+        "--deal",
+    ];
+    assert_eq!(
+        threads(&[&small_common[..], &["3", "--algorithm", "exact"]].concat()),
+        cores
+    );
+    assert_eq!(threads(&[&small_common[..], &["4"]].concat()), cores);
+    assert_eq!(
+        threads(&[&small_common[..], &["4", "--search-threads", "1"]].concat()),
+        1
+    );
+    // A search that runs on one thread: one.
+    assert_eq!(
+        threads(&["solve", "--json", "--ranks", "6", "--deal", "3"]),
+        1
+    );
+}
+
+#[test]
 fn limits_give_unknown_not_an_error() {
     let out = gaps()
         .args(["solve", "--json", "--deal", "0", "--nodes", "1"])

@@ -8,7 +8,8 @@ use crate::machine::default_search_memory_bytes;
 use clap::Args;
 use gaps_engine::DEFAULT_TABLE_BYTES;
 use gaps_engine::{
-    check_request, sized_memory, Algorithm, DfsOptions, Layout, Limit, SolveOptions, Variant,
+    check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit,
+    SolveOptions, Variant, MAX_SEARCH_THREADS,
 };
 use std::time::Duration;
 
@@ -88,8 +89,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub probes: Option<u64>,
     /// Threads of each search: `--algorithm blocks`, `exact` and `hybrid`, and `auto` on
-    /// `common` (see docs/engine.md). Default 1; `winrate` on a search that runs the
-    /// exact search: every core, one deal at a time.
+    /// `common` (see docs/engine.md). Default: every core for `solve`, and for `winrate`
+    /// on a search that runs the exact search (one deal at a time); 1 otherwise.
     #[arg(long = "search-threads")]
     pub search_threads: Option<usize>,
 }
@@ -109,9 +110,28 @@ impl SearchArgs {
         self.options_within(variant, default_search_memory_bytes())
     }
 
+    /// [`SearchArgs::options`] for a search that has the machine to itself (`solve`):
+    /// without `--search-threads`, a search that runs on threads gets every core.
+    pub fn lone_options(&self, variant: Variant) -> anyhow::Result<SolveOptions> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let default_threads = cores.min(MAX_SEARCH_THREADS);
+        self.options_with(variant, default_search_memory_bytes(), default_threads)
+    }
+
     /// [`SearchArgs::options`] with `available` bytes for a search that names no
     /// `--table-mb` (a share of the machine when several searches run at once).
     pub fn options_within(&self, variant: Variant, available: u64) -> anyhow::Result<SolveOptions> {
+        self.options_with(variant, available, 1)
+    }
+
+    /// The options, a search that runs on threads getting `default_threads` unless
+    /// `--search-threads` names a number.
+    fn options_with(
+        &self,
+        variant: Variant,
+        available: u64,
+        default_threads: usize,
+    ) -> anyhow::Result<SolveOptions> {
         let algorithm: Algorithm = self
             .algorithm
             .parse()
@@ -126,7 +146,12 @@ impl SearchArgs {
         checked(Limit::TimeMs, self.time_ms)?;
         checked(Limit::Probes, self.probes)?;
         checked(Limit::TableMb, self.table_mb.map(|mb| mb as u64))?;
-        let threads = self.search_threads.unwrap_or(1);
+        let threads = self.search_threads.unwrap_or_else(|| {
+            match check_request(algorithm, variant, None, 1) {
+                Ok(resolved) if runs_on_threads(resolved) => default_threads,
+                _ => 1,
+            }
+        });
         checked(Limit::Threads, Some(threads as u64))?;
         check_request(algorithm, variant, self.probes, threads as u64)
             .map_err(|e| input_error(e.message(flag)))?;

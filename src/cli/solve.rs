@@ -70,7 +70,7 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
         return run_jsonl(&cmd.search);
     }
     let variant = cmd.search.variant()?;
-    let options = cmd.search.options(variant)?;
+    let options = cmd.search.lone_options(variant)?;
     let start = cmd.input.read()?;
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
     let report = solver.solve(&start, &options, None).map_err(engine_error)?;
@@ -132,7 +132,7 @@ struct JsonLine {
 
 fn run_jsonl(search: &SearchArgs) -> anyhow::Result<()> {
     let default_variant = search.variant()?;
-    search.options(default_variant)?; // reject bad options before reading anything
+    search.lone_options(default_variant)?; // reject bad options before reading anything
     let mut solver = Solver::with_table_bytes(search.table_bytes());
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
@@ -167,7 +167,7 @@ fn solve_line(
         Some(v) => v.parse::<Variant>().map_err(|e| e.to_string())?,
         None => default_variant,
     };
-    let options = search.options(variant).map_err(|e| e.to_string())?;
+    let options = search.lone_options(variant).map_err(|e| e.to_string())?;
     let start = parse_position(&request.position).map_err(|e| format!("invalid position: {e}"))?;
     let report = solver
         .solve(&start, &options, None)

@@ -11,7 +11,8 @@ use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
 use gaps_engine::{
-    check_request, deal, parse_position, sizes_memory, Algorithm, Layout, Limit, OptionError,
+    check_request, deal, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
+    OptionError,
 };
 use gaps_engine::{Position, Variant};
 
@@ -53,7 +54,16 @@ fn validate_common(
     }
     let time_ms = limits.time_ms.unwrap_or(caps.default_time_ms);
     check(Limit::TimeMs, time_ms, caps.max_time_ms)?;
-    let threads = limits.threads.unwrap_or(1);
+    // A search that runs on threads gets the pool's threads unless it names a number: a
+    // lone hard search then has the whole node, as `gaps solve` has the whole machine
+    // (the measurement behind this default is in docs/performance.md).
+    let threads =
+        limits
+            .threads
+            .unwrap_or_else(|| match check_request(algorithm, variant, None, 1) {
+                Ok(resolved) if runs_on_threads(resolved) => config.max_job_threads() as u64,
+                _ => 1,
+            });
     check(Limit::Threads, threads, config.max_job_threads() as u64)?;
     match check_request(algorithm, variant, limits.probes, threads) {
         Ok(_) => {}
