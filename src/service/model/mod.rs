@@ -149,10 +149,10 @@ pub struct Limits {
     /// on `common` (default 10^5).
     #[serde(default, deserialize_with = "whole_opt")]
     pub probes: Option<u64>,
-    /// Threads of this one search (default 1; more only for `blocks`, `exact`, `hybrid`
-    /// and `auto` on `common`, up to the configured maximum). The job gets the pool's
-    /// idle threads up to this number when it starts; `stats.threads` says how many it
-    /// had.
+    /// Threads of this one search (more than 1 only for `blocks`, `exact`, `hybrid` and
+    /// `auto` on `common`, up to the configured maximum, which is also their default;
+    /// 1 for the others). The job gets the pool's idle threads up to this number when
+    /// it starts; `stats.threads` says how many it had.
     #[serde(default, deserialize_with = "whole_opt")]
     pub threads: Option<u64>,
 }
