@@ -4,7 +4,10 @@
 //! Invariant: field names here are public (docs/notation.md moves, README command-line JSON);
 //! additions are fine, renames are not.
 
-use gaps_engine::{format_position, Move, Position, SearchStats, SolveReport, Variant, Verdict};
+use gaps_engine::{
+    blue_moon, format_position, Move, Position, PysolDeal, PysolGame, SearchStats, SolveReport,
+    Variant, Verdict,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -162,6 +165,53 @@ pub struct SolveJson {
     pub seed: u64,
     /// Search statistics.
     pub stats: StatsJson,
+    /// The PySolFC game solved (`--pysol`), as PySolFC shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pysol: Option<PysolJson>,
+}
+
+/// A PySolFC game as PySolFC shows it: its board and, for Blue Moon, the solution in
+/// the board's terms (its own suits, the Aces in column 0).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PysolJson {
+    /// `montana` or `blue-moon`.
+    pub game: &'static str,
+    /// The game number (up to 10^20).
+    pub number: u128,
+    /// The board in this project's notation (Blue Moon with its Aces column).
+    pub board: String,
+    /// The solution on the board, when it differs from `solution` (Blue Moon).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_solution: Option<Vec<MoveJson>>,
+}
+
+impl PysolJson {
+    /// The view of `deal`, solved by `report`.
+    pub fn new(deal: PysolDeal, report: &SolveReport) -> PysolJson {
+        let board_solution = match deal.game {
+            PysolGame::Montana => None,
+            PysolGame::BlueMoon => solution_json(report).map(|moves| {
+                let board = blue_moon(deal.number);
+                let on_board = |m: &Move| board.board_card(m.card).to_string();
+                report
+                    .solution
+                    .iter()
+                    .zip(moves)
+                    .map(|(m, json)| MoveJson {
+                        card: on_board(m),
+                        from: [json.from[0], json.from[1] + 1],
+                        to: [json.to[0], json.to[1] + 1],
+                    })
+                    .collect()
+            }),
+        };
+        PysolJson {
+            game: deal.game.name(),
+            number: deal.number,
+            board: deal.board_text(),
+            board_solution,
+        }
+    }
 }
 
 impl SolveJson {
@@ -179,6 +229,7 @@ impl SolveJson {
                 threads: report.threads as u64,
                 ..StatsJson::from(&report.stats)
             },
+            pysol: None,
         }
     }
 }

@@ -97,6 +97,70 @@ fn a_lone_search_on_threads_uses_every_core_unless_told() {
 }
 
 #[test]
+fn pysol_games_are_dealt_and_solved_as_pysolfc_deals_them() {
+    // Pinned from PyPI's pysol_cards (tests/pysol.rs compares thousands).
+    gaps()
+        .args(["deal", "--pysol", "montana:1"])
+        .assert()
+        .success()
+        .stdout("JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S --/QC KH 3H 2S KS 9D QD JS -- -- 3C 4C 5C/TS QH 4H -- 4D 7S 3S TD 4S TH 8H 2C JH/7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H\n");
+    let board = gaps()
+        .args(["deal", "--pysol", "blue-moon:2"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(board.stdout)
+        .unwrap()
+        .starts_with("AC QD QC KC"));
+    let out = gaps()
+        .args(["solve", "--json", "--pysol", "blue-moon:2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["variant"], "basic", "{v}");
+    assert_eq!(v["pysol"]["game"], "blue-moon", "{v}");
+    assert_eq!(v["pysol"]["number"], 2, "{v}");
+    if v["verdict"] == "solvable" {
+        let on_board = v["pysol"]["board_solution"].as_array().unwrap();
+        assert_eq!(on_board.len(), v["solution"].as_array().unwrap().len());
+        // Columns one to the right of the position's: column 0 holds the Aces.
+        assert!(on_board.iter().all(|m| m["to"][1].as_u64().unwrap() >= 1));
+    }
+    let montana = gaps()
+        .args([
+            "solve",
+            "--json",
+            "--pysol",
+            "montana:1",
+            "--time-ms",
+            "2000",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&montana.stdout).unwrap();
+    assert_eq!(v["variant"], "common", "{v}");
+    assert!(v["pysol"].get("board_solution").is_none(), "{v}");
+}
+
+#[test]
+fn a_position_may_begin_with_a_gap() {
+    // A common position after a redeal may start with a gap: it is a position, not a flag.
+    let out = gaps()
+        .args([
+            "solve",
+            "--variant",
+            "common",
+            "--json",
+            "-- 3S 4S 2H/-- 3H 4H 2S",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["position"], "-- 3S 4S 2H/-- 3H 4H 2S");
+}
+
+#[test]
 fn limits_give_unknown_not_an_error() {
     let out = gaps()
         .args(["solve", "--json", "--deal", "0", "--nodes", "1"])
@@ -123,6 +187,25 @@ fn bad_input_exits_2_and_names_the_problem() {
             "wrong number of gaps",
         ),
         (&["solve", "2S --/2H --"], "size out of range"),
+        (&["deal", "--pysol", "montana:0"], "from 1 to 10^20"),
+        (
+            &["deal", "--pysol", "montana:100000000000000000001"],
+            "from 1 to 10^20",
+        ),
+        (&["deal", "--pysol", "klondike:5"], "unknown PySolFC game"),
+        (&["solve", "--pysol", "montana"], "GAME:N"),
+        (
+            &["solve", "--variant", "basic", "--pysol", "montana:5"],
+            "contradicts --pysol montana:5",
+        ),
+        (
+            &["solve", "--pysol", "montana:5", "--deal", "3"],
+            "cannot be used with",
+        ),
+        (
+            &["count", "--variant", "common", "--pysol", "blue-moon:5"],
+            "whose first round is basic",
+        ),
         (
             &["count", "--unsettled", "2S 3S -- 4S/2H 3H 4H --"],
             "common variant only",

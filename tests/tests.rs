@@ -21,3 +21,4 @@ mod faults;
 mod fuzz_corpus;
 mod imports;
 mod openapi;
+mod pysol;

@@ -21,6 +21,7 @@ mod exhaustive;
 mod moves;
 mod notation;
 mod position;
+mod pysol;
 mod replay;
 mod search;
 mod solve;
@@ -34,6 +35,10 @@ pub use exhaustive::{reachable, Reachable};
 pub use moves::{Move, MoveList};
 pub use notation::{format_cells, format_position, parse_position, ParseError};
 pub use position::{Position, MAX_MOVES};
+pub use pysol::{
+    blue_moon, montana, pysol_talon, BlueMoonBoard, PysolDeal, PysolError, PysolGame,
+    PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
+};
 pub use replay::{verify_solution, ReplayError};
 pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;

@@ -8,7 +8,7 @@ use crate::machine::default_search_memory_bytes;
 use clap::Args;
 use gaps_engine::DEFAULT_TABLE_BYTES;
 use gaps_engine::{
-    check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit,
+    check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
     SolveOptions, Variant, MAX_SEARCH_THREADS,
 };
 use std::time::Duration;
@@ -46,9 +46,9 @@ impl BoardArgs {
 /// Search parameters.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Rules: basic or common.
-    #[arg(long, default_value = "basic")]
-    pub variant: String,
+    /// Rules: basic or common [default: basic; with `--pysol`, the game's].
+    #[arg(long)]
+    pub variant: Option<String>,
     /// auto, dfs, sampling, hybrid, blocks, assign or exact.
     #[arg(long, default_value = "auto")]
     pub algorithm: String,
@@ -99,8 +99,22 @@ impl SearchArgs {
     /// The variant, validated.
     pub fn variant(&self) -> anyhow::Result<Variant> {
         self.variant
+            .as_deref()
+            .unwrap_or("basic")
             .parse()
             .map_err(|e| input_error(format!("--variant: {e}")))
+    }
+
+    /// The variant of a PySolFC game's first round: `--variant` may only repeat it.
+    pub fn variant_of(&self, deal: PysolDeal) -> anyhow::Result<Variant> {
+        let game = deal.game.variant();
+        if self.variant.is_some() && self.variant()? != game {
+            return Err(input_error(format!(
+                "--variant {} contradicts --pysol {deal}, whose first round is {game}",
+                self.variant()?
+            )));
+        }
+        Ok(game)
     }
 
     /// Engine options, validated; `variant` overrides `--variant` (JSON lines). Without

@@ -13,9 +13,9 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct CountCmd {
-    /// Rules: basic or common.
-    #[arg(long, default_value = "basic")]
-    variant: String,
+    /// Rules: basic or common [default: basic; with `--pysol`, the game's].
+    #[arg(long)]
+    variant: Option<String>,
     /// Memory for the visited set, in MiB (about 18 bytes a key when full; on common one
     /// key per class of positions that differ only by where column 0's Twos stand).
     #[arg(long = "memory-mb", default_value_t = 4096)]
@@ -58,10 +58,22 @@ struct CountJson {
 }
 
 pub fn run(cmd: CountCmd) -> anyhow::Result<()> {
-    let variant: Variant = cmd
+    let named: Option<Variant> = cmd
         .variant
-        .parse()
+        .as_deref()
+        .map(|v| v.parse())
+        .transpose()
         .map_err(|e| input_error(format!("--variant: {e}")))?;
+    let variant = match (cmd.input.pysol()?, named) {
+        (Some(deal), Some(v)) if v != deal.game.variant() => {
+            return Err(input_error(format!(
+                "--variant {v} contradicts --pysol {deal}, whose first round is {}",
+                deal.game.variant()
+            )))
+        }
+        (Some(deal), _) => deal.game.variant(),
+        (None, named) => named.unwrap_or(Variant::Basic),
+    };
     // `count` names its memory and threads flags its own way.
     let flag = |limit: Limit| match limit {
         Limit::TableMb => "--memory-mb".to_string(),

@@ -4,11 +4,12 @@
 //! order; a bad line yields `{"error": ...}` and the batch goes on.
 
 use super::{input_error, SearchArgs};
-use crate::report::{MoveJson, SolveJson};
+use crate::report::{MoveJson, PysolJson, SolveJson};
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, parse_position, sizes_memory, Layout, Position, SolveError, SolveOptions, Solver, Variant,
+    deal, parse_position, sizes_memory, Layout, Position, PysolDeal, SolveError, SolveOptions,
+    Solver, Variant,
 };
 use serde::Deserialize;
 use std::io::{BufRead, Read, Write};
@@ -33,6 +34,10 @@ pub struct PositionInput {
     /// Numbered deal N instead of a given position.
     #[arg(long = "deal", conflicts_with = "position")]
     deal: Option<u64>,
+    /// A game of PySolFC instead of a given position: `montana:N` or `blue-moon:N` (its
+    /// first round; see docs/notation.md, "PySolFC's deals").
+    #[arg(long, conflicts_with_all = ["position", "deal"])]
+    pysol: Option<String>,
     /// Suits of the numbered deal.
     #[arg(long, default_value_t = 4, requires = "deal")]
     suits: usize,
@@ -41,12 +46,27 @@ pub struct PositionInput {
     ranks: usize,
     /// The position (quote it, or pass its cells as several arguments); `-` or nothing
     /// reads standard input.
+    #[arg(allow_hyphen_values = true)]
     position: Vec<String>,
 }
 
 impl PositionInput {
+    /// The PySolFC game asked for, if any.
+    pub fn pysol(&self) -> anyhow::Result<Option<PysolDeal>> {
+        self.pysol
+            .as_deref()
+            .map(|text| {
+                text.parse::<PysolDeal>()
+                    .map_err(|e| input_error(format!("--pysol: {e}")))
+            })
+            .transpose()
+    }
+
     /// The position, parsed, or what is wrong with it.
     pub fn read(&self) -> anyhow::Result<Position> {
+        if let Some(deal) = self.pysol()? {
+            return Ok(deal.position());
+        }
         if let Some(seed) = self.deal {
             let layout =
                 Layout::new(self.suits, self.ranks).map_err(|e| input_error(e.to_string()))?;
@@ -69,12 +89,17 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     if cmd.jsonl {
         return run_jsonl(&cmd.search);
     }
-    let variant = cmd.search.variant()?;
+    let pysol = cmd.input.pysol()?;
+    let variant = match pysol {
+        Some(deal) => cmd.search.variant_of(deal)?,
+        None => cmd.search.variant()?,
+    };
     let options = cmd.search.lone_options(variant)?;
     let start = cmd.input.read()?;
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
     let report = solver.solve(&start, &options, None).map_err(engine_error)?;
-    let json = with_memory(SolveJson::new(&start, variant, &report), &options);
+    let mut json = with_memory(SolveJson::new(&start, variant, &report), &options);
+    json.pysol = pysol.map(|deal| PysolJson::new(deal, &report));
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -94,6 +119,10 @@ pub fn engine_error(e: SolveError) -> anyhow::Error {
 }
 
 fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
+    if let Some(pysol) = &json.pysol {
+        writeln!(out, "pysol: {}:{}", pysol.game, pysol.number)?;
+        writeln!(out, "board: {}", pysol.board)?;
+    }
     writeln!(out, "position: {}", json.position)?;
     writeln!(out, "variant: {}", json.variant)?;
     writeln!(out, "verdict: {}", json.verdict)?;
