@@ -28,7 +28,9 @@ fn main() {
     for round in 1..=3 {
         let ours = rate(count, |i| deal(i, layout).key() as u64);
         let ms = rate(count, |i| montana(u128::from(1 + i % 31_999)).key() as u64);
-        let mt = rate(count, |i| montana(PYSOL_MT_FROM + u128::from(i) * 7_919).key() as u64);
+        let mt = rate(count, |i| {
+            montana(PYSOL_MT_FROM + u128::from(i) * 7_919).key() as u64
+        });
         println!("{round:5}  {ours:17.0}  {ms:28.0}  {mt:34.0}");
     }
 }
