@@ -610,3 +610,136 @@ async fn cors_follows_the_configuration() {
     let res = t.service.router().oneshot(req).await.unwrap();
     assert!(res.headers().get("access-control-allow-origin").is_none());
 }
+
+/// `GET uri` with one request header; the status, the response headers and the body.
+async fn get_with(
+    t: &support::TestService,
+    uri: &str,
+    header: Option<(&str, &str)>,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let mut req = Request::builder().uri(uri);
+    if let Some((name, value)) = header {
+        req = req.header(name, value);
+    }
+    let res = t
+        .service
+        .router()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let (parts, body) = res.into_parts();
+    let bytes = body.collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (parts.status, parts.headers, value)
+}
+
+#[tokio::test]
+async fn verdicts_are_looked_up_without_a_job_and_cached() {
+    let t = start().await;
+    let deal = json!({"seed": 3, "suits": 4, "ranks": 6});
+    let job = t
+        .post_job(json!({"deal": deal, "variant": "common"}), "?wait_ms=30000")
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    let position = job["position"].as_str().unwrap().to_string();
+    let jobs_before = t.job_count().await;
+
+    // The same position by text and by deal number.
+    let by_text = format!(
+        "/v1/verdicts?variant=common&position={}",
+        urlencoding(&position)
+    );
+    let (status, headers, view) = get_with(&t, &by_text, None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["verdict"], job["verdict"], "{view}");
+    assert_eq!(view["position"], position.as_str());
+    assert_eq!(view["job_id"], job["id"]);
+    assert_eq!(view["solution"], job["solution"]);
+    let etag = headers[axum::http::header::ETAG]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(etag, format!("\"{}\"", job["id"].as_str().unwrap()));
+    assert_eq!(
+        headers[axum::http::header::CACHE_CONTROL],
+        "public, max-age=86400"
+    );
+    let (status, _, by_deal) = get_with(
+        &t,
+        "/v1/verdicts?deal=3&suits=4&ranks=6&variant=common",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{by_deal}");
+    assert_eq!(by_deal["job_id"], job["id"]);
+    assert_eq!(by_deal["deal"], deal);
+    // A client holding the answer is told it has not changed.
+    let (status, headers, _) = get_with(&t, &by_text, Some(("if-none-match", &etag))).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert_eq!(headers[axum::http::header::ETAG].to_str().unwrap(), etag);
+
+    // Nothing known: 404 problem+json; under the other variant nothing is known either.
+    let (status, headers, problem) =
+        get_with(&t, "/v1/verdicts?deal=4&suits=4&ranks=6", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{problem}");
+    assert_eq!(
+        headers[axum::http::header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+    let (status, _, _) = get_with(&t, "/v1/verdicts?deal=3&suits=4&ranks=6", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A PySolFC game is its position under the game's variant.
+    let montana = gaps_engine::PysolDeal::new(gaps_engine::PysolGame::Montana, 5).unwrap();
+    let (status, _, _) = get_with(&t, "/v1/verdicts?pysol=montana:5", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let job = t
+        .post_job(
+            json!({"position": montana.board_text(), "variant": "common", "limits": {"time_ms": 500}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    let (status, headers, view) = get_with(&t, "/v1/verdicts?pysol=montana:5", None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["pysol"], "montana:5");
+    assert_eq!(view["variant"], "common");
+    if view["verdict"] == "unknown" {
+        assert_eq!(headers[axum::http::header::CACHE_CONTROL], "no-cache");
+        assert_eq!(view["time_ms"], 500);
+    }
+
+    // Bad lookups: 422 naming the problem, never a 500.
+    for (query, needle) in [
+        ("position=2S%203S%20XX%204S/2H%203H%204H%20--", "position"),
+        (
+            "position=2S%203S%20--%204S/2H%203H%204H%20--&deal=3",
+            "exactly one",
+        ),
+        ("", "exactly one"),
+        ("pysol=montana:5&variant=basic", "contradicts"),
+        ("pysol=montana:0", "pysol"),
+        ("pysol=klondike:5", "pysol"),
+        ("pysol=montana:5&suits=4", "exactly one"),
+        ("deal=1&suits=9", "deal"),
+        ("variant=fancy&deal=1", "variant"),
+    ] {
+        let (status, _, problem) = get_with(&t, &format!("/v1/verdicts?{query}"), None).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{query}: {problem}"
+        );
+        assert!(
+            problem["detail"].as_str().unwrap().contains(needle),
+            "{query}: {problem}"
+        );
+    }
+    // Nothing was created by any lookup.
+    assert_eq!(t.job_count().await, jobs_before + 1);
+}
+
+/// Percent-encoding of a position for a query string.
+fn urlencoding(text: &str) -> String {
+    text.replace(' ', "%20").replace('/', "%2F")
+}

@@ -99,10 +99,9 @@ pub enum PysolError {
 impl FromStr for PysolGame {
     type Err = PysolError;
     fn from_str(s: &str) -> Result<PysolGame, PysolError> {
-        let wanted = s.trim().to_ascii_lowercase();
         PysolGame::ALL
             .into_iter()
-            .find(|g| g.name() == wanted)
+            .find(|g| g.name() == s)
             .ok_or_else(|| PysolError::UnknownGame(s.to_string()))
     }
 }
@@ -154,7 +153,7 @@ impl FromStr for PysolDeal {
             .split_once(':')
             .ok_or_else(|| PysolError::Malformed(s.to_string()))?;
         let game: PysolGame = game.parse()?;
-        let digits = number.trim();
+        let digits = number;
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(PysolError::Malformed(s.to_string()));
         }
@@ -308,8 +307,9 @@ mod tests {
         let deal: PysolDeal = "montana:12345".parse().unwrap();
         assert_eq!((deal.game, deal.number), (PysolGame::Montana, 12345));
         assert_eq!(deal.to_string(), "montana:12345");
+        assert_eq!("montana:007".parse::<PysolDeal>().unwrap().number, 7);
         assert_eq!(
-            "Blue-Moon:100000000000000000000"
+            "blue-moon:100000000000000000000"
                 .parse::<PysolDeal>()
                 .unwrap()
                 .number,

@@ -9,6 +9,7 @@ mod batches;
 mod jobs;
 mod ops;
 mod ui;
+mod verdicts;
 
 use super::error::{problem_response, ApiError};
 use super::metrics::Metrics;
@@ -71,6 +72,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/batches/{id}", get(batches::get))
         .route("/v1/batches/{id}/results", get(batches::results))
         .route("/v1/stats/win-rates", get(ops::win_rates))
+        .route("/v1/verdicts", get(verdicts::lookup))
         .route("/healthz", get(ops::healthz))
         .route("/metrics", get(ops::metrics))
         .route("/openapi.json", get(ops::openapi))

@@ -34,10 +34,12 @@ use utoipa::OpenApi;
         super::batches::results,
         win_rates,
         super::ui::deal,
+        super::verdicts::lookup,
         healthz,
         metrics
     ),
     components(schemas(
+        super::verdicts::VerdictView,
         JobRequest,
         JobView,
         JobPage,

@@ -74,12 +74,67 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     batch["properties"]["seed"]["maximum"] = json!(max_batch_seed(config));
     batch["allOf"] = json!([{"anyOf": algorithm_cases(config, true)}]);
 
+    doc["paths"]["/v1/verdicts"]["get"]["parameters"] = json!([verdict_lookup(&variants)]);
+
     for (path, item) in doc["paths"].as_object_mut().into_iter().flatten() {
         for (method, op) in item.as_object_mut().into_iter().flatten() {
             complete_operation(path, method, op, config, &states, &variants, &verdicts);
         }
     }
     doc
+}
+
+/// PySolFC game references `GET /v1/verdicts` takes: a game name, a colon and a number
+/// from 1 to 10^20, leading zeros allowed (`gaps_engine::PysolDeal`'s syntax).
+const PYSOL_PATTERN: &str = "^(montana|blue-moon):0*(100000000000000000000|[1-9][0-9]{0,19})$";
+
+/// The query of `GET /v1/verdicts` as one object parameter (form style, exploded, so
+/// its properties are the query's parameters): exactly one of `position`, `deal` (with
+/// `suits` and `ranks`) and `pysol`, and with `pysol` a `variant` only if it is the
+/// game's. The derive cannot say which parameters go together; this is what
+/// `api::verdicts` enforces.
+fn verdict_lookup(variants: &[&str]) -> Value {
+    let none_of = |names: &[&str]| {
+        let props: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|n| (n.to_string(), json!(false)))
+            .collect();
+        Value::Object(props)
+    };
+    let game_variant = |game: &str, variant: &str| json!({"properties": {"pysol": {"pattern": format!("^{game}:")}, "variant": {"const": variant}}});
+    json!({
+        "name": "lookup",
+        "in": "query",
+        "style": "form",
+        "explode": true,
+        "required": true,
+        "description": "Exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`; `variant` defaults to `basic`, or to the game's with `pysol`.",
+        "schema": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "position": {"type": "string", "format": "gaps-position"},
+                "variant": {"type": "string", "enum": variants},
+                "deal": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+                "suits": {"type": "integer", "minimum": 1, "maximum": 8},
+                "ranks": {"type": "integer", "minimum": 3, "maximum": 13},
+                "pysol": {"type": "string", "pattern": PYSOL_PATTERN},
+            },
+            "oneOf": [
+                {"required": ["position"], "properties": none_of(&["deal", "suits", "ranks", "pysol"])},
+                {"required": ["deal"], "properties": none_of(&["position", "pysol"])},
+                {
+                    "required": ["pysol"],
+                    "properties": none_of(&["position", "deal", "suits", "ranks"]),
+                    "anyOf": [
+                        {"properties": {"variant": false}},
+                        game_variant("montana", "common"),
+                        game_variant("blue-moon", "basic"),
+                    ],
+                },
+            ],
+        },
+    })
 }
 
 /// `names` plus `null` (an optional field may be `null`, meaning its default).
