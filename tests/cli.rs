@@ -143,6 +143,32 @@ fn pysol_games_are_dealt_and_solved_as_pysolfc_deals_them() {
 }
 
 #[test]
+fn winrate_deals_pysol_games_from_game_1() {
+    let out = gaps()
+        .args(["winrate", "--pysol", "blue-moon", "--deals", "30", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pysol"], "blue-moon", "{v}");
+    assert_eq!(v["variant"], "basic", "{v}");
+    assert_eq!(v["seed"], 1, "{v}");
+    let decided = v["solvable"].as_u64().unwrap() + v["unsolvable"].as_u64().unwrap();
+    assert_eq!(decided, 30, "{v}");
+    // The same deals one by one agree.
+    let mut wins = 0;
+    for n in 1..=30 {
+        let out = gaps()
+            .args(["solve", "--json", "--pysol", &format!("blue-moon:{n}")])
+            .output()
+            .unwrap();
+        let one: Value = serde_json::from_slice(&out.stdout).unwrap();
+        wins += u64::from(one["verdict"] == "solvable");
+    }
+    assert_eq!(v["solvable"], wins, "{v}");
+}
+
+#[test]
 fn a_position_may_begin_with_a_gap() {
     // A common position after a redeal may start with a gap: it is a position, not a flag.
     let out = gaps()
@@ -205,6 +231,22 @@ fn bad_input_exits_2_and_names_the_problem() {
         (
             &["count", "--variant", "common", "--pysol", "blue-moon:5"],
             "whose first round is basic",
+        ),
+        (
+            &["winrate", "--pysol", "montana", "--deals", "3", "--seed", "0"],
+            "start at 1",
+        ),
+        (
+            &["winrate", "--pysol", "montana", "--deals", "3", "--variant", "basic"],
+            "contradicts --pysol montana",
+        ),
+        (
+            &["winrate", "--pysol", "klondike", "--deals", "3"],
+            "unknown PySolFC game",
+        ),
+        (
+            &["winrate", "--pysol", "montana", "--deals", "3", "--ranks", "6"],
+            "cannot be used with",
         ),
         (
             &["count", "--unsettled", "2S 3S -- 4S/2H 3H 4H --"],

@@ -9,7 +9,7 @@ use clap::Args;
 use gaps_engine::DEFAULT_TABLE_BYTES;
 use gaps_engine::{
     check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
-    SolveOptions, Variant, MAX_SEARCH_THREADS,
+    PysolGame, SolveOptions, Variant, MAX_SEARCH_THREADS,
 };
 use std::time::Duration;
 
@@ -107,14 +107,19 @@ impl SearchArgs {
 
     /// The variant of a PySolFC game's first round: `--variant` may only repeat it.
     pub fn variant_of(&self, deal: PysolDeal) -> anyhow::Result<Variant> {
-        let game = deal.game.variant();
-        if self.variant.is_some() && self.variant()? != game {
+        self.variant_of_game(deal.game, &deal.to_string())
+    }
+
+    /// [`SearchArgs::variant_of`] for `game`, named `what` in the message.
+    pub fn variant_of_game(&self, game: PysolGame, what: &str) -> anyhow::Result<Variant> {
+        let variant = game.variant();
+        if self.variant.is_some() && self.variant()? != variant {
             return Err(input_error(format!(
-                "--variant {} contradicts --pysol {deal}, whose first round is {game}",
+                "--variant {} contradicts --pysol {what}, whose first round is {variant}",
                 self.variant()?
             )));
         }
-        Ok(game)
+        Ok(variant)
     }
 
     /// Engine options, validated; `variant` overrides `--variant` (JSON lines). Without

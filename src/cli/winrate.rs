@@ -1,4 +1,5 @@
-//! `gaps winrate`: solves deals `seed..seed+deals-1` on all cores.
+//! `gaps winrate`: solves deals `seed..seed+deals-1` (ours, or a PySolFC game's) on all
+//! cores.
 //!
 //! Invariants: each worker thread owns one solver (one table, allocated once); deals are
 //! handed out through an atomic counter, so the counts do not depend on scheduling.
@@ -11,8 +12,8 @@ use crate::report::wilson_95;
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, sized_memory, sizes_memory, Layout, SearchStats, SolveOptions, SolveReport, Solver,
-    Verdict, MAX_SEARCH_THREADS,
+    deal, sized_memory, sizes_memory, Layout, Position, PysolDeal, PysolGame, SearchStats,
+    SolveOptions, SolveReport, Solver, Verdict, MAX_SEARCH_THREADS,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -32,9 +33,13 @@ pub struct WinrateCmd {
     /// How many deals.
     #[arg(long)]
     deals: u64,
-    /// First deal number.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// First deal number (default 0; with `--pysol`, 1).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Deal PySolFC's games instead (`montana` or `blue-moon`), its numbers from
+    /// `--seed` on, each solved as its first round.
+    #[arg(long, conflicts_with_all = ["suits", "ranks"])]
+    pysol: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -87,6 +92,26 @@ impl Tally {
     }
 }
 
+/// Where the deals of a run come from.
+#[derive(Clone, Copy, Debug)]
+enum DealSource {
+    /// This project's numbered deals of a layout.
+    Ours(Layout),
+    /// A PySolFC game's numbered deals (numbers checked by the caller).
+    Pysol(PysolGame),
+}
+
+impl DealSource {
+    fn position(self, number: u64) -> Position {
+        match self {
+            DealSource::Ours(layout) => deal(number, layout),
+            DealSource::Pysol(game) => PysolDeal::new(game, u128::from(number))
+                .expect("a PySolFC number (checked by `run`)")
+                .position(),
+        }
+    }
+}
+
 /// Solves deals `first..first+count` with `threads` workers; `on_done` is called after
 /// each deal (for progress).
 pub fn solve_range(
@@ -103,13 +128,14 @@ pub fn solve_range(
         on_done();
         Ok(())
     };
-    solve_deals(layout, &deals, options, table_bytes, threads, &on_deal)
+    let source = DealSource::Ours(layout);
+    solve_deals(source, &deals, options, table_bytes, threads, &on_deal)
 }
 
 /// Solves `deals` with `threads` workers, handing each report to `on_deal` (whose error
 /// stops the run).
 fn solve_deals(
-    layout: Layout,
+    source: DealSource,
     deals: &[u64],
     options: &SolveOptions,
     table_bytes: usize,
@@ -131,7 +157,7 @@ fn solve_deals(
                         break;
                     }
                     let number = deals[i as usize];
-                    let start = deal(number, layout);
+                    let start = source.position(number);
                     let done = solver
                         .solve(&start, options, None)
                         .map_err(engine_error)
@@ -157,6 +183,9 @@ fn solve_deals(
 
 #[derive(Serialize)]
 struct WinrateJson {
+    /// The PySolFC game dealt (`--pysol`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pysol: Option<&'static str>,
     variant: &'static str,
     suits: usize,
     ranks: usize,
@@ -239,12 +268,30 @@ fn open_out(path: &Path) -> anyhow::Result<Mutex<std::fs::File>> {
 }
 
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
-    let variant = cmd.search.variant()?;
-    let layout = cmd.board.layout()?;
+    let pysol: Option<PysolGame> = cmd
+        .pysol
+        .as_deref()
+        .map(|g| g.parse().map_err(|e| input_error(format!("--pysol: {e}"))))
+        .transpose()?;
+    let (variant, layout, source) = match pysol {
+        Some(game) => {
+            let variant = cmd.search.variant_of_game(game, game.name())?;
+            let layout = Layout::new(4, 13).expect("4x13");
+            (variant, layout, DealSource::Pysol(game))
+        }
+        None => {
+            let layout = cmd.board.layout()?;
+            (cmd.search.variant()?, layout, DealSource::Ours(layout))
+        }
+    };
+    let seed = cmd.seed.unwrap_or(u64::from(pysol.is_some()));
+    if pysol.is_some() && seed == 0 {
+        return Err(input_error("--seed: PySolFC game numbers start at 1"));
+    }
     if cmd.deals == 0 {
         return Err(input_error("--deals must be at least 1"));
     }
-    if cmd.seed.checked_add(cmd.deals).is_none() {
+    if seed.checked_add(cmd.deals).is_none() {
         return Err(input_error("--seed + --deals overflows the deal numbers"));
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -288,11 +335,11 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     };
     let began = Instant::now();
     let (mut tally, done) = match &cmd.out {
-        Some(path) => read_out(path, cmd.seed, cmd.deals)?,
+        Some(path) => read_out(path, seed, cmd.deals)?,
         None => (Tally::default(), HashSet::new()),
     };
     bar.inc(done.len() as u64);
-    let deals: Vec<u64> = (cmd.seed..cmd.seed + cmd.deals)
+    let deals: Vec<u64> = (seed..seed + cmd.deals)
         .filter(|d| !done.contains(d))
         .collect();
     let out = cmd.out.as_ref().map(|path| open_out(path)).transpose()?;
@@ -315,7 +362,7 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         Ok(())
     };
     let table_bytes = cmd.search.table_bytes();
-    let ran = solve_deals(layout, &deals, &options, table_bytes, threads, &on_deal)?;
+    let ran = solve_deals(source, &deals, &options, table_bytes, threads, &on_deal)?;
     let ran_nodes = ran.nodes;
     tally.merge(ran);
     bar.finish_and_clear();
@@ -329,10 +376,11 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let n = cmd.deals;
     let (ci95_low, ci95_high) = wilson_95(tally.solvable, n);
     let json = WinrateJson {
+        pysol: pysol.map(PysolGame::name),
         variant: variant.name(),
         suits: layout.suits(),
         ranks: layout.ranks(),
-        seed: cmd.seed,
+        seed,
         deals: n,
         solvable: tally.solvable,
         unsolvable: tally.unsolvable,
@@ -363,13 +411,14 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     if cmd.json {
         outln!("{}", serde_json::to_string(&json)?);
     } else {
+        let what = match pysol {
+            Some(game) => format!("PySolFC {game} ({})", json.variant),
+            None => format!("{} {}x{}", json.variant, json.suits, json.ranks),
+        };
         outln!(
-            "{} {}x{} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
-            json.variant,
-            json.suits,
-            json.ranks,
-            cmd.seed,
-            cmd.seed + n - 1,
+            "{what} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
+            seed,
+            seed + n - 1,
             json.solvable,
             json.unsolvable,
             json.unknown
