@@ -233,11 +233,21 @@ fn bad_input_exits_2_and_names_the_problem() {
             "whose first round is basic",
         ),
         (
-            &["winrate", "--pysol", "montana", "--deals", "3", "--seed", "0"],
+            &[
+                "winrate", "--pysol", "montana", "--deals", "3", "--seed", "0",
+            ],
             "start at 1",
         ),
         (
-            &["winrate", "--pysol", "montana", "--deals", "3", "--variant", "basic"],
+            &[
+                "winrate",
+                "--pysol",
+                "montana",
+                "--deals",
+                "3",
+                "--variant",
+                "basic",
+            ],
             "contradicts --pysol montana",
         ),
         (
@@ -245,7 +255,9 @@ fn bad_input_exits_2_and_names_the_problem() {
             "unknown PySolFC game",
         ),
         (
-            &["winrate", "--pysol", "montana", "--deals", "3", "--ranks", "6"],
+            &[
+                "winrate", "--pysol", "montana", "--deals", "3", "--ranks", "6",
+            ],
             "cannot be used with",
         ),
         (
