@@ -743,3 +743,74 @@ async fn verdicts_are_looked_up_without_a_job_and_cached() {
 fn urlencoding(text: &str) -> String {
     text.replace(' ', "%20").replace('/', "%2F")
 }
+
+#[tokio::test]
+async fn a_pysol_game_is_a_job_under_its_variant() {
+    use gaps_engine::{PysolDeal, PysolGame};
+    let t = start().await;
+    let game = PysolDeal::new(PysolGame::BlueMoon, 2).unwrap();
+    let job = t
+        .post_job(
+            json!({"pysol": {"game": "blue-moon", "number": 2}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["variant"], "basic", "{job}");
+    assert_eq!(job["pysol"], json!({"game": "blue-moon", "number": 2}));
+    assert_eq!(
+        job["position"],
+        gaps_engine::format_position(&game.position())
+    );
+    assert_ne!(job["verdict"], "unknown", "{job}");
+    // Its verdict is found by the game as by the position.
+    let (status, _, view) = t.call("GET", "/v1/verdicts?pysol=blue-moon:2", None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["job_id"], job["id"]);
+    // Montana is `common`, and may say so.
+    let job = t
+        .post_job(
+            json!({"pysol": {"game": "montana", "number": 7}, "variant": "common", "limits": {"time_ms": 300}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["variant"], "common", "{job}");
+    assert_eq!(job["limits"]["threads"], 2, "{job}");
+    // Refused, nothing stored.
+    let before = t.job_count().await;
+    for (body, needle) in [
+        (
+            json!({"pysol": {"game": "montana", "number": 7}, "variant": "basic"}),
+            "contradicts",
+        ),
+        (
+            json!({"pysol": {"game": "klondike", "number": 7}}),
+            "unknown PySolFC game",
+        ),
+        (
+            json!({"pysol": {"game": "montana", "number": 0}}),
+            "from 1 to 10^20",
+        ),
+        (
+            json!({"pysol": {"game": "montana", "number": 7}, "deal": {"seed": 1}}),
+            "not several",
+        ),
+        (json!({"pysol": {"game": "montana"}}), "number"),
+        (
+            json!({"pysol": {"game": "montana", "number": 7}, "algorithm": "blocks"}),
+            "algorithm",
+        ),
+    ] {
+        let (status, _, problem) = t.call("POST", "/v1/jobs", Some(&body.to_string())).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {problem}"
+        );
+        assert!(
+            problem["detail"].as_str().unwrap().contains(needle),
+            "{body}: {problem}"
+        );
+    }
+    assert_eq!(t.job_count().await, before);
+}

@@ -185,7 +185,7 @@ async fn bad_input_is_refused_with_problem_json_and_nothing_is_stored() {
             "/v1/jobs",
             Some(r#"{"deal": {"seed": 1}, "position": "x"}"#),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "not both",
+            "not several",
         ),
         (
             "POST",

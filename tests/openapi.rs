@@ -97,13 +97,13 @@ async fn caps_in_the_document_are_the_configured_ones_and_are_enforced() {
 }
 
 #[tokio::test]
-async fn a_job_needs_exactly_one_of_position_and_deal_and_says_so() {
+async fn a_job_needs_exactly_one_of_position_deal_and_pysol_and_says_so() {
     let t = start_with(|c| c.solver.threads = Some(0)).await;
     let doc = document(&t).await;
     let request = &doc["components"]["schemas"]["JobRequest"];
     assert_eq!(
         request["allOf"][0]["oneOf"],
-        json!([{"required": ["position"]}, {"required": ["deal"]}])
+        json!([{"required": ["position"]}, {"required": ["deal"]}, {"required": ["pysol"]}])
     );
     assert_eq!(
         request["properties"]["position"]["type"], "string",
@@ -166,7 +166,7 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
     })
     .await;
     let doc = document(&t).await;
-    let cases = doc["components"]["schemas"]["JobRequest"]["allOf"][1]["anyOf"]
+    let cases = doc["components"]["schemas"]["JobRequest"]["allOf"][2]["anyOf"]
         .as_array()
         .unwrap()
         .clone();
@@ -189,8 +189,9 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
     let auto_on_common = cases
         .iter()
         .find(|c| {
+            // A job's variant: named (the first way), or implied by a PySolFC game.
             c["properties"]["algorithm"]["enum"] == json!(["auto", null])
-                && c["properties"]["variant"]["enum"] == json!(["common"])
+                && c["anyOf"][0]["properties"]["variant"]["enum"] == json!(["common"])
         })
         .unwrap();
     assert_eq!(limit(auto_on_common, "threads")["maximum"], 2);

@@ -72,6 +72,7 @@ impl BatchFiller {
                         limit_probes: batch.spec.limit_probes,
                         threads: batch.spec.threads,
                         created_by: batch.spec.created_by.clone(),
+                        pysol: None,
                     }
                 })
                 .collect();

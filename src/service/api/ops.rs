@@ -44,6 +44,7 @@ use utoipa::OpenApi;
         JobView,
         JobPage,
         DealSpec,
+        crate::service::model::PysolSpec,
         Limits,
         BatchRequest,
         BatchView,

@@ -121,6 +121,19 @@ pub struct DealSpec {
     pub ranks: usize,
 }
 
+/// A game of PySolFC: `{"game": "montana", "number": 12345}`.
+#[derive(Deserialize, Serialize, Debug, Clone, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PysolSpec {
+    /// `montana` (#53; its first round is `common`) or `blue-moon` (#63; `basic`).
+    pub game: String,
+    /// The game number, 1 ..= 2^63-1 here (PySolFC's go up to 10^20: the CLI takes
+    /// them all; the numbers PySolFC draws for a new game are about 4.6e11).
+    #[serde(deserialize_with = "whole")]
+    #[schema(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
+    pub number: u64,
+}
+
 fn default_suits() -> usize {
     4
 }
@@ -169,6 +182,11 @@ pub struct JobRequest {
     #[serde(default, deserialize_with = "present_object")]
     #[schema(value_type = DealSpec)]
     pub deal: Option<DealSpec>,
+    /// A game of PySolFC by its number (exclusive with `position` and `deal`); its first
+    /// round is solved, under the game's variant.
+    #[serde(default, deserialize_with = "present_object")]
+    #[schema(value_type = PysolSpec)]
+    pub pysol: Option<PysolSpec>,
     /// `basic` (default) or `common`.
     pub variant: Option<String>,
     /// `auto` (default), `dfs`, `sampling`, `hybrid`, `blocks`, `assign` or `exact`.
@@ -259,6 +277,9 @@ pub struct JobView {
     pub ranks: i64,
     /// The numbered deal, if the job was submitted as one (same shape as the request).
     pub deal: Option<DealSpec>,
+    /// The PySolFC game, if the job was submitted as one (same shape as the request);
+    /// `position` is its first round under `variant`.
+    pub pysol: Option<PysolSpec>,
     pub limits: Limits,
     pub seed: i64,
     pub batch_id: Option<String>,
@@ -325,6 +346,13 @@ impl From<JobRow> for JobView {
             algorithm: r.spec.algorithm.0.name().into(),
             suits: r.spec.suits,
             ranks: r.spec.ranks,
+            pysol: r.spec.pysol.as_deref().and_then(|text| {
+                let deal: gaps_engine::PysolDeal = text.parse().ok()?;
+                Some(PysolSpec {
+                    game: deal.game.name().into(),
+                    number: u64::try_from(deal.number).ok()?,
+                })
+            }),
             deal: r.spec.deal_seed.map(|seed| DealSpec {
                 seed: seed as u64,
                 suits: r.spec.suits as usize,

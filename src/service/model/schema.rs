@@ -9,7 +9,7 @@
 //! directions on examples; `scripts/schemathesis.sh` fuzzes them.
 
 use crate::service::config::Config;
-use gaps_engine::{Algorithm, Limit, Variant, Verdict};
+use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict};
 use serde_json::{json, Value};
 
 /// The largest deal number.
@@ -62,9 +62,18 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     job["properties"]["position"]["examples"] =
         json!(["3S 2H -- 2S/3H -- 4H 4S", "2S 3S 4S --/2H 3H 4H --"]);
     job["allOf"] = json!([
-        {"oneOf": [{"required": ["position"]}, {"required": ["deal"]}]},
+        {"oneOf": [{"required": ["position"]}, {"required": ["deal"]}, {"required": ["pysol"]}]},
+        // A variant given with a PySolFC game is the game's.
+        {"not": {"anyOf": [
+            {"allOf": [pysol_game("montana"), {"required": ["variant"], "properties": {"variant": {"const": "basic"}}}]},
+            {"allOf": [pysol_game("blue-moon"), {"required": ["variant"], "properties": {"variant": {"const": "common"}}}]},
+        ]}},
         {"anyOf": algorithm_cases(config, false)},
     ]);
+    let pysol = &mut schemas["PysolSpec"]["properties"];
+    let games: Vec<&str> = PysolGame::ALL.iter().map(|g| g.name()).collect();
+    pysol["game"]["enum"] = json!(games);
+    pysol["number"]["maximum"] = json!(MAX_SEED);
     let batch = &mut schemas["BatchRequest"];
     let mut count_cap = limits.max_batch_deals;
     if limits.max_queued_per_client > 0 {
@@ -82,6 +91,11 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         }
     }
     doc
+}
+
+/// A job given as the PySolFC game `game`.
+fn pysol_game(game: &str) -> Value {
+    json!({"required": ["pysol"], "properties": {"pysol": {"properties": {"game": {"const": game}}}}})
 }
 
 /// PySolFC game references `GET /v1/verdicts` takes: a game name, a colon and a number
@@ -164,11 +178,40 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
         };
         json!({"properties": props})
     };
+    // A job's variant is the one it names, else its PySolFC game's, else `basic`; a
+    // batch names one or means `basic`.
     let case = |algorithms: Value, variants: Value, required: &[&str], limits: Value| {
-        json!({
-            "properties": {"algorithm": {"enum": algorithms}, "variant": {"enum": variants}, "limits": limits},
+        let named: Vec<&str> = variants
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let implied_basic = variants.as_array().expect("a list").contains(&Value::Null);
+        let required: Vec<&str> = required
+            .iter()
+            .copied()
+            .filter(|r| batch || *r != "variant")
+            .collect();
+        let mut case = json!({
+            "properties": {"algorithm": {"enum": algorithms}, "limits": limits},
             "required": required,
-        })
+        });
+        if batch {
+            case["properties"]["variant"] = json!({"enum": variants});
+            return case;
+        }
+        let mut ways =
+            vec![json!({"required": ["variant"], "properties": {"variant": {"enum": named}}})];
+        let unnamed = json!({"properties": {"variant": {"type": "null"}}});
+        if implied_basic {
+            ways.push(json!({"allOf": [unnamed, {"not": pysol_game("montana")}]}));
+        }
+        if named.contains(&"common") {
+            ways.push(json!({"allOf": [unnamed, pysol_game("montana")]}));
+        }
+        case["anyOf"] = json!(ways);
+        case
     };
     let any_variant = json!(["basic", "common", null]);
     let basic = json!(["basic", null]);

@@ -5,7 +5,7 @@
 //! [`super::openapi_document`] writes into the OpenAPI document; anything wrong is an
 //! [`ApiError::Unprocessable`] naming the field, and nothing is stored.
 
-use super::{BatchRequest, DealSpec, JobRequest, Limits};
+use super::{BatchRequest, DealSpec, JobRequest, Limits, PysolSpec};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
@@ -14,7 +14,7 @@ use gaps_engine::{
     check_request, deal, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
     OptionError,
 };
-use gaps_engine::{Position, Variant};
+use gaps_engine::{Position, PysolDeal, PysolGame, Variant};
 
 /// The validated parts shared by jobs and batches.
 struct Common {
@@ -125,19 +125,38 @@ impl JobRequest {
         created_by: &str,
         config: &Config,
     ) -> Result<NewJob, ApiError> {
-        let common = validate_common(
-            self.variant.as_deref(),
-            self.algorithm.as_deref(),
-            &self.limits,
-            config,
-        )?;
+        let pysol = self.pysol.as_ref().map(PysolSpec::deal).transpose()?;
+        let variant = match (pysol, self.variant.as_deref()) {
+            (Some(game), Some(named)) => {
+                let variant = game.game.variant();
+                if named.parse::<Variant>().is_ok_and(|v| v != variant) {
+                    return Err(ApiError::Unprocessable(format!(
+                        "variant: {named} contradicts pysol {game}, whose first round is {variant}"
+                    )));
+                }
+                Some(named)
+            }
+            (Some(game), None) => Some(game.game.variant().name()),
+            (None, named) => named,
+        };
+        let common = validate_common(variant, self.algorithm.as_deref(), &self.limits, config)?;
         let seed = self.seed.unwrap_or(0);
         let search_seed = i64::try_from(seed)
             .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
+        if let Some(game) = pysol {
+            if self.position.is_some() || self.deal.is_some() {
+                return Err(ApiError::Unprocessable(
+                    "give one of `position`, `deal` and `pysol`, not several".into(),
+                ));
+            }
+            let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
+            job.pysol = Some(game.to_string());
+            return Ok(job);
+        }
         let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
             (Some(_), Some(_)) => {
                 return Err(ApiError::Unprocessable(
-                    "give either `position` or `deal`, not both".into(),
+                    "give one of `position`, `deal` and `pysol`, not several".into(),
                 ))
             }
             (None, None) => {
@@ -152,8 +171,21 @@ impl JobRequest {
             ),
             (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
         };
+        Ok(self.job(id, created_by, &common, position, deal_number, search_seed))
+    }
+
+    /// The job of a validated request.
+    fn job(
+        &self,
+        id: String,
+        created_by: &str,
+        common: &Common,
+        position: Position,
+        deal_number: Option<i64>,
+        search_seed: i64,
+    ) -> NewJob {
         let l = position.layout();
-        Ok(NewJob {
+        NewJob {
             id,
             variant: Stored(common.variant),
             algorithm: Stored(common.algorithm),
@@ -169,7 +201,26 @@ impl JobRequest {
             limit_probes: common.limit_probes,
             threads: common.threads,
             created_by: Some(created_by.to_string()),
-        })
+            pysol: None,
+        }
+    }
+}
+
+impl PysolSpec {
+    /// The PySolFC game named, or a 422 naming what is wrong.
+    fn deal(&self) -> Result<PysolDeal, ApiError> {
+        let game: PysolGame = self
+            .game
+            .parse()
+            .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
+        if self.number > i64::MAX as u64 {
+            return Err(ApiError::Unprocessable(format!(
+                "pysol: number: at most 2^63-1 here (got {}; the CLI takes up to 10^20)",
+                self.number
+            )));
+        }
+        PysolDeal::new(game, u128::from(self.number))
+            .map_err(|e| ApiError::Unprocessable(format!("pysol: number: {e}")))
     }
 }
 

@@ -420,6 +420,7 @@ mod tests {
                     limit_nodes: (i % 3 == 0).then_some(i as i64),
                     limit_probes: (i % 5 == 0).then_some(7),
                     created_by: (i % 2 == 0).then(|| format!("user{i}")),
+                    pysol: None,
                     ..job(&format!("j{i}"), "b", 1000 + i as i64)
                 })
                 .collect();

@@ -15,14 +15,14 @@ use sqlx::QueryBuilder;
 macro_rules! new_job_columns {
     () => {
         "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
-         table_mb, search_seed, batch_id, limit_probes, threads, created_by"
+         table_mb, search_seed, batch_id, limit_probes, threads, created_by, pysol"
     };
 }
 pub(super) use new_job_columns;
-/// One placeholder per column of `new_job_columns!` (they are the first 15).
+/// One placeholder per column of `new_job_columns!` (they are the first 16).
 macro_rules! new_job_values {
     () => {
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15"
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16"
     };
 }
 
@@ -60,7 +60,7 @@ impl Store {
                          cached, started_at, finished_at)
                      VALUES (",
                     new_job_values!(),
-                    ", 'done', $16, $17, $18, $19, 0, 0, TRUE, {now}, {now}) RETURNING *"
+                    ", 'done', $17, $18, $19, $20, 0, 0, TRUE, {now}, {now}) RETURNING *"
                 ),
                 now = d.now
             );
@@ -322,6 +322,7 @@ macro_rules! bind_new_job {
             .$bind(job.limit_probes)
             .$bind(job.threads)
             .$bind(&job.created_by)
+            .$bind(&job.pysol)
     }};
 }
 pub(super) use bind_new_job;

@@ -412,6 +412,7 @@ pub(crate) mod test_support {
             limit_probes: None,
             threads: 1,
             created_by: None,
+            pysol: None,
         }
     }
 

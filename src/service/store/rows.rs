@@ -68,6 +68,8 @@ pub struct NewJob {
     pub threads: i64,
     /// The caller that created it: a token's name, or an address on an open service.
     pub created_by: Option<String>,
+    /// The PySolFC game it was submitted as (`montana:12345`).
+    pub pysol: Option<String>,
 }
 
 /// How a running job ended.
