@@ -1,0 +1,79 @@
+//! PySolFC's games from the command line: dealt, solved, and counted by `winrate`.
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn gaps() -> Command {
+    Command::cargo_bin("gaps").expect("binary")
+}
+
+#[test]
+fn pysol_games_are_dealt_and_solved_as_pysolfc_deals_them() {
+    // Pinned from PyPI's pysol_cards (tests/pysol.rs compares thousands).
+    gaps()
+        .args(["deal", "--pysol", "montana:1"])
+        .assert()
+        .success()
+        .stdout("JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S --/QC KH 3H 2S KS 9D QD JS -- -- 3C 4C 5C/TS QH 4H -- 4D 7S 3S TD 4S TH 8H 2C JH/7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H\n");
+    let board = gaps()
+        .args(["deal", "--pysol", "blue-moon:2"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(board.stdout)
+        .unwrap()
+        .starts_with("AC QD QC KC"));
+    let out = gaps()
+        .args(["solve", "--json", "--pysol", "blue-moon:2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["variant"], "basic", "{v}");
+    assert_eq!(v["pysol"]["game"], "blue-moon", "{v}");
+    assert_eq!(v["pysol"]["number"], 2, "{v}");
+    if v["verdict"] == "solvable" {
+        let on_board = v["pysol"]["board_solution"].as_array().unwrap();
+        assert_eq!(on_board.len(), v["solution"].as_array().unwrap().len());
+        // Columns one to the right of the position's: column 0 holds the Aces.
+        assert!(on_board.iter().all(|m| m["to"][1].as_u64().unwrap() >= 1));
+    }
+    let montana = gaps()
+        .args([
+            "solve",
+            "--json",
+            "--pysol",
+            "montana:1",
+            "--time-ms",
+            "2000",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&montana.stdout).unwrap();
+    assert_eq!(v["variant"], "common", "{v}");
+    assert!(v["pysol"].get("board_solution").is_none(), "{v}");
+}
+
+#[test]
+fn winrate_deals_pysol_games_from_game_1() {
+    let out = gaps()
+        .args(["winrate", "--pysol", "blue-moon", "--deals", "30", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pysol"], "blue-moon", "{v}");
+    assert_eq!(v["variant"], "basic", "{v}");
+    assert_eq!(v["seed"], 1, "{v}");
+    let decided = v["solvable"].as_u64().unwrap() + v["unsolvable"].as_u64().unwrap();
+    assert_eq!(decided, 30, "{v}");
+    // The same deals one by one agree.
+    let mut wins = 0;
+    for n in 1..=30 {
+        let out = gaps()
+            .args(["solve", "--json", "--pysol", &format!("blue-moon:{n}")])
+            .output()
+            .unwrap();
+        let one: Value = serde_json::from_slice(&out.stdout).unwrap();
+        wins += u64::from(one["verdict"] == "solvable");
+    }
+    assert_eq!(v["solvable"], wins, "{v}");
+}
