@@ -161,7 +161,9 @@ impl JobRequest {
             }
             (None, None) => {
                 return Err(ApiError::Unprocessable(
-                    "give a `position` (notation) or a `deal` ({\"seed\": N})".into(),
+                    "give a `position` (notation), a `deal` ({\"seed\": N}) or a `pysol` game \
+                     ({\"game\": \"montana\", \"number\": N})"
+                        .into(),
                 ))
             }
             (Some(text), None) => (
