@@ -188,27 +188,28 @@ pub struct PysolJson {
 impl PysolJson {
     /// The view of `deal`, solved by `report`.
     pub fn new(deal: PysolDeal, report: &SolveReport) -> PysolJson {
-        let board_solution = match deal.game {
-            PysolGame::Montana => None,
-            PysolGame::BlueMoon => solution_json(report).map(|moves| {
+        let (board, board_solution) = match deal.game {
+            PysolGame::Montana => (deal.board_text(), None),
+            PysolGame::BlueMoon => {
+                // The board is dealt once, for its text and for its suits.
                 let board = blue_moon(deal.number);
-                let on_board = |m: &Move| board.board_card(m.card).to_string();
-                report
-                    .solution
-                    .iter()
-                    .zip(moves)
-                    .map(|(m, json)| MoveJson {
-                        card: on_board(m),
+                let on_board = |m: Move| {
+                    let json = MoveJson::from(m);
+                    MoveJson {
+                        card: board.board_card(m.card).to_string(),
                         from: [json.from[0], json.from[1] + 1],
                         to: [json.to[0], json.to[1] + 1],
-                    })
-                    .collect()
-            }),
+                    }
+                };
+                let moves = (report.verdict == Verdict::Solvable)
+                    .then(|| report.solution.iter().copied().map(on_board).collect());
+                (board.to_string(), moves)
+            }
         };
         PysolJson {
             game: deal.game.name(),
             number: deal.number,
-            board: deal.board_text(),
+            board,
             board_solution,
         }
     }

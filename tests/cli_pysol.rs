@@ -1,10 +1,6 @@
 //! PySolFC's games from the command line: dealt, solved, and counted by `winrate`.
-use assert_cmd::Command;
+use crate::cli::gaps;
 use serde_json::Value;
-
-fn gaps() -> Command {
-    Command::cargo_bin("gaps").expect("binary")
-}
 
 #[test]
 fn pysol_games_are_dealt_and_solved_as_pysolfc_deals_them() {

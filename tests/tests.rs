@@ -16,6 +16,7 @@ mod api_postgres;
 mod api_verdicts;
 mod cli;
 mod cli_pysol;
+mod cli_winrate;
 mod deepen;
 mod e2e;
 mod e2e_nodes;

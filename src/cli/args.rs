@@ -43,6 +43,29 @@ impl BoardArgs {
     }
 }
 
+/// A `--variant` flag's value, if given, validated.
+pub fn named_variant(flag: Option<&str>) -> anyhow::Result<Option<Variant>> {
+    flag.map(|v| v.parse())
+        .transpose()
+        .map_err(|e| input_error(format!("--variant: {e}")))
+}
+
+/// The variant of PySolFC `game`'s first round (named `what` in the message): a
+/// `--variant` flag may only repeat it.
+pub fn pysol_variant(
+    named: Option<Variant>,
+    game: PysolGame,
+    what: &str,
+) -> anyhow::Result<Variant> {
+    let variant = game.variant();
+    match named {
+        Some(named) if named != variant => Err(input_error(format!(
+            "--variant {named} contradicts --pysol {what}, whose first round is {variant}"
+        ))),
+        _ => Ok(variant),
+    }
+}
+
 /// Search parameters.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
@@ -98,11 +121,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// The variant, validated.
     pub fn variant(&self) -> anyhow::Result<Variant> {
-        self.variant
-            .as_deref()
-            .unwrap_or("basic")
-            .parse()
-            .map_err(|e| input_error(format!("--variant: {e}")))
+        Ok(named_variant(self.variant.as_deref())?.unwrap_or(Variant::Basic))
     }
 
     /// The variant of a PySolFC game's first round: `--variant` may only repeat it.
@@ -112,14 +131,7 @@ impl SearchArgs {
 
     /// [`SearchArgs::variant_of`] for `game`, named `what` in the message.
     pub fn variant_of_game(&self, game: PysolGame, what: &str) -> anyhow::Result<Variant> {
-        let variant = game.variant();
-        if self.variant.is_some() && self.variant()? != variant {
-            return Err(input_error(format!(
-                "--variant {} contradicts --pysol {what}, whose first round is {variant}",
-                self.variant()?
-            )));
-        }
-        Ok(variant)
+        pysol_variant(named_variant(self.variant.as_deref())?, game, what)
     }
 
     /// Engine options, validated; `variant` overrides `--variant` (JSON lines). Without

@@ -4,6 +4,7 @@
 //! Invariant: the figures are exact when `complete` is true; a count stopped by a limit
 //! says which, and its figures are lower bounds.
 
+use super::args::{named_variant, pysol_variant};
 use super::input_error;
 use super::solve::PositionInput;
 use clap::Args;
@@ -58,21 +59,10 @@ struct CountJson {
 }
 
 pub fn run(cmd: CountCmd) -> anyhow::Result<()> {
-    let named: Option<Variant> = cmd
-        .variant
-        .as_deref()
-        .map(|v| v.parse())
-        .transpose()
-        .map_err(|e| input_error(format!("--variant: {e}")))?;
-    let variant = match (cmd.input.pysol()?, named) {
-        (Some(deal), Some(v)) if v != deal.game.variant() => {
-            return Err(input_error(format!(
-                "--variant {v} contradicts --pysol {deal}, whose first round is {}",
-                deal.game.variant()
-            )))
-        }
-        (Some(deal), _) => deal.game.variant(),
-        (None, named) => named.unwrap_or(Variant::Basic),
+    let named = named_variant(cmd.variant.as_deref())?;
+    let variant = match cmd.input.pysol()? {
+        Some(deal) => pysol_variant(named, deal.game, &deal.to_string())?,
+        None => named.unwrap_or(Variant::Basic),
     };
     // `count` names its memory and threads flags its own way.
     let flag = |limit: Limit| match limit {

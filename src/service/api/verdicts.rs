@@ -11,7 +11,7 @@
 use super::ApiQuery;
 use crate::report::MoveJson;
 use crate::service::error::{ApiError, ApiResult};
-use crate::service::model::DealSpec;
+use crate::service::model::{pysol_variant, DealSpec};
 use crate::service::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -100,14 +100,7 @@ impl VerdictQuery {
             }
             (None, None, Some(text)) if !deal_size => {
                 let game: PysolDeal = text.parse().map_err(|e| bad(format!("pysol: {e}")))?;
-                let variant = game.game.variant();
-                if named.is_some_and(|v| v != variant) {
-                    return Err(bad(format!(
-                        "variant: {} contradicts pysol {game}, whose first round is {variant}",
-                        named.unwrap_or(variant)
-                    )));
-                }
-                Ok((variant, game.position()))
+                Ok((pysol_variant(game, named)?, game.position()))
             }
             _ => Err(bad(
                 "give exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`"

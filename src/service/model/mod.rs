@@ -11,6 +11,7 @@ mod schema;
 mod validate;
 
 pub use schema::{is_cursor, openapi_document};
+pub use validate::pysol_variant;
 
 use super::job::JobState;
 use super::store::{BatchCounts, BatchRow, JobRow};

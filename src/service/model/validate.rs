@@ -127,16 +127,11 @@ impl JobRequest {
     ) -> Result<NewJob, ApiError> {
         let pysol = self.pysol.as_ref().map(PysolSpec::deal).transpose()?;
         let variant = match (pysol, self.variant.as_deref()) {
-            (Some(game), Some(named)) => {
-                let variant = game.game.variant();
-                if named.parse::<Variant>().is_ok_and(|v| v != variant) {
-                    return Err(ApiError::Unprocessable(format!(
-                        "variant: {named} contradicts pysol {game}, whose first round is {variant}"
-                    )));
-                }
-                Some(named)
-            }
-            (Some(game), None) => Some(game.game.variant().name()),
+            (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
+                Ok(parsed) => Some(pysol_variant(game, parsed)?.name()),
+                // `validate_common` refuses an unknown name, naming it.
+                Err(_) => named,
+            },
             (None, named) => named,
         };
         let common = validate_common(variant, self.algorithm.as_deref(), &self.limits, config)?;
@@ -205,6 +200,18 @@ impl JobRequest {
             created_by: Some(created_by.to_string()),
             pysol: None,
         }
+    }
+}
+
+/// The variant of a request given as PySolFC `game`: the game's, which a named variant
+/// may only repeat.
+pub fn pysol_variant(game: PysolDeal, named: Option<Variant>) -> Result<Variant, ApiError> {
+    let variant = game.game.variant();
+    match named {
+        Some(named) if named != variant => Err(ApiError::Unprocessable(format!(
+            "variant: {named} contradicts pysol {game}, whose first round is {variant}"
+        ))),
+        _ => Ok(variant),
     }
 }
 
