@@ -256,6 +256,24 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
         status(&t, "POST", "/v1/batches", Some(at(max_seed + 1))).await,
         StatusCode::UNPROCESSABLE_ENTITY
     );
+    // A batch of PySolFC games has the same caps, inside `pysol`.
+    let games = &doc["components"]["schemas"]["PysolBatchSpec"]["properties"];
+    assert_eq!(games["from"]["maximum"], max_seed);
+    assert_eq!(games["count"]["maximum"], 50);
+    let games_at = |from: u64, count: u64| {
+        json!({"pysol": {"game": "blue-moon", "from": from, "count": count}, "limits": {"time_ms": 100}})
+    };
+    for (body, want) in [
+        (games_at(max_seed, 1), StatusCode::ACCEPTED),
+        (games_at(max_seed + 1, 1), StatusCode::UNPROCESSABLE_ENTITY),
+        (games_at(1, 51), StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        assert_eq!(
+            status(&t, "POST", "/v1/batches", Some(body.clone())).await,
+            want,
+            "{body}"
+        );
+    }
 }
 
 #[tokio::test]

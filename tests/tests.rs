@@ -12,6 +12,7 @@ mod api;
 mod api_access;
 mod api_bad_input;
 mod api_page;
+mod api_pysol_lists;
 mod api_postgres;
 mod api_verdicts;
 mod cli;

@@ -1,4 +1,4 @@
-//! Batch filling: a batch is stored as its specification and a count of the jobs
+//! Batch filling: a batch (of numbered deals or of PySolFC games) is stored as its specification and a count of the jobs
 //! inserted so far (`materialized`); the filler inserts the missing jobs, a chunk per
 //! transaction, when the batch is posted and again at every start.
 //!
@@ -11,7 +11,7 @@ use super::job::Stored;
 use super::metrics::Metrics;
 use super::runner::Runner;
 use super::store::{Announce, BatchRow, NewJob, Store};
-use gaps_engine::{deal, Layout};
+use gaps_engine::{deal, Layout, PysolDeal, PysolGame};
 use std::sync::Arc;
 
 /// Jobs of a batch inserted per transaction.
@@ -50,20 +50,41 @@ impl BatchFiller {
             tracing::error!(batch = %batch.spec.id, "batch with an invalid size; not filled");
             return Ok(());
         };
+        let game = match batch
+            .spec
+            .pysol_game
+            .as_deref()
+            .map(str::parse::<PysolGame>)
+        {
+            None => None,
+            Some(Ok(game)) => Some(game),
+            Some(Err(_)) => {
+                tracing::error!(batch = %batch.spec.id, "batch of an unknown PySolFC game; not filled");
+                return Ok(());
+            }
+        };
         let mut offset = batch.materialized;
         while offset < batch.spec.count && !self.runner.is_shutting_down() {
             let end = (offset + BATCH_CHUNK as i64).min(batch.spec.count);
             let jobs: Vec<NewJob> = (offset..end)
                 .map(|k| {
                     let seed = batch.spec.seed + k;
+                    let (position, deal_seed, pysol) = match game {
+                        Some(game) => {
+                            let game = PysolDeal::new(game, seed as u128)
+                                .expect("validated: 1 <= number < 2^63");
+                            (game.position(), None, Some(game.to_string()))
+                        }
+                        None => (deal(seed as u64, layout), Some(seed), None),
+                    };
                     NewJob {
                         id: uuid::Uuid::now_v7().to_string(),
                         variant: batch.spec.variant,
                         algorithm: batch.spec.algorithm,
-                        position: Stored(deal(seed as u64, layout)),
+                        position: Stored(position),
                         suits: batch.spec.suits,
                         ranks: batch.spec.ranks,
-                        deal_seed: Some(seed),
+                        deal_seed,
                         limit_nodes: batch.spec.limit_nodes,
                         limit_time_ms: batch.spec.limit_time_ms,
                         table_mb: None,
@@ -72,7 +93,7 @@ impl BatchFiller {
                         limit_probes: batch.spec.limit_probes,
                         threads: batch.spec.threads,
                         created_by: batch.spec.created_by.clone(),
-                        pysol: None,
+                        pysol,
                     }
                 })
                 .collect();

@@ -9,6 +9,7 @@ mod batches;
 mod jobs;
 mod ops;
 mod ui;
+mod verdict_list;
 mod verdicts;
 
 use super::error::{problem_response, ApiError};

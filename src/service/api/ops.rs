@@ -15,6 +15,7 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use gaps_engine::PysolGame;
 use utoipa::OpenApi;
 
 /// The OpenAPI document of the service.
@@ -45,6 +46,7 @@ use utoipa::OpenApi;
         JobPage,
         DealSpec,
         crate::service::model::PysolSpec,
+        crate::service::model::PysolBatchSpec,
         Limits,
         BatchRequest,
         BatchView,
@@ -58,15 +60,17 @@ use utoipa::OpenApi;
 )]
 pub struct ApiDoc;
 
-/// Win rates per (variant, suits, ranks) over distinct positions, with search effort.
+/// Win rates per (variant, suits, ranks) over distinct positions, with search effort,
+/// then one row per PySolFC game over its numbers.
 #[utoipa::path(get, path = "/v1/stats/win-rates",
     responses((status = 200, description = "One row per variant and size", body = Vec<WinRateRow>)))]
 pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinRateRow>>> {
     let counts = state.store.win_rate_counts().await?;
     let effort = state.store.effort().await?;
-    let rows = counts
+    let mut rows = counts
         .into_iter()
         .map(|c| WinRateRow {
+            source: "positions".into(),
             rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
             variant: c.variant.0.name().into(),
             suits: c.suits,
@@ -85,7 +89,22 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
                 })
                 .collect(),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    for c in state.store.pysol_win_rate_counts().await? {
+        // Totals are only written for the game names jobs accept.
+        let Ok(game) = c.game.parse::<PysolGame>() else {
+            continue;
+        };
+        // Every PySolFC game of the family is dealt 4 x 13.
+        rows.push(WinRateRow {
+            source: format!("pysol-{}", c.game),
+            variant: game.variant().name().into(),
+            suits: 4,
+            ranks: 13,
+            rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+            effort: Vec::new(),
+        });
+    }
     Ok(Json(rows))
 }
 

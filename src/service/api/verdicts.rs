@@ -1,4 +1,5 @@
-//! `GET /v1/verdicts`: the best stored verdict of one position, without a job.
+//! `GET /v1/verdicts`: the best stored verdict of one position, without a job (a list
+//! of PySolFC games' verdicts, with `game`, is `verdict_list`).
 //!
 //! Invariants: it reads and creates nothing; a position named as text, as a numbered
 //! deal or as a PySolFC game is the same canonical position, looked up under its
@@ -44,6 +45,15 @@ pub struct VerdictQuery {
     pub ranks: Option<usize>,
     /// A PySolFC game, `montana:N` or `blue-moon:N` (N from 1 to 10^20).
     pub pysol: Option<String>,
+    /// A list instead: the known verdicts of this PySolFC game (`montana`, `blue-moon`)
+    /// for numbers `from ..= to`, streamed (see `verdict_list`).
+    pub game: Option<String>,
+    /// First number of the list (default 1).
+    pub from: Option<u64>,
+    /// Last number of the list (default 2^63-1).
+    pub to: Option<u64>,
+    /// Only the numbers with this verdict (`solvable`, `unsolvable` or `unknown`).
+    pub verdict: Option<String>,
 }
 
 /// A stored verdict.
@@ -84,6 +94,11 @@ impl VerdictQuery {
                     .map_err(|e| bad(format!("variant: {e}")))
             })
             .transpose()?;
+        if self.from.is_some() || self.to.is_some() || self.verdict.is_some() {
+            return Err(bad(
+                "`from`, `to` and `verdict` go with `game` (a list of PySolFC games)".into(),
+            ));
+        }
         let deal_size = self.suits.is_some() || self.ranks.is_some();
         match (&self.position, self.deal, &self.pysol) {
             (Some(text), None, None) if !deal_size => {
@@ -110,10 +125,12 @@ impl VerdictQuery {
     }
 }
 
-/// The best stored verdict of a position (no job is created).
+/// The best stored verdict of a position (no job is created); or, with `game`, the
+/// known verdicts of a range of PySolFC game numbers.
 #[utoipa::path(get, path = "/v1/verdicts", params(VerdictQuery),
     responses(
-        (status = 200, description = "The best verdict stored for the position", body = VerdictView),
+        (status = 200, description = "The best verdict stored for the position (JSON); with `game`, one line per number of the range that has a known verdict, in number order: game, number, verdict, variant, position, algorithm, nodes, elapsed_ms, job_id, time_ms (for `unknown`), as NDJSON, or CSV with a header line when `Accept: text/csv`",
+            content((VerdictView = "application/json"), (String = "application/x-ndjson"), (String = "text/csv"))),
         (status = 304, description = "Not modified (`If-None-Match`)"),
         (status = 404, description = "Nothing stored for this position", body = crate::service::error::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Bad position, deal, game or combination", body = crate::service::error::Problem, content_type = "application/problem+json"),
@@ -123,6 +140,9 @@ pub async fn lookup(
     ApiQuery(query): ApiQuery<VerdictQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
+    if let Some(game) = query.game.clone() {
+        return super::verdict_list::list(state, query, &game, &headers).await;
+    }
     let (variant, position) = query.resolve()?;
     let known = state
         .store

@@ -201,33 +201,55 @@ pub struct JobRequest {
     pub seed: Option<u64>,
 }
 
-/// `POST /v1/batches`: deals `seed .. seed+count-1` of one variant and size.
+/// `POST /v1/batches`: deals `seed .. seed+count-1` of one variant and size, or the
+/// PySolFC games `pysol.from .. pysol.from+pysol.count-1`.
 #[derive(Deserialize, Debug, Clone, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
-    /// `basic` (default) or `common`.
+    /// `basic` (default) or `common`; with `pysol`, the game's (it may be repeated).
     pub variant: Option<String>,
     /// Algorithm (default `auto`).
     pub algorithm: Option<String>,
-    /// Suits (1..8, default 4).
-    #[serde(default = "default_suits", deserialize_with = "whole")]
+    /// Suits (1..8, default 4); not with `pysol`.
+    #[serde(default, deserialize_with = "whole_opt")]
     #[schema(minimum = 1, maximum = 8)]
-    pub suits: usize,
-    /// Ranks (3..13, default 13).
-    #[serde(default = "default_ranks", deserialize_with = "whole")]
+    pub suits: Option<u64>,
+    /// Ranks (3..13, default 13); not with `pysol`.
+    #[serde(default, deserialize_with = "whole_opt")]
     #[schema(minimum = 3, maximum = 13)]
-    pub ranks: usize,
-    /// First deal number (default 0; at most 2^63 - `limits.max_batch_deals`).
-    #[serde(default, deserialize_with = "whole")]
+    pub ranks: Option<u64>,
+    /// First deal number (default 0; at most 2^63 - `limits.max_batch_deals`); not with
+    /// `pysol`.
+    #[serde(default, deserialize_with = "whole_opt")]
     #[schema(maximum = 9_223_372_036_854_775_807_u64)]
-    pub seed: u64,
-    /// Number of deals (1 ..= configured maximum).
+    pub seed: Option<u64>,
+    /// Number of deals (1 ..= configured maximum); required unless `pysol` is given.
+    #[serde(default, deserialize_with = "whole_opt")]
     #[schema(minimum = 1)]
-    #[serde(deserialize_with = "whole")]
-    pub count: u64,
+    pub count: Option<u64>,
+    /// PySolFC games instead of numbered deals.
+    #[serde(default)]
+    pub pysol: Option<PysolBatchSpec>,
     /// Limits of each job.
     #[serde(default, deserialize_with = "object")]
     pub limits: Limits,
+}
+
+/// PySolFC games `from .. from+count-1` of one game: `{"game": "montana", "from": 1,
+/// "count": 1000}`.
+#[derive(Deserialize, Serialize, Debug, Clone, ToSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PysolBatchSpec {
+    /// `montana` (first round `common`) or `blue-moon` (`basic`).
+    pub game: String,
+    /// The first game number (1 ..= 2^63 - `limits.max_batch_deals`).
+    #[serde(deserialize_with = "whole")]
+    #[schema(minimum = 1)]
+    pub from: u64,
+    /// Number of games (1 ..= configured maximum).
+    #[serde(deserialize_with = "whole")]
+    #[schema(minimum = 1)]
+    pub count: u64,
 }
 
 /// Query of `GET`/`POST` that may wait for the job to finish.
@@ -438,8 +460,11 @@ pub struct BatchView {
     pub algorithm: String,
     pub suits: i64,
     pub ranks: i64,
+    /// The first deal number (with `pysol`: the first game number).
     pub seed: i64,
     pub count: i64,
+    /// The PySolFC games of the batch, if it was given as games.
+    pub pysol: Option<PysolBatchSpec>,
     pub limits: Limits,
     pub created_at: String,
     /// Who created the batch (as `created_by` of a job).
@@ -471,6 +496,11 @@ impl BatchView {
             },
             finished: b.materialized == b.spec.count && ended == b.spec.count,
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
+            pysol: b.spec.pysol_game.clone().map(|game| PysolBatchSpec {
+                game,
+                from: b.spec.seed as u64,
+                count: b.spec.count as u64,
+            }),
             id: b.spec.id,
             variant: b.spec.variant.0.name().into(),
             algorithm: b.spec.algorithm.0.name().into(),
@@ -505,11 +535,17 @@ pub struct Effort {
 /// One row of `GET /v1/stats/win-rates`.
 #[derive(Serialize, Debug, Clone, ToSchema, PartialEq)]
 pub struct WinRateRow {
+    /// What the row counts: `positions`, each distinct (variant, position) of this size
+    /// once, however it was submitted (text, numbered deal or PySolFC game); or
+    /// `pysol-GAME` (`pysol-montana`, `pysol-blue-moon`), each number of that PySolFC
+    /// game submitted once, apart from our own numbering.
+    pub source: String,
     pub variant: String,
     pub suits: i64,
     pub ranks: i64,
     #[serde(flatten)]
     pub rates: Rates,
-    /// Search effort of searched (not cached) jobs, by algorithm and verdict.
+    /// Search effort of searched (not cached) jobs, by algorithm and verdict (for
+    /// `positions` rows; empty for `pysol-GAME` rows).
     pub effort: Vec<Effort>,
 }

@@ -81,9 +81,27 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     }
     batch["properties"]["count"]["maximum"] = json!(count_cap);
     batch["properties"]["seed"]["maximum"] = json!(max_batch_seed(config));
-    batch["allOf"] = json!([{"anyOf": algorithm_cases(config, true)}]);
+    let absent = json!({"type": "null"});
+    batch["allOf"] = json!([
+        // Numbered deals (`count`, maybe `seed`, `suits`, `ranks`) or PySolFC games.
+        {"oneOf": [
+            {"required": ["count"], "properties": {"count": {"type": "integer"}, "pysol": absent}},
+            {"required": ["pysol"], "properties": {"pysol": {"type": "object"},
+                "count": absent, "seed": absent, "suits": absent, "ranks": absent}},
+        ]},
+        {"not": {"anyOf": [
+            {"allOf": [pysol_game("montana"), {"required": ["variant"], "properties": {"variant": {"const": "basic"}}}]},
+            {"allOf": [pysol_game("blue-moon"), {"required": ["variant"], "properties": {"variant": {"const": "common"}}}]},
+        ]}},
+        {"anyOf": algorithm_cases(config, true)},
+    ]);
+    let games_batch = &mut schemas["PysolBatchSpec"]["properties"];
+    games_batch["game"]["enum"] = json!(games);
+    games_batch["from"]["maximum"] = json!(max_batch_seed(config));
+    games_batch["count"]["maximum"] = json!(count_cap);
 
-    doc["paths"]["/v1/verdicts"]["get"]["parameters"] = json!([verdict_lookup(&variants)]);
+    doc["paths"]["/v1/verdicts"]["get"]["parameters"] =
+        json!([verdict_lookup(&variants, &games, &verdicts)]);
 
     for (path, item) in doc["paths"].as_object_mut().into_iter().flatten() {
         for (method, op) in item.as_object_mut().into_iter().flatten() {
@@ -93,9 +111,11 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     doc
 }
 
-/// A job given as the PySolFC game `game`.
+/// A job or batch given as the PySolFC game `game` (`pysol` an object naming it: a
+/// `null` one is no game).
 fn pysol_game(game: &str) -> Value {
-    json!({"required": ["pysol"], "properties": {"pysol": {"properties": {"game": {"const": game}}}}})
+    json!({"required": ["pysol"], "properties": {"pysol": {
+        "type": "object", "required": ["game"], "properties": {"game": {"const": game}}}}})
 }
 
 /// PySolFC game references `GET /v1/verdicts` takes: a game name, a colon and a number
@@ -105,9 +125,10 @@ const PYSOL_PATTERN: &str = "^(montana|blue-moon):0*(100000000000000000000|[1-9]
 /// The query of `GET /v1/verdicts` as one object parameter (form style, exploded, so
 /// its properties are the query's parameters): exactly one of `position`, `deal` (with
 /// `suits` and `ranks`) and `pysol`, and with `pysol` a `variant` only if it is the
-/// game's. The derive cannot say which parameters go together; this is what
-/// `api::verdicts` enforces.
-fn verdict_lookup(variants: &[&str]) -> Value {
+/// game's; or a list (`game`, `from`, `to`, `verdict`; `to` below `from` is an empty
+/// list). The derive cannot say which parameters go together; this is what
+/// `api::verdicts` and `api::verdict_list` enforce.
+fn verdict_lookup(variants: &[&str], games: &[&str], verdicts: &[&str]) -> Value {
     let none_of = |names: &[&str]| {
         let props: serde_json::Map<String, Value> = names
             .iter()
@@ -116,13 +137,16 @@ fn verdict_lookup(variants: &[&str]) -> Value {
         Value::Object(props)
     };
     let game_variant = |game: &str, variant: &str| json!({"properties": {"pysol": {"pattern": format!("^{game}:")}, "variant": {"const": variant}}});
+    let list_variant = |game: &str, variant: &str| json!({"properties": {"game": {"const": game}, "variant": {"const": variant}}});
+    let list = ["game", "from", "to", "verdict"];
+    let and_list = |names: &[&str]| none_of(&[names, &list[..]].concat());
     json!({
         "name": "lookup",
         "in": "query",
         "style": "form",
         "explode": true,
         "required": true,
-        "description": "Exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`; `variant` defaults to `basic`, or to the game's with `pysol`.",
+        "description": "Exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`; `variant` defaults to `basic`, or to the game's with `pysol`. Or a list: `game` with `from`, `to` and `verdict`, and a `variant` only if it is the game's.",
         "schema": {
             "type": "object",
             "additionalProperties": false,
@@ -133,17 +157,30 @@ fn verdict_lookup(variants: &[&str]) -> Value {
                 "suits": {"type": "integer", "minimum": 1, "maximum": 8},
                 "ranks": {"type": "integer", "minimum": 3, "maximum": 13},
                 "pysol": {"type": "string", "pattern": PYSOL_PATTERN},
+                "game": {"type": "string", "enum": games},
+                "from": {"type": "integer", "minimum": 1, "maximum": MAX_SEED},
+                "to": {"type": "integer", "minimum": 1, "maximum": MAX_SEED},
+                "verdict": {"type": "string", "enum": verdicts},
             },
             "oneOf": [
-                {"required": ["position"], "properties": none_of(&["deal", "suits", "ranks", "pysol"])},
-                {"required": ["deal"], "properties": none_of(&["position", "pysol"])},
+                {"required": ["position"], "properties": and_list(&["deal", "suits", "ranks", "pysol"])},
+                {"required": ["deal"], "properties": and_list(&["position", "pysol"])},
                 {
                     "required": ["pysol"],
-                    "properties": none_of(&["position", "deal", "suits", "ranks"]),
+                    "properties": and_list(&["position", "deal", "suits", "ranks"]),
                     "anyOf": [
                         {"properties": {"variant": false}},
                         game_variant("montana", "common"),
                         game_variant("blue-moon", "basic"),
+                    ],
+                },
+                {
+                    "required": ["game"],
+                    "properties": none_of(&["position", "deal", "suits", "ranks", "pysol"]),
+                    "anyOf": [
+                        {"properties": {"variant": false}},
+                        list_variant("montana", "common"),
+                        list_variant("blue-moon", "basic"),
                     ],
                 },
             ],
@@ -178,8 +215,8 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
         };
         json!({"properties": props})
     };
-    // A job's variant is the one it names, else its PySolFC game's, else `basic`; a
-    // batch names one or means `basic`.
+    // A job's or batch's variant is the one it names, else its PySolFC game's, else
+    // `basic`.
     let case = |algorithms: Value, variants: Value, required: &[&str], limits: Value| {
         let named: Vec<&str> = variants
             .as_array()
@@ -191,16 +228,12 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
         let required: Vec<&str> = required
             .iter()
             .copied()
-            .filter(|r| batch || *r != "variant")
+            .filter(|r| *r != "variant")
             .collect();
         let mut case = json!({
             "properties": {"algorithm": {"enum": algorithms}, "limits": limits},
             "required": required,
         });
-        if batch {
-            case["properties"]["variant"] = json!({"enum": variants});
-            return case;
-        }
         let mut ways =
             vec![json!({"required": ["variant"], "properties": {"variant": {"enum": named}}})];
         let unnamed = json!({"properties": {"variant": {"type": "null"}}});

@@ -242,44 +242,90 @@ impl BatchRequest {
         config: &Config,
     ) -> Result<NewBatch, ApiError> {
         let caps = &config.limits;
-        let common = validate_common(
-            self.variant.as_deref(),
-            self.algorithm.as_deref(),
-            &self.limits,
-            config,
-        )?;
+        let bad = |m: String| Err(ApiError::Unprocessable(m));
+        let game = match &self.pysol {
+            Some(spec) => {
+                if self.suits.is_some() || self.ranks.is_some() || self.seed.is_some() {
+                    return bad(
+                        "pysol: give the games' numbers in `pysol` (`from`, `count`), \
+                         without `seed`, `suits` or `ranks`"
+                            .into(),
+                    );
+                }
+                if self.count.is_some() {
+                    return bad("pysol: give `count` inside `pysol`, not beside it".into());
+                }
+                let game: PysolGame = spec
+                    .game
+                    .parse()
+                    .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
+                Some(game)
+            }
+            None => None,
+        };
+        let variant = match (game, self.variant.as_deref()) {
+            (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
+                Ok(parsed) => {
+                    let first = PysolDeal::new(game, 1).expect("game 1 exists");
+                    Some(pysol_variant(first, parsed)?.name())
+                }
+                // `validate_common` refuses an unknown name, naming it.
+                Err(_) => named,
+            },
+            (None, named) => named,
+        };
+        let common = validate_common(variant, self.algorithm.as_deref(), &self.limits, config)?;
         if self.limits.table_mb.is_some() {
-            return Err(ApiError::Unprocessable(
-                "limits.table_mb is not supported for batches".into(),
+            return bad("limits.table_mb is not supported for batches".into());
+        }
+        let (suits, ranks, seed, count, field) = match &self.pysol {
+            Some(spec) => (4, 13, spec.from, Some(spec.count), "pysol.count"),
+            None => (
+                self.suits.unwrap_or(4) as usize,
+                self.ranks.unwrap_or(13) as usize,
+                self.seed.unwrap_or(0),
+                self.count,
+                "count",
+            ),
+        };
+        layout(suits, ranks)?;
+        let Some(count) = count else {
+            return bad(
+                "give `count` (deals `seed` .. `seed+count-1`) or `pysol` ({\"game\": \
+                 \"montana\", \"from\": 1, \"count\": N})"
+                    .into(),
+            );
+        };
+        if count == 0 || count > caps.max_batch_deals {
+            return bad(format!(
+                "{field} must be between 1 and {} (got {count})",
+                caps.max_batch_deals
             ));
         }
-        layout(self.suits, self.ranks)?;
-        if self.count == 0 || self.count > caps.max_batch_deals {
-            return Err(ApiError::Unprocessable(format!(
-                "count must be between 1 and {} (got {})",
-                caps.max_batch_deals, self.count
-            )));
-        }
         let max_seed = super::schema::max_batch_seed(config);
-        if self.seed > max_seed {
-            return Err(ApiError::Unprocessable(format!(
-                "seed must be at most {max_seed} (2^63 - limits.max_batch_deals; got {})",
-                self.seed
-            )));
+        let first = if game.is_some() { "pysol.from" } else { "seed" };
+        if seed > max_seed {
+            return bad(format!(
+                "{first} must be at most {max_seed} (2^63 - limits.max_batch_deals; got {seed})"
+            ));
+        }
+        if game.is_some() && seed == 0 {
+            return bad("pysol.from: PySolFC numbers its games from 1 (got 0)".into());
         }
         Ok(NewBatch {
             id,
             variant: Stored(common.variant),
             algorithm: Stored(common.algorithm),
-            suits: self.suits as i64,
-            ranks: self.ranks as i64,
-            seed: self.seed as i64,
-            count: self.count as i64,
+            suits: suits as i64,
+            ranks: ranks as i64,
+            seed: seed as i64,
+            count: count as i64,
             limit_nodes: common.limit_nodes,
             limit_time_ms: common.limit_time_ms,
             limit_probes: common.limit_probes,
             threads: common.threads,
             created_by: Some(created_by.to_string()),
+            pysol_game: game.map(|g| g.name().to_string()),
         })
     }
 }

@@ -42,6 +42,9 @@ pub struct NewBatch {
     pub threads: i64,
     /// The caller that created it (see [`super::NewJob::created_by`]); its jobs carry it.
     pub created_by: Option<String>,
+    /// The PySolFC game (`montana`) of a batch given as games: its jobs are games
+    /// `seed .. seed+count-1` of it, in the game's variant.
+    pub pysol_game: Option<String>,
 }
 
 /// One line of a batch's results.
@@ -55,6 +58,10 @@ pub struct BatchResult {
     pub milliseconds: Option<f64>,
     pub algorithm: Option<String>,
     pub node_id: Option<String>,
+    /// The PySolFC game of the job (`montana:5`), in a batch of games; `deal` is then
+    /// its number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pysol: Option<String>,
 }
 
 /// The header line of a batch's results as CSV.
@@ -112,8 +119,8 @@ impl Store {
         in_transaction!(self, |Db, tx, _d| {
             let row = sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms, limit_probes, threads, created_by)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *",
+                 limit_time_ms, limit_probes, threads, created_by, pysol_game)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *",
         )
         .bind(&batch.id)
         .bind(batch.variant)
@@ -127,6 +134,7 @@ impl Store {
         .bind(batch.limit_probes)
         .bind(batch.threads)
         .bind(&batch.created_by)
+        .bind(&batch.pysol_game)
         .fetch_one(&mut *tx)
         .await?;
             tx.commit().await?;
@@ -217,7 +225,7 @@ impl Store {
         on_pool!(self, read, |Db, pool, _d| {
             let mut rows = sqlx::query_as::<Db, BatchResult>(
                 "SELECT deal_seed AS deal, position, state, verdict, nodes,
-                     elapsed_ms AS milliseconds, used_algorithm AS algorithm, node_id
+                     elapsed_ms AS milliseconds, used_algorithm AS algorithm, node_id, pysol
                  FROM jobs WHERE batch_id = $1 ORDER BY seq",
             )
             .bind(batch_id)
@@ -226,7 +234,14 @@ impl Store {
                 let row = rows.try_next().await;
                 let end = !matches!(row, Ok(Some(_)));
                 let sent = match row {
-                    Ok(Some(row)) => out.send(Ok(row)).await,
+                    Ok(Some(mut row)) => {
+                        if let Some((_, number)) =
+                            row.pysol.as_deref().and_then(|p| p.split_once(':'))
+                        {
+                            row.deal = number.parse().ok();
+                        }
+                        out.send(Ok(row)).await
+                    }
                     Ok(None) => break,
                     Err(e) => out.send(Err(e)).await,
                 };
@@ -333,6 +348,7 @@ mod tests {
             limit_probes: None,
             threads: 1,
             created_by: None,
+            pysol_game: None,
         }
     }
 
@@ -462,6 +478,7 @@ mod tests {
                 limit_probes: None,
                 threads: 1,
                 created_by: None,
+                pysol_game: None,
             };
             store.insert_batch(&batch).await.unwrap();
             let first = [job("j0", "b", 10), job("j1", "b", 11)];

@@ -1,0 +1,183 @@
+//! `GET /v1/verdicts?game=montana&from=1&to=1000[&verdict=solvable]`: the known
+//! verdicts of a range of PySolFC game numbers, one line per number in number order,
+//! as NDJSON (default) or CSV (`Accept: text/csv`).
+//!
+//! Invariants: numbers without a known verdict are left out (nothing is searched or
+//! stored), and `to` below `from` is an empty list; the body is streamed from pages of the store (`store::pysol`) through a
+//! bounded channel, so a list of any length takes constant memory and a slow reader
+//! holds no database connection; a failed read ends the body unfinished, so the client
+//! sees it was cut.
+
+use super::verdicts::VerdictQuery;
+use crate::service::error::{ApiError, ApiResult};
+use crate::service::model::pysol_variant;
+use crate::service::store::{PysolRange, PysolVerdict};
+use crate::service::AppState;
+use axum::body::Body;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use gaps_engine::{PysolDeal, PysolGame, Variant, Verdict};
+use serde::Serialize;
+
+/// The header line of a list as CSV.
+const CSV_HEADER: &str =
+    "game,number,verdict,variant,position,algorithm,nodes,elapsed_ms,job_id,time_ms\n";
+
+/// One line of a list.
+#[derive(Serialize)]
+struct ListLine<'a> {
+    game: &'a str,
+    number: i64,
+    verdict: &'static str,
+    variant: &'static str,
+    position: &'a str,
+    algorithm: &'static str,
+    nodes: i64,
+    elapsed_ms: f64,
+    job_id: &'a str,
+    /// For `unknown`: the time limit (ms) of the longest search tried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_ms: Option<i64>,
+}
+
+impl<'a> ListLine<'a> {
+    fn new(game: &'a str, row: &'a PysolVerdict) -> ListLine<'a> {
+        ListLine {
+            game,
+            number: row.number,
+            verdict: row.verdict.0.name(),
+            variant: row.variant.0.name(),
+            position: &row.position,
+            algorithm: row.algorithm.0.name(),
+            nodes: row.nodes,
+            elapsed_ms: row.elapsed_ms,
+            job_id: &row.job_id,
+            time_ms: (row.verdict.0 == Verdict::Unknown).then_some(row.limit_time_ms),
+        }
+    }
+
+    fn ndjson(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("a list line serialises");
+        line.push('\n');
+        line
+    }
+
+    /// The fields hold no comma, quote or newline (names, numbers, ids and positions,
+    /// whose notation separates cells by spaces and rows by `/`).
+    fn csv(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{:.3},{},{}\n",
+            self.game,
+            self.number,
+            self.verdict,
+            self.variant,
+            self.position,
+            self.algorithm,
+            self.nodes,
+            self.elapsed_ms,
+            self.job_id,
+            self.time_ms.map(|t| t.to_string()).unwrap_or_default()
+        )
+    }
+}
+
+impl VerdictQuery {
+    /// The range a list query asks for, or a 422 naming what is wrong.
+    fn range(&self, game: &str) -> Result<PysolRange, ApiError> {
+        let bad = |m: String| ApiError::Unprocessable(m);
+        if self.position.is_some()
+            || self.deal.is_some()
+            || self.suits.is_some()
+            || self.ranks.is_some()
+            || self.pysol.is_some()
+        {
+            return Err(bad(
+                "a list (`game`, `from`, `to`) takes no `position`, `deal`, `suits`, `ranks` \
+                 or `pysol`"
+                    .into(),
+            ));
+        }
+        let parsed: PysolGame = game.parse().map_err(|e| bad(format!("game: {e}")))?;
+        let named = self
+            .variant
+            .as_deref()
+            .map(|v| {
+                v.parse::<Variant>()
+                    .map_err(|e| bad(format!("variant: {e}")))
+            })
+            .transpose()?;
+        pysol_variant(PysolDeal::new(parsed, 1).expect("game 1 exists"), named)?;
+        let from = self.from.unwrap_or(1);
+        let to = self.to.unwrap_or(i64::MAX as u64);
+        if from == 0 {
+            return Err(bad("from: PySolFC numbers its games from 1 (got 0)".into()));
+        }
+        for (name, n) in [("from", from), ("to", to)] {
+            if n > i64::MAX as u64 {
+                return Err(bad(format!("{name}: at most 2^63-1 here (got {n})")));
+            }
+        }
+        let verdict = self
+            .verdict
+            .as_deref()
+            .map(|v| {
+                v.parse::<Verdict>()
+                    .map_err(|e| bad(format!("verdict: {e}")))
+            })
+            .transpose()?;
+        Ok(PysolRange {
+            game: parsed.name().to_string(),
+            from: from as i64,
+            to: to as i64,
+            verdict,
+        })
+    }
+}
+
+/// The list answer of `GET /v1/verdicts` (see the module doc).
+pub async fn list(
+    state: AppState,
+    query: VerdictQuery,
+    game: &str,
+    headers: &HeaderMap,
+) -> ApiResult<Response> {
+    let range = query.range(game)?;
+    let csv = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/csv"));
+    let (sender, receiver) = tokio::sync::mpsc::channel(256);
+    let store = state.store.clone();
+    let game = range.game.clone();
+    tokio::spawn(async move { store.stream_pysol_verdicts(range, sender).await });
+    let first = csv.then_some(CSV_HEADER);
+    let lines = futures_util::stream::unfold((receiver, first), move |(mut rows, first)| {
+        let game = game.clone();
+        async move {
+            if let Some(header_line) = first {
+                let line = bytes::Bytes::from_static(header_line.as_bytes());
+                return Some((Ok(line), (rows, None)));
+            }
+            let line = match rows.recv().await? {
+                Ok(row) if csv => Ok(ListLine::new(&game, &row).csv()),
+                Ok(row) => Ok(ListLine::new(&game, &row).ndjson()),
+                Err(e) => Err(std::io::Error::other(e.to_string())),
+            };
+            Some((line.map(bytes::Bytes::from), (rows, None)))
+        }
+    });
+    let content_type = if csv {
+        "text/csv; charset=utf-8"
+    } else {
+        "application/x-ndjson"
+    };
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        Body::from_stream(lines),
+    )
+        .into_response())
+}
