@@ -24,9 +24,7 @@ fn published_blue_moon(count: usize) -> Vec<(i64, String)> {
 async fn a_batch_of_pysol_games_is_listed_and_counted_apart() {
     let t = start().await;
     let body = json!({"pysol": {"game": "blue-moon", "from": 1, "count": 30}});
-    let (status, _, batch) = t
-        .call("POST", "/v1/batches", Some(&body.to_string()))
-        .await;
+    let (status, _, batch) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
     assert_eq!(batch["variant"], "basic");
     assert_eq!(batch["pysol"], body["pysol"]);
@@ -37,7 +35,10 @@ async fn a_batch_of_pysol_games_is_listed_and_counted_apart() {
     // Its results number the games, and agree with the published table.
     let published = published_blue_moon(30);
     let results = t
-        .text(&format!("/v1/batches/{}/results", batch["id"].as_str().unwrap()))
+        .text(&format!(
+            "/v1/batches/{}/results",
+            batch["id"].as_str().unwrap()
+        ))
         .await;
     let rows: Vec<Value> = results
         .lines()
@@ -56,7 +57,10 @@ async fn a_batch_of_pysol_games_is_listed_and_counted_apart() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let numbers: Vec<i64> = lines.iter().map(|l| l["number"].as_i64().unwrap()).collect();
+    let numbers: Vec<i64> = lines
+        .iter()
+        .map(|l| l["number"].as_i64().unwrap())
+        .collect();
     assert_eq!(numbers, (5..=12).collect::<Vec<_>>());
     for line in &lines {
         let (_, verdict) = &published[line["number"].as_u64().unwrap() as usize - 1];
@@ -78,7 +82,11 @@ async fn a_batch_of_pysol_games_is_listed_and_counted_apart() {
         .await;
     let won: Vec<i64> = won
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["number"].as_i64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["number"]
+                .as_i64()
+                .unwrap()
+        })
         .collect();
     let expected: Vec<i64> = published
         .iter()
@@ -87,7 +95,10 @@ async fn a_batch_of_pysol_games_is_listed_and_counted_apart() {
         .collect();
     assert_eq!(won, expected);
     assert!(t.text("/v1/verdicts?game=montana").await.is_empty());
-    assert!(t.text("/v1/verdicts?game=blue-moon&from=9&to=3").await.is_empty());
+    assert!(t
+        .text("/v1/verdicts?game=blue-moon&from=9&to=3")
+        .await
+        .is_empty());
 
     // The win-rate table: the games' own row beside the row of distinct positions.
     let (_, _, rates) = t.call("GET", "/v1/stats/win-rates", None).await;
@@ -102,7 +113,11 @@ async fn a_batch_of_pysol_games_is_listed_and_counted_apart() {
     };
     let games = row("pysol-blue-moon");
     assert_eq!(
-        (games["variant"].clone(), games["suits"].clone(), games["deals"].clone()),
+        (
+            games["variant"].clone(),
+            games["suits"].clone(),
+            games["deals"].clone()
+        ),
         (json!("basic"), json!(4), json!(30))
     );
     assert_eq!(games["solvable"], expected.len(), "{games}");
@@ -141,9 +156,7 @@ async fn bad_game_batches_and_lists_are_refused_and_store_nothing() {
         (json!({"pysol": {"game": "montana", "count": 5}}), "from"),
         (json!({"variant": "basic"}), "give `count`"),
     ] {
-        let (status, _, problem) = t
-            .call("POST", "/v1/batches", Some(&body.to_string()))
-            .await;
+        let (status, _, problem) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
         assert_eq!(
             status,
             StatusCode::UNPROCESSABLE_ENTITY,

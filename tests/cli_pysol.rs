@@ -32,6 +32,23 @@ fn pysol_games_are_dealt_and_solved_as_pysolfc_deals_them() {
         // Columns one to the right of the position's: column 0 holds the Aces.
         assert!(on_board.iter().all(|m| m["to"][1].as_u64().unwrap() >= 1));
     }
+    // The text shows the board and the solution on it.
+    let text = gaps()
+        .args(["solve", "--pysol", "blue-moon:2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let first_move = &v["pysol"]["board_solution"][0];
+    let first_line = format!(
+        "   1. {} ({},{}) -> ({},{})",
+        first_move["card"].as_str().unwrap(),
+        first_move["from"][0],
+        first_move["from"][1],
+        first_move["to"][0],
+        first_move["to"][1]
+    );
+    assert!(text.contains("solution (on the board): "), "{text}");
+    assert!(text.contains(&first_line), "{first_line} in {text}");
     let montana = gaps()
         .args([
             "solve",

@@ -260,9 +260,7 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
     let games = &doc["components"]["schemas"]["PysolBatchSpec"]["properties"];
     assert_eq!(games["from"]["maximum"], max_seed);
     assert_eq!(games["count"]["maximum"], 50);
-    let games_at = |from: u64, count: u64| {
-        json!({"pysol": {"game": "blue-moon", "from": from, "count": count}, "limits": {"time_ms": 100}})
-    };
+    let games_at = |from: u64, count: u64| json!({"pysol": {"game": "blue-moon", "from": from, "count": count}, "limits": {"time_ms": 100}});
     for (body, want) in [
         (games_at(max_seed, 1), StatusCode::ACCEPTED),
         (games_at(max_seed + 1, 1), StatusCode::UNPROCESSABLE_ENTITY),

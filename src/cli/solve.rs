@@ -130,8 +130,17 @@ fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
         writeln!(out, "stopped: {reason}")?;
     }
     if json.verdict == "solvable" {
-        writeln!(out, "solution: {} moves", json.solution.len())?;
-        for (i, MoveJson { card, from, to }) in json.solution.iter().enumerate() {
+        // A Blue Moon game is shown as PySolFC shows it: its solution too (its own
+        // suits, columns counted from the Aces' column 0); `--json` has both.
+        let on_board = json.pysol.as_ref().and_then(|p| p.board_solution.as_ref());
+        let moves = on_board.unwrap_or(&json.solution);
+        let whose = if on_board.is_some() {
+            " (on the board)"
+        } else {
+            ""
+        };
+        writeln!(out, "solution{whose}: {} moves", moves.len())?;
+        for (i, MoveJson { card, from, to }) in moves.iter().enumerate() {
             writeln!(
                 out,
                 "{:4}. {card} ({},{}) -> ({},{})",

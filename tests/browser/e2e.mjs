@@ -118,6 +118,15 @@ async function run() {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(copied.split('\n').length, moves);
 
+    console.log('step: the same position asked again is answered from the store, with no new job');
+    const jobsSolved = await jobCount(base);
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#job-state').textContent === 'known answer, no search');
+    assert.equal(await page.textContent('#job-verdict'), 'solvable');
+    await page.waitForSelector('#replay-section:not([hidden])');
+    assert.equal(await page.locator('#replay-moves li').count(), moves);
+    assert.equal(await jobCount(base), jobsSolved);
+
     console.log('step: cards are placed by clicking (a swap), and the notation follows');
     await page.click('#notation-show');
     const before = await page.inputValue('#notation');
@@ -135,6 +144,24 @@ async function run() {
     assert.match(await page.textContent('#solve-error'), /The service refused this: .*time/);
     assert.equal(await jobCount(base), jobsBefore);
     await page.fill('#limit-time', '');
+
+    console.log('step: a PySolFC game is loaded by number, solved as that game, and kept in the job');
+    await page.fill('#pysol-number', '0');
+    await page.click('#pysol-load');
+    assert.match(await page.textContent('#pysol-error'), /from 1/);
+    await page.selectOption('#pysol-game', 'blue-moon');
+    await page.fill('#pysol-number', '2');
+    await page.click('#pysol-load');
+    await page.waitForFunction(() => document.querySelector('#board-status').textContent.includes('Blue Moon #2'));
+    const game = await (await fetch(`${base}/v1/pysol/blue-moon/2`)).json();
+    assert.equal(await page.inputValue('#notation'), game.position);
+    assert.equal(await page.inputValue('#variant'), 'basic');
+    await page.selectOption('#algorithm', 'auto');
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#job-state').textContent.startsWith('done'), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#job-verdict'), 'solvable');
+    const latest = (await (await fetch(`${base}/v1/jobs?limit=1`)).json()).jobs[0];
+    assert.deepEqual(latest.pysol, { game: 'blue-moon', number: 2 });
 
     console.log('step: a long search (common deal 2, dfs: not decided in minutes) shows live progress and is cancelled');
     await page.fill('#deal-seed', '2');
@@ -159,14 +186,15 @@ async function run() {
     await page.waitForSelector('#winrate-chart svg rect.bar');
     await page.waitForSelector('#effort-chart svg rect.bar');
     assert.match(await page.textContent('#winrates tbody'), /basic.*4×6/s);
+    assert.match(await page.textContent('#winrates tbody'), /PySolFC Blue Moon games.*basic.*4×13/s);
     await page.selectOption('#effort-measure', 'ms');
     await page.waitForFunction(() => document.querySelector('#effort-caption').textContent.includes('time'));
     await page.locator('#stats-section').scrollIntoViewIfNeeded();
     await shot(page, 'stats');
     await page.selectOption('#filter-verdict', 'solvable');
     await page.click('#history-form button[type=submit]');
-    await page.waitForFunction(() => document.querySelectorAll('#history tbody button[data-job]').length === 1);
-    await page.click('#history tbody button[data-job]');
+    await page.waitForFunction(() => document.querySelectorAll('#history tbody button[data-job]').length === 2);
+    await page.click('#history tbody button[data-job] >> nth=0');
     await page.waitForSelector('#replay-section:not([hidden])');
 
     console.log('step: the board is usable from the keyboard');

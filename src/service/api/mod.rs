@@ -79,6 +79,7 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(ops::openapi))
         .route("/docs", get(ops::docs))
         .route("/v1/deals/{seed}", get(ui::deal))
+        .route("/v1/pysol/{game}/{number}", get(ui::pysol_game))
         .route("/", get(ui::index))
         .route("/ui/app.js", get(ui::script))
         .route("/ui/app.css", get(ui::style))

@@ -35,6 +35,7 @@ use utoipa::OpenApi;
         super::batches::results,
         win_rates,
         super::ui::deal,
+        super::ui::pysol_game,
         super::verdicts::lookup,
         healthz,
         metrics
@@ -55,7 +56,8 @@ use utoipa::OpenApi;
         Effort,
         Problem,
         Progress,
-        super::ui::DealView
+        super::ui::DealView,
+        super::ui::PysolGameView
     ))
 )]
 pub struct ApiDoc;

@@ -1,8 +1,10 @@
-//! The web page at `/` and what only it needs: its embedded assets and a deal lookup.
+//! The web page at `/` and what only it needs: its embedded assets, and the layouts of
+//! numbered deals and PySolFC games.
 //!
 //! Invariants: the assets are compiled into the binary (no build step, no CDN, works
 //! offline) and served with a content security policy that allows only this origin;
-//! `GET /v1/deals/{seed}` is a pure function of its inputs and stores nothing.
+//! `GET /v1/deals/{seed}` and `GET /v1/pysol/{game}/{number}` are pure functions of
+//! their inputs and store nothing.
 
 use super::ApiQuery;
 use crate::service::error::{ApiError, ApiResult};
@@ -11,7 +13,7 @@ use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gaps_engine::format_position;
+use gaps_engine::{format_position, PysolDeal, PysolGame};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -102,5 +104,54 @@ pub async fn deal(
         suits: spec.suits,
         ranks: spec.ranks,
         position: format_position(&position),
+    }))
+}
+
+/// A PySolFC game and the position its first round is.
+#[derive(Serialize, ToSchema)]
+pub struct PysolGameView {
+    /// `montana` or `blue-moon`.
+    pub game: String,
+    pub number: u64,
+    /// The variant its first round is played as.
+    pub variant: String,
+    /// Canonical position of its first round (for `blue-moon`, the `basic` position).
+    pub position: String,
+    /// The board as PySolFC shows it (`blue-moon`: each row's Ace in column 0), as
+    /// `gaps deal --pysol GAME:N` prints it.
+    pub board: String,
+}
+
+/// A PySolFC game's layout (the same as `gaps deal --pysol GAME:N`); stores nothing.
+#[utoipa::path(get, path = "/v1/pysol/{game}/{number}",
+    params(
+        ("game" = String, Path, description = "`montana` or `blue-moon`"),
+        ("number" = u64, Path, description = "Game number, 1 ..= 2^63-1", minimum = 1),
+    ),
+    responses(
+        (status = 200, description = "The game", body = PysolGameView),
+        (status = 422, description = "Unknown game or bad number", body = crate::service::error::Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn pysol_game(
+    Path((game, number)): Path<(String, String)>,
+) -> ApiResult<Json<PysolGameView>> {
+    let bad = |m: String| ApiError::Unprocessable(m);
+    let game: PysolGame = game.parse().map_err(|e| bad(format!("game: {e}")))?;
+    let number = number
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n <= i64::MAX as u64)
+        .ok_or_else(|| {
+            bad(format!(
+                "number {number:?}: give a whole number from 1 to 2^63-1"
+            ))
+        })?;
+    let deal = PysolDeal::new(game, u128::from(number)).map_err(|e| bad(format!("number: {e}")))?;
+    Ok(Json(PysolGameView {
+        game: game.name().into(),
+        number,
+        variant: game.variant().name().into(),
+        position: format_position(&deal.position()),
+        board: deal.board_text(),
     }))
 }

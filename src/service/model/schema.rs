@@ -321,6 +321,13 @@ fn complete_operation(
             "verdict" => schema["enum"] = json!(verdicts),
             "cursor" => schema["pattern"] = json!(CURSOR_PATTERN),
             "seed" => schema["maximum"] = json!(MAX_SEED),
+            "game" if path == "/v1/pysol/{game}/{number}" => {
+                schema["enum"] = json!(PysolGame::ALL.iter().map(|g| g.name()).collect::<Vec<_>>())
+            }
+            "number" if path == "/v1/pysol/{game}/{number}" => {
+                schema["minimum"] = json!(1);
+                schema["maximum"] = json!(MAX_SEED);
+            }
             _ => {}
         }
     }

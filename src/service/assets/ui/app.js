@@ -129,7 +129,9 @@ async function api(path, options = {}) {
 
 // ---------- Board ----------
 
-const state = { grid: null, selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null, effort: [] };
+// `game`: the PySolFC game last loaded ({game, number, variant, text}); a search is sent
+// as that game while the board still shows its position under its variant.
+const state = { grid: null, selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null, effort: [], game: null };
 
 function renderBoard(grid, marks = {}) {
   const board = $('board');
@@ -268,7 +270,66 @@ async function loadDeal(event) {
   }
 }
 
+const GAME_NAMES = { montana: 'Montana', 'blue-moon': 'Blue Moon' };
+
+async function loadPysol(event) {
+  event.preventDefault();
+  const game = $('pysol-game').value;
+  const number = $('pysol-number').value.trim();
+  const err = $('pysol-error');
+  err.textContent = '';
+  if (!/^\d+$/.test(number) || BigInt(number) < 1n || BigInt(number) > 9223372036854775807n) {
+    err.textContent = 'The game number must be a whole number from 1 to 9223372036854775807.';
+    return;
+  }
+  try {
+    const g = await api(`/v1/pysol/${game}/${number}`);
+    const grid = parseNotation(g.position).grid;
+    // Blue Moon's first round is a `basic` position: PySolFC's board shows each row's
+    // Ace in column 0, which `basic` leaves out (the suits are the rows' Aces').
+    const shown = g.game === 'blue-moon' ? ' (PySolFC shows each row\'s Ace left of column 0)' : '';
+    setPosition(grid, `PySolFC ${GAME_NAMES[g.game]} #${g.number} shown as its first round, ${g.variant}${shown}.`);
+    $('variant').value = g.variant;
+    state.game = { game: g.game, number: Number(g.number), variant: g.variant, text: formatGrid(grid) };
+  } catch (e) {
+    err.textContent = e.message;
+  }
+}
+
 // ---------- Solve ----------
+
+// The PySolFC game the board still shows under its variant, or null.
+function currentGame(variant) {
+  const g = state.game;
+  return g && state.grid && g.variant === variant && formatGrid(state.grid) === g.text ? g : null;
+}
+
+// The stored verdict of what is about to be searched, or null (nothing stored, or the
+// lookup failed: neither is a reason not to search).
+async function knownVerdict(game, position, variant) {
+  const q = game
+    ? new URLSearchParams({ pysol: `${game.game}:${game.number}` })
+    : new URLSearchParams({ position, variant });
+  try {
+    const res = await fetch(`/v1/verdicts?${q}`);
+    return res.ok ? await res.json() : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// Shows a stored exact verdict as the answer: no job was created.
+function showKnown(view) {
+  state.job = null;
+  $('job').hidden = false;
+  $('job-id').textContent = `none (stored answer of job ${view.job_id})`;
+  $('job-state').textContent = 'known answer, no search';
+  $('job-verdict').textContent = view.verdict;
+  $('job-nodes').textContent = `${fmt(view.nodes)} (when it was searched)`;
+  $('job-time').textContent = `${ms(view.elapsed_ms)} ms (when it was searched)`;
+  $('cancel').disabled = true;
+  if (view.solution.length > 0) startReplay(view);
+}
 
 function readLimit(id, name) {
   const v = $(id).value.trim();
@@ -298,7 +359,18 @@ async function solve(event) {
     return;
   }
   Object.keys(limits).forEach((k) => limits[k] === null && delete limits[k]);
-  const body = { position: formatGrid(state.grid), variant: $('variant').value, algorithm: $('algorithm').value, limits };
+  const variant = $('variant').value;
+  const position = formatGrid(state.grid);
+  const game = currentGame(variant);
+  // A stored exact verdict answers at once, without a job.
+  const known = await knownVerdict(game, position, variant);
+  if (known && known.verdict !== 'unknown') {
+    showKnown(known);
+    return;
+  }
+  const body = { variant, algorithm: $('algorithm').value, limits };
+  if (game) body.pysol = { game: game.game, number: game.number };
+  else body.position = position;
   try {
     const job = await api('/v1/jobs', { method: 'POST', body: JSON.stringify(body) });
     followJob(job);
@@ -454,6 +526,12 @@ async function openJob(id) {
 
 // ---------- Statistics ----------
 
+// What a win-rate row counts: every distinct position, or the numbers of a PySolFC game.
+function sourceName(source) {
+  const game = source.startsWith('pysol-') ? GAME_NAMES[source.slice(6)] : null;
+  return game ? `PySolFC ${game} games` : 'distinct positions';
+}
+
 function winRateChart(rows) {
   if (rows.length === 0) return '<p>No finished jobs yet.</p>';
   const W = 640, left = 150, right = 20, rowH = 34, top = 24;
@@ -465,7 +543,8 @@ function winRateChart(rows) {
   }
   rows.forEach((r, i) => {
     const y = top + i * rowH;
-    svg += `<text x="${left - 8}" y="${y + 19}" text-anchor="end">${esc(`${r.variant} ${r.suits}×${r.ranks} (${r.deals})`)}</text>`;
+    const label = r.source === 'positions' ? `${r.variant} ${r.suits}×${r.ranks}` : `PySolFC ${GAME_NAMES[r.source.slice(6)] || r.source}`;
+    svg += `<text x="${left - 8}" y="${y + 19}" text-anchor="end">${esc(`${label} (${r.deals})`)}</text>`;
     svg += `<rect class="band" x="${x(r.unknown_as_loss_low)}" y="${y + 4}" width="${Math.max(1, x(r.unknown_as_win_high) - x(r.unknown_as_loss_low))}" height="22"/>`;
     svg += `<rect class="bar" x="${x(0)}" y="${y + 9}" width="${Math.max(1, x(r.win_rate) - x(0))}" height="12"><title>${esc(`${(r.win_rate * 100).toFixed(1)}%`)}</title></rect>`;
     svg += `<line class="whisker" x1="${x(r.ci95_low)}" x2="${x(r.ci95_high)}" y1="${y + 15}" y2="${y + 15}"/>`;
@@ -500,10 +579,10 @@ async function loadStats() {
   try {
     const rows = await api('/v1/stats/win-rates');
     $('winrate-chart').innerHTML = winRateChart(rows);
-    $('winrates').querySelector('tbody').innerHTML = rows.map((r) => `<tr><td>${esc(r.variant)}</td><td>${r.suits}×${r.ranks}</td>`
+    $('winrates').querySelector('tbody').innerHTML = rows.map((r) => `<tr><td>${esc(sourceName(r.source))}</td><td>${esc(r.variant)}</td><td>${r.suits}×${r.ranks}</td>`
       + `<td>${fmt(r.deals)}</td><td>${fmt(r.solvable)}</td><td>${fmt(r.unsolvable)}</td><td>${fmt(r.unknown)}</td>`
       + `<td>${(r.win_rate * 100).toFixed(1)}%</td><td>${(r.ci95_low * 100).toFixed(1)}% – ${(r.ci95_high * 100).toFixed(1)}%</td></tr>`).join('')
-      || '<tr><td colspan="8">No finished jobs yet.</td></tr>';
+      || '<tr><td colspan="9">No finished jobs yet.</td></tr>';
     const page = await api('/v1/jobs?state=done&limit=500');
     state.effort = page.jobs.filter((j) => j.stats).map((j) => j.stats);
     renderEffort();
@@ -524,6 +603,7 @@ function renderEffort() {
 
 document.addEventListener('DOMContentLoaded', () => {
   $('deal-form').addEventListener('submit', loadDeal);
+  $('pysol-form').addEventListener('submit', loadPysol);
   $('notation-form').addEventListener('submit', (e) => { e.preventDefault(); showNotation(); });
   $('board').addEventListener('click', onBoardClick);
   $('board').addEventListener('keydown', onBoardKey);
