@@ -90,3 +90,28 @@ fn winrate_deals_pysol_games_from_game_1() {
     }
     assert_eq!(v["solvable"], wins, "{v}");
 }
+
+#[test]
+fn deal_count_prints_consecutive_games_and_checks_the_whole_range_first() {
+    let text = |args: &[&str]| {
+        let out = gaps().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let three = text(&["deal", "--pysol", "blue-moon:31999", "--count", "3"]);
+    let one_by_one: String = (31999..32002)
+        .map(|n| text(&["deal", "--pysol", &format!("blue-moon:{n}")]))
+        .collect();
+    // Across the generators' boundary (32000), as one by one.
+    assert_eq!(three, one_by_one);
+    let deals = text(&["deal", "--seed", "5", "--ranks", "6", "--count", "2", "--position"]);
+    let second = text(&["deal", "--seed", "6", "--ranks", "6", "--position"]);
+    assert_eq!(deals.lines().nth(1).unwrap(), second.trim_end());
+    for bad in [
+        &["deal", "--pysol", "montana:100000000000000000000", "--count", "2"][..],
+        &["deal", "--seed", "18446744073709551615", "--count", "2"],
+        &["deal", "--seed", "1", "--count", "0"],
+    ] {
+        gaps().args(bad).assert().code(2).stdout("");
+    }
+}

@@ -1,11 +1,13 @@
 //! `gaps deal`: prints a numbered deal (see docs/notation.md, "Deal numbers"), or a
-//! PySolFC game's board ("PySolFC's deals").
+//! PySolFC game's board ("PySolFC's deals"); with `--count`, consecutive ones, one a
+//! line (a whole range is checked before the first line is printed).
 
 use super::args::BoardArgs;
 use super::input_error;
 use clap::Args;
 use gaps_engine::format_cells;
 use gaps_engine::{deal, deal_cards, format_position, PysolDeal};
+use std::io::Write;
 
 #[derive(Args, Debug)]
 pub struct DealCmd {
@@ -21,27 +23,49 @@ pub struct DealCmd {
     /// Print the starting position (aces taken out, gaps shown) instead of the full deal.
     #[arg(long)]
     position: bool,
+    /// Print this many consecutive deals (or games), one a line, from the number given.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    count: u64,
 }
 
 pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(text) = &cmd.pysol {
-        let game: PysolDeal = text
+        let first: PysolDeal = text
             .parse()
             .map_err(|e| input_error(format!("--pysol: {e}")))?;
-        if cmd.position {
-            outln!("{}", format_position(&game.position()));
-        } else {
-            outln!("{}", game.board_text());
+        // Refused before anything is printed: the last number must exist too.
+        let last = first.number + u128::from(cmd.count - 1);
+        PysolDeal::new(first.game, last)
+            .map_err(|e| input_error(format!("--pysol with --count {}: {e}", cmd.count)))?;
+        for number in first.number..=last {
+            let game = PysolDeal::new(first.game, number).expect("checked above");
+            if cmd.position {
+                writeln!(out, "{}", format_position(&game.position()))?;
+            } else {
+                writeln!(out, "{}", game.board_text())?;
+            }
         }
+        out.flush()?;
         return Ok(());
     }
-    let seed = cmd.seed.expect("clap requires --seed without --pysol");
+    let first = cmd.seed.expect("clap requires --seed without --pysol");
     let layout = cmd.board.layout()?;
-    if cmd.position {
-        outln!("{}", format_position(&deal(seed, layout)));
-    } else {
-        let cells: Vec<_> = deal_cards(seed, layout).into_iter().map(Some).collect();
-        outln!("{}", format_cells(layout, &cells));
+    let last = first.checked_add(cmd.count - 1).ok_or_else(|| {
+        input_error(format!(
+            "--seed {first} with --count {}: deal numbers end at {}",
+            cmd.count,
+            u64::MAX
+        ))
+    })?;
+    for seed in first..=last {
+        if cmd.position {
+            writeln!(out, "{}", format_position(&deal(seed, layout)))?;
+        } else {
+            let cells: Vec<_> = deal_cards(seed, layout).into_iter().map(Some).collect();
+            writeln!(out, "{}", format_cells(layout, &cells))?;
+        }
     }
+    out.flush()?;
     Ok(())
 }

@@ -3,10 +3,10 @@
 //! as NDJSON (default) or CSV (`Accept: text/csv`).
 //!
 //! Invariants: numbers without a known verdict are left out (nothing is searched or
-//! stored), and `to` below `from` is an empty list; the body is streamed from pages of the store (`store::pysol`) through a
-//! bounded channel, so a list of any length takes constant memory and a slow reader
-//! holds no database connection; a failed read ends the body unfinished, so the client
-//! sees it was cut.
+//! stored), and `to` below `from` is an empty list; the body is streamed a page of the
+//! store (`store::pysol`) per chunk through a channel holding one page, so a list of
+//! any length takes constant memory and a slow reader holds no database connection; a
+//! failed read ends the body unfinished, so the client sees it was cut.
 
 use super::verdicts::VerdictQuery;
 use crate::service::error::{ApiError, ApiResult};
@@ -146,7 +146,8 @@ pub async fn list(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("text/csv"));
-    let (sender, receiver) = tokio::sync::mpsc::channel(256);
+    // Pages of up to 1,000 lines, one waiting at most.
+    let (sender, receiver) = tokio::sync::mpsc::channel(1);
     let store = state.store.clone();
     let game = range.game.clone();
     tokio::spawn(async move { store.stream_pysol_verdicts(range, sender).await });
@@ -158,12 +159,21 @@ pub async fn list(
                 let line = bytes::Bytes::from_static(header_line.as_bytes());
                 return Some((Ok(line), (rows, None)));
             }
-            let line = match rows.recv().await? {
-                Ok(row) if csv => Ok(ListLine::new(&game, &row).csv()),
-                Ok(row) => Ok(ListLine::new(&game, &row).ndjson()),
+            let chunk = match rows.recv().await? {
+                Ok(page) => Ok(page
+                    .iter()
+                    .map(|row| {
+                        let line = ListLine::new(&game, row);
+                        if csv {
+                            line.csv()
+                        } else {
+                            line.ndjson()
+                        }
+                    })
+                    .collect::<String>()),
                 Err(e) => Err(std::io::Error::other(e.to_string())),
             };
-            Some((line.map(bytes::Bytes::from), (rows, None)))
+            Some((chunk.map(bytes::Bytes::from), (rows, None)))
         }
     });
     let content_type = if csv {

@@ -9,9 +9,9 @@
 //! - `pysol_totals` counts, per game, the numbers whose position has a verdict, by
 //!   verdict; every change of `verdicts` or `pysol_games` adjusts it in its own
 //!   transaction, so it always equals a count over the join.
-//! - A listing reads a page of [`LIST_PAGE`] numbers per query (keyset on the number),
-//!   so a list of any length holds no connection or snapshot while the client reads
-//!   and needs constant memory.
+//! - A listing reads a page of [`LIST_PAGE`] numbers per query (keyset on the number)
+//!   and hands it on whole, so a list of any length holds no connection or snapshot
+//!   while the client reads and needs constant memory.
 
 use super::{on_pool, Store};
 use crate::service::job::Stored;
@@ -70,34 +70,31 @@ impl Store {
         })
     }
 
-    /// Sends the known verdicts of `range` in number order, a page per query, until
-    /// the range ends or the receiver is dropped. A failed read is sent, then ends it.
+    /// Sends the known verdicts of `range` in number order, a page per query and per
+    /// message, until the range ends or the receiver is dropped. A failed read is sent,
+    /// then ends it.
     pub async fn stream_pysol_verdicts(
         &self,
         range: PysolRange,
-        out: tokio::sync::mpsc::Sender<sqlx::Result<PysolVerdict>>,
+        out: tokio::sync::mpsc::Sender<sqlx::Result<Vec<PysolVerdict>>>,
     ) {
         let mut next = range.from;
         while next <= range.to {
-            let page = self.pysol_verdict_page(&range, next).await;
-            let rows = match page {
+            let rows = match self.pysol_verdict_page(&range, next).await {
                 Ok(rows) => rows,
                 Err(e) => {
                     let _ = out.send(Err(e)).await;
                     return;
                 }
             };
+            let Some(last) = rows.last().map(|row| row.number) else {
+                return;
+            };
             let full = rows.len() as i64 == LIST_PAGE;
-            for row in rows {
-                next = row.number.saturating_add(1);
-                let last = row.number == i64::MAX;
-                if out.send(Ok(row)).await.is_err() || last {
-                    return;
-                }
-            }
-            if !full {
+            if out.send(Ok(rows)).await.is_err() || !full || last == i64::MAX {
                 return;
             }
+            next = last + 1;
         }
     }
 
@@ -148,9 +145,8 @@ mod pysol_tests {
         let reader = store.clone();
         let stream = tokio::spawn(async move { reader.stream_pysol_verdicts(range, tx).await });
         let mut out = Vec::new();
-        while let Some(row) = rx.recv().await {
-            let row = row.unwrap();
-            out.push((row.number, row.verdict.0));
+        while let Some(page) = rx.recv().await {
+            out.extend(page.unwrap().iter().map(|row| (row.number, row.verdict.0)));
         }
         stream.await.unwrap();
         out
@@ -248,7 +244,7 @@ mod pysol_tests {
             let row = {
                 let (tx, mut rx) = tokio::sync::mpsc::channel(1);
                 store.stream_pysol_verdicts(range(9, 9, None), tx).await;
-                rx.recv().await.unwrap().unwrap()
+                rx.recv().await.unwrap().unwrap().remove(0)
             };
             assert_eq!((row.variant, row.number), (Stored(Variant::Basic), 9));
         })
