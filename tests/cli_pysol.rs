@@ -104,14 +104,70 @@ fn deal_count_prints_consecutive_games_and_checks_the_whole_range_first() {
         .collect();
     // Across the generators' boundary (32000), as one by one.
     assert_eq!(three, one_by_one);
-    let deals = text(&["deal", "--seed", "5", "--ranks", "6", "--count", "2", "--position"]);
+    let deals = text(&[
+        "deal",
+        "--seed",
+        "5",
+        "--ranks",
+        "6",
+        "--count",
+        "2",
+        "--position",
+    ]);
     let second = text(&["deal", "--seed", "6", "--ranks", "6", "--position"]);
     assert_eq!(deals.lines().nth(1).unwrap(), second.trim_end());
     for bad in [
-        &["deal", "--pysol", "montana:100000000000000000000", "--count", "2"][..],
+        &[
+            "deal",
+            "--pysol",
+            "montana:100000000000000000000",
+            "--count",
+            "2",
+        ][..],
         &["deal", "--seed", "18446744073709551615", "--count", "2"],
         &["deal", "--seed", "1", "--count", "0"],
     ] {
         gaps().args(bad).assert().code(2).stdout("");
+    }
+}
+
+#[test]
+fn jsonl_lines_may_name_pysol_games() {
+    let input = concat!(
+        "{\"pysol\": \"blue-moon:2\"}\n",
+        "{\"pysol\": \"blue-moon:2\", \"variant\": \"common\"}\n",
+        "{\"pysol\": \"montana:0\"}\n",
+        "{\"pysol\": \"blue-moon:2\", \"position\": \"2S 3S -- 4S/2H 3H 4H --\"}\n",
+        "{\"variant\": \"basic\"}\n",
+    );
+    let out = gaps()
+        .args(["solve", "--jsonl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    // The same answer as `solve --json --pysol blue-moon:2`.
+    let one = gaps()
+        .args(["solve", "--json", "--pysol", "blue-moon:2"])
+        .output()
+        .unwrap();
+    let one: Value = serde_json::from_slice(&one.stdout).unwrap();
+    for field in ["position", "variant", "verdict", "solution", "pysol"] {
+        assert_eq!(lines[0][field], one[field], "{field}");
+    }
+    for (line, needle) in [
+        (1, "contradicts"),
+        (2, "pysol"),
+        (3, "one of"),
+        (4, "one of"),
+    ] {
+        let error = lines[line]["error"].as_str().unwrap_or_default();
+        assert!(error.contains(needle), "line {line}: {}", lines[line]);
     }
 }

@@ -160,10 +160,15 @@ fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
     )
 }
 
+/// One line of `--jsonl`: a position, or a PySolFC game as `--pysol` names it
+/// (`"montana:5"`, solved under the game's variant, which `variant` may only repeat).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonLine {
-    position: String,
+    #[serde(default)]
+    position: Option<String>,
+    #[serde(default)]
+    pysol: Option<String>,
     #[serde(default)]
     variant: Option<String>,
 }
@@ -201,19 +206,36 @@ fn solve_line(
 ) -> Result<SolveJson, String> {
     let request: JsonLine =
         serde_json::from_str(line).map_err(|e| format!("invalid JSON line: {e}"))?;
-    let variant = match request.variant {
-        Some(v) => v.parse::<Variant>().map_err(|e| e.to_string())?,
-        None => default_variant,
+    let named = request
+        .variant
+        .map(|v| v.parse::<Variant>().map_err(|e| e.to_string()))
+        .transpose()?;
+    let (start, variant, game) = match (&request.position, &request.pysol) {
+        (Some(text), None) => (
+            parse_position(text).map_err(|e| format!("invalid position: {e}"))?,
+            named.unwrap_or(default_variant),
+            None,
+        ),
+        (None, Some(text)) => {
+            let game: PysolDeal = text.parse().map_err(|e| format!("pysol: {e}"))?;
+            let variant = game.game.variant();
+            if named.is_some_and(|named| named != variant) {
+                return Err(format!(
+                    "variant: {} contradicts pysol {game}, whose first round is {variant}",
+                    named.expect("checked")
+                ));
+            }
+            (game.position(), variant, Some(game))
+        }
+        _ => return Err("give one of `position` and `pysol` (\"montana:N\")".into()),
     };
     let options = search.lone_options(variant).map_err(|e| e.to_string())?;
-    let start = parse_position(&request.position).map_err(|e| format!("invalid position: {e}"))?;
     let report = solver
         .solve(&start, &options, None)
         .map_err(|e| e.to_string())?;
-    Ok(with_memory(
-        SolveJson::new(&start, variant, &report),
-        &options,
-    ))
+    let mut json = with_memory(SolveJson::new(&start, variant, &report), &options);
+    json.pysol = game.map(|game| PysolJson::new(game, &report));
+    Ok(json)
 }
 
 /// `json` with the memory its search was given (`stats.memory_mb`) when it runs the
