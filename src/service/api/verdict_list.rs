@@ -8,15 +8,13 @@
 //! any length takes constant memory and a slow reader holds no database connection; a
 //! failed read ends the body unfinished, so the client sees it was cut.
 
-use super::verdicts::VerdictQuery;
 use crate::service::error::{ApiError, ApiResult};
-use crate::service::model::pysol_variant;
 use crate::service::store::{PysolRange, PysolVerdict};
 use crate::service::AppState;
 use axum::body::Body;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use gaps_engine::{PysolDeal, PysolGame, Variant, Verdict};
+use gaps_engine::{PysolGame, Variant, Verdict};
 use serde::Serialize;
 
 /// The header line of a list as CSV.
@@ -81,16 +79,24 @@ impl<'a> ListLine<'a> {
     }
 }
 
-impl VerdictQuery {
+/// The parameters of a list (the query of `GET /v1/verdicts` with `game`).
+pub struct ListQuery<'a> {
+    pub game: &'a str,
+    pub variant: Option<&'a str>,
+    pub from: Option<u64>,
+    pub to: Option<u64>,
+    pub verdict: Option<&'a str>,
+    /// True when the query also names a single position (`position`, `deal`, `suits`,
+    /// `ranks` or `pysol`), which a list does not take.
+    pub names_a_position: bool,
+}
+
+impl ListQuery<'_> {
     /// The range a list query asks for, or a 422 naming what is wrong.
-    fn range(&self, game: &str) -> Result<PysolRange, ApiError> {
+    fn range(&self) -> Result<PysolRange, ApiError> {
         let bad = |m: String| ApiError::Unprocessable(m);
-        if self.position.is_some()
-            || self.deal.is_some()
-            || self.suits.is_some()
-            || self.ranks.is_some()
-            || self.pysol.is_some()
-        {
+        let game = self.game;
+        if self.names_a_position {
             return Err(bad(
                 "a list (`game`, `from`, `to`) takes no `position`, `deal`, `suits`, `ranks` \
                  or `pysol`"
@@ -100,13 +106,17 @@ impl VerdictQuery {
         let parsed: PysolGame = game.parse().map_err(|e| bad(format!("game: {e}")))?;
         let named = self
             .variant
-            .as_deref()
             .map(|v| {
                 v.parse::<Variant>()
                     .map_err(|e| bad(format!("variant: {e}")))
             })
             .transpose()?;
-        pysol_variant(PysolDeal::new(parsed, 1).expect("game 1 exists"), named)?;
+        if let Some(named) = named.filter(|&named| named != parsed.variant()) {
+            return Err(bad(format!(
+                "variant: {named} contradicts game {parsed}, whose first round is {}",
+                parsed.variant()
+            )));
+        }
         let from = self.from.unwrap_or(1);
         let to = self.to.unwrap_or(i64::MAX as u64);
         if from == 0 {
@@ -119,7 +129,6 @@ impl VerdictQuery {
         }
         let verdict = self
             .verdict
-            .as_deref()
             .map(|v| {
                 v.parse::<Verdict>()
                     .map_err(|e| bad(format!("verdict: {e}")))
@@ -137,11 +146,10 @@ impl VerdictQuery {
 /// The list answer of `GET /v1/verdicts` (see the module doc).
 pub async fn list(
     state: AppState,
-    query: VerdictQuery,
-    game: &str,
+    query: ListQuery<'_>,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
-    let range = query.range(game)?;
+    let range = query.range()?;
     let csv = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())

@@ -140,8 +140,20 @@ pub async fn lookup(
     ApiQuery(query): ApiQuery<VerdictQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    if let Some(game) = query.game.clone() {
-        return super::verdict_list::list(state, query, &game, &headers).await;
+    if let Some(game) = &query.game {
+        let list = super::verdict_list::ListQuery {
+            game,
+            variant: query.variant.as_deref(),
+            from: query.from,
+            to: query.to,
+            verdict: query.verdict.as_deref(),
+            names_a_position: query.position.is_some()
+                || query.deal.is_some()
+                || query.suits.is_some()
+                || query.ranks.is_some()
+                || query.pysol.is_some(),
+        };
+        return super::verdict_list::list(state, list, &headers).await;
     }
     let (variant, position) = query.resolve()?;
     let known = state

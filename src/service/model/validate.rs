@@ -265,10 +265,13 @@ impl BatchRequest {
         };
         let variant = match (game, self.variant.as_deref()) {
             (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
-                Ok(parsed) => {
-                    let first = PysolDeal::new(game, 1).expect("game 1 exists");
-                    Some(pysol_variant(first, parsed)?.name())
+                Ok(Some(named)) if named != game.variant() => {
+                    return bad(format!(
+                        "variant: {named} contradicts pysol game {game}, whose first round is {}",
+                        game.variant()
+                    ));
                 }
+                Ok(_) => Some(game.variant().name()),
                 // `validate_common` refuses an unknown name, naming it.
                 Err(_) => named,
             },
