@@ -171,3 +171,71 @@ fn jsonl_lines_may_name_pysol_games() {
         assert!(error.contains(needle), "line {line}: {}", lines[line]);
     }
 }
+
+/// PySolFC's own Blue Moon rule, written here apart from the engine: a card moves into
+/// a gap whose left neighbour is the card of the same suit one rank lower (column 0
+/// takes only an Ace); the game is won when every row runs Ace to King of one suit
+/// from column 0 (`Montana_RowStack.acceptsCards` and `Montana.isGameWon` with
+/// `RBASE = 0`, `RSTEP = 14`).
+fn replay_on_blue_moon_board(board: &str, moves: &[Value]) -> Result<bool, String> {
+    let rank = |card: &str| "A23456789TJQK".find(&card[..1]).unwrap();
+    let mut rows: Vec<Vec<Option<String>>> = board
+        .split('/')
+        .map(|row| {
+            row.split(' ')
+                .map(|c| (c != "--").then(|| c.to_string()))
+                .collect()
+        })
+        .collect();
+    for (i, m) in moves.iter().enumerate() {
+        let at = |k: &str, j: usize| m[k][j].as_u64().unwrap() as usize;
+        let (fr, fc, tr, tc) = (at("from", 0), at("from", 1), at("to", 0), at("to", 1));
+        let card = m["card"].as_str().unwrap();
+        if rows[fr][fc].as_deref() != Some(card) || rows[tr][tc].is_some() {
+            return Err(format!("move {i}: {m} does not match the board"));
+        }
+        let accepted = if tc == 0 {
+            rank(card) == 0
+        } else {
+            rows[tr][tc - 1]
+                .as_deref()
+                .is_some_and(|left| left[1..] == card[1..] && rank(left) + 1 == rank(card))
+        };
+        if !accepted {
+            return Err(format!("move {i}: {m} is not allowed by PySolFC's rule"));
+        }
+        rows[tr][tc] = rows[fr][fc].take();
+    }
+    Ok(rows.iter().all(|row| {
+        let suit = row[0].as_deref().map(|c| c[1..].to_string());
+        (0..13).all(|j| {
+            row[j]
+                .as_deref()
+                .is_some_and(|c| rank(c) == j && Some(c[1..].to_string()) == suit)
+        })
+    }))
+}
+
+#[test]
+fn blue_moon_solutions_win_under_pysolfcs_own_rule_on_its_board() {
+    let mut won = 0;
+    for number in 1..=40 {
+        let out = gaps()
+            .args(["solve", "--json", "--pysol", &format!("blue-moon:{number}")])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if v["verdict"] != "solvable" {
+            continue;
+        }
+        let moves = v["pysol"]["board_solution"].as_array().unwrap();
+        let board = v["pysol"]["board"].as_str().unwrap();
+        assert_eq!(
+            replay_on_blue_moon_board(board, moves),
+            Ok(true),
+            "game {number}"
+        );
+        won += 1;
+    }
+    assert!(won >= 5, "only {won} of 40 won");
+}
