@@ -162,6 +162,14 @@ async function run() {
     assert.equal(await page.textContent('#job-verdict'), 'solvable');
     const latest = (await (await fetch(`${base}/v1/jobs?limit=1`)).json()).jobs[0];
     assert.deepEqual(latest.pysol, { game: 'blue-moon', number: 2 });
+    // A number above 2^53 (where JavaScript numbers lose digits) reaches the job exactly.
+    await page.fill('#pysol-number', '9007199254740993');
+    await page.click('#pysol-load');
+    await page.waitForFunction(() => document.querySelector('#board-status').textContent.includes('#9007199254740993'));
+    await page.click('#solve');
+    await page.waitForFunction(() => document.querySelector('#job-state').textContent.startsWith('done'), null, { timeout: 60000 });
+    const latestText = await (await fetch(`${base}/v1/jobs?limit=1`)).text();
+    assert.match(latestText, /"pysol":\{"game":"blue-moon","number":9007199254740993\}/);
 
     console.log('step: a long search (common deal 2, dfs: not decided in minutes) shows live progress and is cancelled');
     await page.fill('#deal-seed', '2');

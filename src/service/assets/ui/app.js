@@ -129,8 +129,8 @@ async function api(path, options = {}) {
 
 // ---------- Board ----------
 
-// `game`: the PySolFC game last loaded ({game, number, variant, text}); a search is sent
-// as that game while the board still shows its position under its variant.
+// `game`: the PySolFC game last loaded ({game, number as decimal digits, variant, text});
+// a search is sent as that game while the board still shows its position under its variant.
 const state = { grid: null, selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null, effort: [], game: null };
 
 function renderBoard(grid, marks = {}) {
@@ -288,9 +288,10 @@ async function loadPysol(event) {
     // Blue Moon's first round is a `basic` position: PySolFC's board shows each row's
     // Ace in column 0, which `basic` leaves out (the suits are the rows' Aces').
     const shown = g.game === 'blue-moon' ? ' (PySolFC shows each row\'s Ace left of column 0)' : '';
-    setPosition(grid, `PySolFC ${GAME_NAMES[g.game]} #${g.number} shown as its first round, ${g.variant}${shown}.`);
+    // The number stays the digits typed: a JSON number above 2^53 loses digits in JavaScript.
+    setPosition(grid, `PySolFC ${GAME_NAMES[g.game]} #${number} shown as its first round, ${g.variant}${shown}.`);
     $('variant').value = g.variant;
-    state.game = { game: g.game, number: Number(g.number), variant: g.variant, text: formatGrid(grid) };
+    state.game = { game: g.game, number: BigInt(number).toString(), variant: g.variant, text: formatGrid(grid) };
   } catch (e) {
     err.textContent = e.message;
   }
@@ -369,10 +370,13 @@ async function solve(event) {
     return;
   }
   const body = { variant, algorithm: $('algorithm').value, limits };
-  if (game) body.pysol = { game: game.game, number: game.number };
+  if (game) body.pysol = { game: game.game, number: 0 };
   else body.position = position;
+  // The game number goes in as its digits (exact above 2^53, where a JavaScript number is not).
+  let json = JSON.stringify(body);
+  if (game) json = json.replace('"number":0}', `"number":${game.number}}`);
   try {
-    const job = await api('/v1/jobs', { method: 'POST', body: JSON.stringify(body) });
+    const job = await api('/v1/jobs', { method: 'POST', body: json });
     followJob(job);
   } catch (e) {
     err.textContent = e.message;
