@@ -4,13 +4,13 @@
 //! in the background in short transactions (resumed at start after a crash), so a batch
 //! of any accepted size never holds the writer for long.
 
+use super::lines::{streamed, wants_csv};
 use super::ApiJson;
 use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::model::{BatchRequest, BatchView};
 use crate::service::store::{csv_line, ndjson_line, CSV_HEADER};
 use crate::service::AppState;
-use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -105,10 +105,7 @@ pub async fn results(
         .batch(&id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no batch {id:?}")))?;
-    let csv = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"));
+    let csv = wants_csv(&headers);
     let (sender, receiver) = tokio::sync::mpsc::channel(512);
     let store = state.store.clone();
     tokio::spawn(async move {
@@ -116,32 +113,11 @@ pub async fn results(
             tracing::warn!(error = %e, batch = %id, "streaming batch results failed");
         }
     });
-    let first = csv.then_some(CSV_HEADER);
-    let lines =
-        futures_util::stream::unfold((receiver, first), move |(mut rows, first)| async move {
-            if let Some(header_line) = first {
-                return Some((
-                    Ok(bytes::Bytes::from_static(header_line.as_bytes())),
-                    (rows, None),
-                ));
-            }
-            let line = match rows.recv().await? {
-                Ok(row) if csv => Ok(csv_line(&row)),
-                Ok(row) => Ok(ndjson_line(&row)),
-                // A failed read ends the body unfinished, so the client sees it was cut.
-                Err(e) => Err(std::io::Error::other(e.to_string())),
-            };
-            Some((line.map(bytes::Bytes::from), (rows, None)))
-        });
-    let content_type = if csv {
-        "text/csv; charset=utf-8"
-    } else {
-        "application/x-ndjson"
-    };
-    Ok((
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, content_type)],
-        Body::from_stream(lines),
-    )
-        .into_response())
+    Ok(streamed(receiver, csv, CSV_HEADER, |row, csv| {
+        if csv {
+            csv_line(row)
+        } else {
+            ndjson_line(row)
+        }
+    }))
 }

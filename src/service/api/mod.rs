@@ -7,6 +7,7 @@
 
 mod batches;
 mod jobs;
+mod lines;
 mod ops;
 mod ui;
 mod verdict_list;

@@ -8,12 +8,12 @@
 //! any length takes constant memory and a slow reader holds no database connection; a
 //! failed read ends the body unfinished, so the client sees it was cut.
 
+use super::lines::{streamed, wants_csv};
 use crate::service::error::{ApiError, ApiResult};
 use crate::service::store::{PysolRange, PysolVerdict};
 use crate::service::AppState;
-use axum::body::Body;
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::Response;
 use gaps_engine::{PysolGame, Variant, Verdict};
 use serde::Serialize;
 
@@ -150,52 +150,27 @@ pub async fn list(
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
     let range = query.range()?;
-    let csv = headers
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/csv"));
+    let csv = wants_csv(headers);
     // Pages of up to 1,000 lines, one waiting at most.
     let (sender, receiver) = tokio::sync::mpsc::channel(1);
     let store = state.store.clone();
     let game = range.game.clone();
     tokio::spawn(async move { store.stream_pysol_verdicts(range, sender).await });
-    let first = csv.then_some(CSV_HEADER);
-    let lines = futures_util::stream::unfold((receiver, first), move |(mut rows, first)| {
-        let game = game.clone();
-        async move {
-            if let Some(header_line) = first {
-                let line = bytes::Bytes::from_static(header_line.as_bytes());
-                return Some((Ok(line), (rows, None)));
-            }
-            let chunk = match rows.recv().await? {
-                Ok(page) => Ok(page
-                    .iter()
-                    .map(|row| {
-                        let line = ListLine::new(&game, row);
-                        if csv {
-                            line.csv()
-                        } else {
-                            line.ndjson()
-                        }
-                    })
-                    .collect::<String>()),
-                Err(e) => Err(std::io::Error::other(e.to_string())),
-            };
-            Some((chunk.map(bytes::Bytes::from), (rows, None)))
-        }
-    });
-    let content_type = if csv {
-        "text/csv; charset=utf-8"
-    } else {
-        "application/x-ndjson"
+    let page_lines = move |page: &Vec<PysolVerdict>, csv: bool| {
+        page.iter()
+            .map(|row| {
+                let line = ListLine::new(&game, row);
+                if csv {
+                    line.csv()
+                } else {
+                    line.ndjson()
+                }
+            })
+            .collect::<String>()
     };
-    Ok((
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        Body::from_stream(lines),
-    )
-        .into_response())
+    let mut response = streamed(receiver, csv, CSV_HEADER, page_lines);
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Ok(response)
 }
