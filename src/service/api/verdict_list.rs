@@ -10,6 +10,7 @@
 
 use super::lines::{streamed, wants_csv};
 use crate::service::error::{ApiError, ApiResult};
+use crate::service::model::pysol_variant;
 use crate::service::store::{PysolRange, PysolVerdict};
 use crate::service::AppState;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -111,12 +112,7 @@ impl ListQuery<'_> {
                     .map_err(|e| bad(format!("variant: {e}")))
             })
             .transpose()?;
-        if let Some(named) = named.filter(|&named| named != parsed.variant()) {
-            return Err(bad(format!(
-                "variant: {named} contradicts game {parsed}, whose first round is {}",
-                parsed.variant()
-            )));
-        }
+        pysol_variant(parsed, &format!("game {parsed}"), named)?;
         let from = self.from.unwrap_or(1);
         let to = self.to.unwrap_or(i64::MAX as u64);
         if from == 0 {

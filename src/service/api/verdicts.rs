@@ -115,7 +115,10 @@ impl VerdictQuery {
             }
             (None, None, Some(text)) if !deal_size => {
                 let game: PysolDeal = text.parse().map_err(|e| bad(format!("pysol: {e}")))?;
-                Ok((pysol_variant(game, named)?, game.position()))
+                Ok((
+                    pysol_variant(game.game, &format!("pysol {game}"), named)?,
+                    game.position(),
+                ))
             }
             _ => Err(bad(
                 "give exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`"

@@ -128,7 +128,9 @@ impl JobRequest {
         let pysol = self.pysol.as_ref().map(PysolSpec::deal).transpose()?;
         let variant = match (pysol, self.variant.as_deref()) {
             (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
-                Ok(parsed) => Some(pysol_variant(game, parsed)?.name()),
+                Ok(parsed) => {
+                    Some(pysol_variant(game.game, &format!("pysol {game}"), parsed)?.name())
+                }
                 // `validate_common` refuses an unknown name, naming it.
                 Err(_) => named,
             },
@@ -203,13 +205,18 @@ impl JobRequest {
     }
 }
 
-/// The variant of a request given as PySolFC `game`: the game's, which a named variant
-/// may only repeat.
-pub fn pysol_variant(game: PysolDeal, named: Option<Variant>) -> Result<Variant, ApiError> {
-    let variant = game.game.variant();
+/// The variant of a request given as PySolFC `game` (named `what` in the message: the
+/// deal, the game of a batch or of a list): the game's, which a named variant may only
+/// repeat.
+pub fn pysol_variant(
+    game: PysolGame,
+    what: &dyn std::fmt::Display,
+    named: Option<Variant>,
+) -> Result<Variant, ApiError> {
+    let variant = game.variant();
     match named {
         Some(named) if named != variant => Err(ApiError::Unprocessable(format!(
-            "variant: {named} contradicts pysol {game}, whose first round is {variant}"
+            "variant: {named} contradicts {what}, whose first round is {variant}"
         ))),
         _ => Ok(variant),
     }
@@ -265,13 +272,9 @@ impl BatchRequest {
         };
         let variant = match (game, self.variant.as_deref()) {
             (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
-                Ok(Some(named)) if named != game.variant() => {
-                    return bad(format!(
-                        "variant: {named} contradicts pysol game {game}, whose first round is {}",
-                        game.variant()
-                    ));
+                Ok(parsed) => {
+                    Some(pysol_variant(game, &format!("pysol game {game}"), parsed)?.name())
                 }
-                Ok(_) => Some(game.variant().name()),
                 // `validate_common` refuses an unknown name, naming it.
                 Err(_) => named,
             },
