@@ -3,7 +3,14 @@
 //! and every layout must equal the engine's. Installs `pysol_cards` (pinned) into
 //! `target/pysol-cards-venv` on first use. Without Python or PyPI the test says so and
 //! passes, except under `CI=true`, where that is a failure.
-use gaps_engine::{PysolDeal, PysolGame, SplitMix64, PYSOL_MAX_NUMBER, PYSOL_MT_FROM};
+//!
+//! Redeals are checked the same way: `tests/pysol/redeal_oracle.py` runs PySolFC's
+//! `dealCards` with the game's generator on boards the engine reached by random play,
+//! and its boards after two redeals must equal the engine's.
+use gaps_engine::{
+    redeal, MoveList, Position, PysolDeal, PysolGame, RedealStream, SplitMix64, MAX_MOVES,
+    PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
+};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -63,8 +70,9 @@ fn numbers() -> Vec<u128> {
     numbers
 }
 
-#[test]
-fn layouts_match_pysol_cards() {
+/// Runs `script` (under tests/pysol) on `input` and returns its output lines, or `None`
+/// when there is no oracle outside CI.
+fn run_oracle(script: &str, input: String) -> Option<Vec<String>> {
     let python = match oracle_python() {
         Ok(p) => p,
         Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
@@ -72,25 +80,34 @@ fn layouts_match_pysol_cards() {
         }
         Err(why) => {
             eprintln!("skipped: no PySolFC oracle ({why})");
-            return;
+            return None;
         }
     };
-    let numbers = numbers();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pysol/oracle.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/pysol")
+        .join(script);
     let mut child = Command::new(python)
         .arg(script)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("the oracle starts");
-    let input: String = numbers.iter().map(|n| format!("{n}\n")).collect();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
     assert!(out.status.success(), "the oracle failed");
     let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    Some(text.lines().map(str::to_string).collect())
+}
+
+#[test]
+fn layouts_match_pysol_cards() {
+    let numbers = numbers();
+    let input: String = numbers.iter().map(|n| format!("{n}\n")).collect();
+    let Some(lines) = run_oracle("oracle.py", input) else {
+        return;
+    };
     assert_eq!(lines.len(), numbers.len());
     for (line, &number) in lines.iter().zip(&numbers) {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -99,5 +116,71 @@ fn layouts_match_pysol_cards() {
         assert_eq!(montana.board_text(), fields[1], "montana:{number}");
         let blue_moon = PysolDeal::new(PysolGame::BlueMoon, number).unwrap();
         assert_eq!(blue_moon.board_text(), fields[2], "blue-moon:{number}");
+    }
+}
+
+/// `pos` after up to `steps` random legal moves of `variant`.
+fn wander(
+    pos: &Position,
+    variant: gaps_engine::Variant,
+    steps: usize,
+    rng: &mut SplitMix64,
+) -> Position {
+    let mut pos = *pos;
+    let mut moves = MoveList::<MAX_MOVES>::default();
+    for _ in 0..steps {
+        pos.legal_moves(variant, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+#[test]
+fn redeals_match_pysolfc() {
+    // Games on both sides of the generators' boundary and across the range; the boards
+    // redealt are reached by random play (long and short walks, so runs of every length).
+    let mut rng = SplitMix64::new(54);
+    let mut numbers: Vec<u128> = (1..=600).collect();
+    numbers.extend(PYSOL_MT_FROM - 200..PYSOL_MT_FROM + 200);
+    for _ in 0..600 {
+        numbers
+            .push(PYSOL_MT_FROM + u128::from(rng.next_u64()) % (PYSOL_MAX_NUMBER - PYSOL_MT_FROM));
+    }
+    numbers.push(PYSOL_MAX_NUMBER);
+    let mut cases = Vec::new();
+    let mut input = String::new();
+    for &number in &numbers {
+        for game in PysolGame::ALL {
+            let deal = PysolDeal::new(game, number).unwrap();
+            let variant = game.variant();
+            let steps = [0, 5, 40, 400][(number % 4) as usize];
+            let first = wander(&deal.position(), variant, steps, &mut rng);
+            let mut stream = RedealStream::pysol(deal);
+            let Some(after_first) = redeal(&first, variant, &mut stream) else {
+                continue;
+            };
+            let second = wander(&after_first, variant, steps, &mut rng);
+            let Some(after_second) = redeal(&second, variant, &mut stream) else {
+                continue;
+            };
+            input.push_str(&format!(
+                "{game}\t{number}\t{}\t{}\n",
+                deal.board_of(&first),
+                deal.board_of(&second)
+            ));
+            cases.push((deal, after_first, after_second));
+        }
+    }
+    let Some(lines) = run_oracle("redeal_oracle.py", input) else {
+        return;
+    };
+    assert_eq!(lines.len(), cases.len());
+    assert!(cases.len() > 3000, "{} cases", cases.len());
+    for (line, (deal, first, second)) in lines.iter().zip(&cases) {
+        let expected = format!("{}\t{}", deal.board_of(first), deal.board_of(second));
+        assert_eq!(*line, expected, "{deal}");
     }
 }

@@ -22,6 +22,7 @@ mod moves;
 mod notation;
 mod position;
 mod pysol;
+mod redeal;
 mod replay;
 mod search;
 mod solve;
@@ -39,6 +40,7 @@ pub use pysol::{
     blue_moon, montana, pysol_talon, BlueMoonBoard, PysolDeal, PysolError, PysolGame,
     PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
+pub use redeal::{kept_cards, redeal, redeal_shown, run_length, RedealStream, Redealt};
 pub use replay::{verify_solution, ReplayError};
 pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;

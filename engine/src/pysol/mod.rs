@@ -138,6 +138,15 @@ impl PysolDeal {
             PysolGame::BlueMoon => blue_moon(self.number).to_string(),
         }
     }
+
+    /// A position of this game (after moves or redeals: the first round's variant) as
+    /// PySolFC shows it; Blue Moon with its Aces column, whose suits the deal fixed.
+    pub fn board_of(self, pos: &Position) -> String {
+        match self.game {
+            PysolGame::Montana => crate::notation::format_position(pos),
+            PysolGame::BlueMoon => blue_moon(self.number).with_basic(pos).to_string(),
+        }
+    }
 }
 
 impl fmt::Display for PysolDeal {
@@ -248,6 +257,19 @@ impl BlueMoonBoard {
     pub fn row_suits(&self) -> [u8; 4] {
         self.rows
             .map(|row| row[0].expect("an Ace in column 0").suit())
+    }
+
+    /// The board holding `pos`, a `basic` position of this game (as
+    /// [`BlueMoonBoard::basic_position`] maps it), beside this board's Aces.
+    pub fn with_basic(&self, pos: &Position) -> BlueMoonBoard {
+        let mut rows = [[None; 14]; 4];
+        for (r, row) in rows.iter_mut().enumerate() {
+            row[0] = self.rows[r][0];
+            for (c, cell) in row[1..].iter_mut().enumerate() {
+                *cell = pos.at(r, c).map(|card| self.board_card(card));
+            }
+        }
+        BlueMoonBoard { rows }
     }
 
     /// A card of [`BlueMoonBoard::basic_position`] as the board's card (its suit

@@ -22,6 +22,15 @@ pub struct PythonMt {
     index: usize,
 }
 
+impl std::fmt::Debug for PythonMt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // 624 words say nothing to a reader; where the stream stands does.
+        f.debug_struct("PythonMt")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
 impl PythonMt {
     /// `random.Random(seed)` of CPython, for a non-negative integer seed.
     pub fn new(seed: u128) -> PythonMt {

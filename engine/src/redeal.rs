@@ -1,0 +1,270 @@
+//! Redeals: PySolFC's Montana rule for gathering, shuffling and dealing again the cards
+//! that are not in a row's run, and the generator stream each game shuffles them with.
+//!
+//! The rule (read in `shlomif/PySolFC`: `pysollib/games/montana.py`
+//! `Montana_Talon.dealCards`, `pysollib/move.py` `AShuffleStackMove`;
+//! docs/engine.md says more):
+//! - A row's **run** is the longest prefix of its cells, from column 0, that holds a
+//!   Two and then the next ranks of the Two's suit (`basic`: the Two of the row's own
+//!   suit; so a `basic` run is the row's cards on their home cells). The last column
+//!   never belongs to a run.
+//! - Every cell after a run is **gathered**, rows top to bottom, left to right; the
+//!   cards on them are put on the talon in that order (the last one on top).
+//! - The talon is shuffled as PySolFC shuffles a stack: for `n` from its last index
+//!   down to 1, swap cards `n` and `randint(0, n)` of the game's generator, continuing
+//!   the stream that dealt the game (so a redeal consumes one draw per gathered card but
+//!   one, and the next redeal goes on from there).
+//! - The first gathered cell of each row stays a gap; every other gathered cell, in
+//!   the same order, takes the talon's top card.
+//!
+//! Invariants: a redeal keeps every run and the layout's gaps count (one gap a row);
+//! it is a function of the position and of the stream's state only; a won position
+//! cannot be redealt.
+
+use crate::card::{Card, CELL_SLOTS, MAX_RANKS, MAX_SUITS};
+use crate::deal::SplitMix64;
+use crate::position::Position;
+use crate::pysol::{MsRandom, PysolDeal, PythonMt, PYSOL_MT_FROM};
+use crate::variant::Variant;
+
+/// The random stream that shuffles a game's redeals: the generator that dealt it,
+/// continued. `Clone` is how a search tries several redeal points from one state.
+#[derive(Clone, Debug)]
+pub enum RedealStream {
+    /// PySolFC game numbers below 32000: the Microsoft generator.
+    PysolMs(MsRandom),
+    /// PySolFC game numbers from 32000: Python's Mersenne Twister (boxed: 2.5 KB).
+    PysolMt(Box<PythonMt>),
+    /// This project's numbered deals: SplitMix64 seeded with the deal number.
+    Deal(SplitMix64),
+}
+
+impl RedealStream {
+    /// The stream of PySolFC game `deal` after its deal: the game's generator, reset
+    /// to the game number, advanced by the 51 draws of the deal's shuffle.
+    pub fn pysol(deal: PysolDeal) -> RedealStream {
+        // The deal shuffles 52 cards: one draw for each of n = 51 .. 1.
+        let mut stream = if deal.number < PYSOL_MT_FROM {
+            RedealStream::PysolMs(MsRandom::new(deal.number as u32))
+        } else {
+            RedealStream::PysolMt(Box::new(PythonMt::new(deal.number)))
+        };
+        for n in (1..52).rev() {
+            stream.below(n + 1);
+        }
+        stream
+    }
+
+    /// The stream of this project's deal number `seed` of `cards` cards (aces included)
+    /// after its deal: SplitMix64 seeded with `seed`, advanced by the deal's `cards - 1`
+    /// draws (see `deal`).
+    pub fn deal(seed: u64, cards: usize) -> RedealStream {
+        let mut rng = SplitMix64::new(seed);
+        for n in (1..cards).rev() {
+            rng.below(n as u64 + 1);
+        }
+        RedealStream::Deal(rng)
+    }
+
+    /// A number in `0..n`, PySolFC's `randint(0, n - 1)` of the generator.
+    pub fn below(&mut self, n: usize) -> usize {
+        match self {
+            RedealStream::PysolMs(rng) => rng.below(n),
+            RedealStream::PysolMt(rng) => rng.below(n),
+            RedealStream::Deal(rng) => rng.below(n as u64) as usize,
+        }
+    }
+}
+
+/// How many cells of `row`, from column 0, form its run under `variant` (see the module
+/// doc); never the whole row.
+pub fn run_length(pos: &Position, variant: Variant, row: usize) -> usize {
+    let ranks = pos.layout().ranks();
+    let Some(first) = pos.at(row, 0) else {
+        return 0;
+    };
+    let starts = first.rank() == 1 && (variant == Variant::Common || first.suit() as usize == row);
+    if !starts {
+        return 0;
+    }
+    let mut len = 1;
+    while len < ranks - 1 && pos.at(row, len) == Some(Card::new(first.suit(), len as u8 + 1)) {
+        len += 1;
+    }
+    len
+}
+
+/// How many cards a redeal of `pos` keeps in place: the sum of the runs.
+pub fn kept_cards(pos: &Position, variant: Variant) -> usize {
+    (0..pos.layout().suits())
+        .map(|row| run_length(pos, variant, row))
+        .sum()
+}
+
+/// What one redeal did, for a replay to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redealt {
+    /// The position after the redeal.
+    pub position: Position,
+    /// The cards gathered, in the order they went on the talon (the last on top).
+    pub gathered: Vec<Card>,
+}
+
+/// Redeals `pos` under `variant` with `stream` (advanced by the shuffle), or `None`
+/// when nothing would be gathered (the game is won: PySolFC deals nothing then).
+pub fn redeal(pos: &Position, variant: Variant, stream: &mut RedealStream) -> Option<Position> {
+    let mut talon = [Card::default(); TALON];
+    let (runs, count) = gather(pos, variant, &mut talon);
+    (count > 0).then(|| deal_again(pos, &runs, &mut talon[..count], stream))
+}
+
+/// [`redeal`], also returning the gathered cards.
+pub fn redeal_shown(
+    pos: &Position,
+    variant: Variant,
+    stream: &mut RedealStream,
+) -> Option<Redealt> {
+    let mut talon = [Card::default(); TALON];
+    let (runs, count) = gather(pos, variant, &mut talon);
+    let gathered = talon[..count].to_vec();
+    (count > 0).then(|| Redealt {
+        position: deal_again(pos, &runs, &mut talon[..count], stream),
+        gathered,
+    })
+}
+
+/// The most cards a talon holds.
+const TALON: usize = MAX_SUITS * MAX_RANKS;
+
+/// Puts the cards after each run on `talon` in PySolFC's order; returns the runs and
+/// how many cards were gathered.
+fn gather(
+    pos: &Position,
+    variant: Variant,
+    talon: &mut [Card; TALON],
+) -> ([usize; MAX_SUITS], usize) {
+    let layout = pos.layout();
+    let mut runs = [0usize; MAX_SUITS];
+    let mut count = 0;
+    for (row, run) in runs.iter_mut().enumerate().take(layout.suits()) {
+        *run = run_length(pos, variant, row);
+        for col in *run..layout.ranks() {
+            if let Some(card) = pos.at(row, col) {
+                talon[count] = card;
+                count += 1;
+            }
+        }
+    }
+    (runs, count)
+}
+
+/// Shuffles the gathered `talon` and deals it again after the `runs` of `pos`.
+fn deal_again(
+    pos: &Position,
+    runs: &[usize; MAX_SUITS],
+    talon: &mut [Card],
+    stream: &mut RedealStream,
+) -> Position {
+    // `AShuffleStackMove`: n from the last index down to 1, swap n and randint(0, n).
+    for n in (1..talon.len()).rev() {
+        let j = stream.below(n + 1);
+        talon.swap(n, j);
+    }
+    let layout = pos.layout();
+    let (suits, ranks) = (layout.suits(), layout.ranks());
+    let mut cells = [None; CELL_SLOTS];
+    let mut top = talon.len();
+    for row in 0..suits {
+        for col in 0..ranks {
+            cells[row * ranks + col] = if col < runs[row] {
+                pos.at(row, col)
+            } else if col == runs[row] {
+                None
+            } else {
+                top -= 1;
+                Some(talon[top])
+            };
+        }
+    }
+    debug_assert_eq!(top, 0, "every gathered card is dealt again");
+    Position::from_cells(layout, &cells[..suits * ranks])
+        .expect("a redeal keeps the deck and one gap a row")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::Layout;
+    use crate::deal::{deal, deal_cards};
+    use crate::notation::parse_position;
+    use crate::pysol::PysolGame;
+
+    #[test]
+    fn the_deal_stream_continues_the_deal() {
+        // The stream after deal 9's shuffle is SplitMix64(9) after 51 draws.
+        let layout = Layout::STANDARD;
+        let mut stream = RedealStream::deal(9, layout.cells());
+        let mut rng = SplitMix64::new(9);
+        let mut deck: Vec<Card> = layout.deck().collect();
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        assert_eq!(deck, deal_cards(9, layout));
+        assert_eq!(stream.below(1000), rng.below(1000) as usize);
+    }
+
+    #[test]
+    fn runs_follow_the_variant() {
+        let pos = parse_position("2H 3H 4H --/2S 3S -- 4S/2D -- 3D 4D").unwrap();
+        let common: Vec<usize> = (0..3)
+            .map(|r| run_length(&pos, Variant::Common, r))
+            .collect();
+        let basic: Vec<usize> = (0..3)
+            .map(|r| run_length(&pos, Variant::Basic, r))
+            .collect();
+        // The last column never counts; `basic` row 0 is Spades, row 1 Hearts.
+        assert_eq!(common, [3, 2, 1]);
+        assert_eq!(basic, [0, 0, 1]);
+    }
+
+    #[test]
+    fn a_redeal_keeps_the_runs_and_leaves_a_gap_after_each() {
+        let layout = Layout::STANDARD;
+        for seed in 0..200 {
+            let start = deal(seed, layout);
+            for variant in Variant::ALL {
+                let mut stream = RedealStream::deal(seed, layout.cells());
+                let after = redeal(&start, variant, &mut stream).unwrap();
+                for row in 0..4 {
+                    let run = run_length(&start, variant, row);
+                    for col in 0..run {
+                        assert_eq!(after.at(row, col), start.at(row, col));
+                    }
+                    assert_eq!(after.at(row, run), None, "deal {seed} row {row}");
+                    assert!(run_length(&after, variant, row) >= run);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_won_game_is_not_redealt() {
+        let layout = Layout::new(2, 4).unwrap();
+        let won = parse_position("2S 3S 4S --/2H 3H 4H --").unwrap();
+        let mut stream = RedealStream::deal(1, layout.cells());
+        assert_eq!(redeal(&won, Variant::Basic, &mut stream), None);
+        assert_eq!(redeal(&won, Variant::Common, &mut stream), None);
+    }
+
+    #[test]
+    fn the_pysol_stream_is_the_games_generator_after_its_deal() {
+        // Game 1 (Microsoft generator): its deal drew 51 times, then the stream goes on.
+        let deal = PysolDeal::new(PysolGame::Montana, 1).unwrap();
+        let mut stream = RedealStream::pysol(deal);
+        let mut rng = MsRandom::new(1);
+        for _ in 0..51 {
+            rng.draw();
+        }
+        assert_eq!(stream.below(1 << 15), rng.draw() as usize);
+    }
+}

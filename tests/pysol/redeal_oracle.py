@@ -1,0 +1,102 @@
+"""PySolFC's Montana and Blue Moon redeals, from PyPI's pysol_cards (the generators
+PySolFC itself imports), for the test `pysol::redeals_match_pysolfc`.
+
+Reads lines `GAME<TAB>N<TAB>BOARD1<TAB>BOARD2` on standard input: a game (`montana` or
+`blue-moon`), its number, a board reached in its first round and a board reached in its
+second. Writes for each `AFTER1<TAB>AFTER2`: the boards after the first redeal (of
+BOARD1) and after the second (of BOARD2, with the generator where the first redeal left
+it). Boards are in the project's notation as PySolFC shows them (rows joined by `/`,
+gaps as `--`; Blue Moon with its Aces column).
+
+Written from PySolFC's code, not from the engine: pysollib/game/__init__.py
+(`Game.newGame` creates the generator, `Game.shuffle` resets it and shuffles the deck;
+nothing else draws before play), pysollib/games/montana.py (`Montana_Talon.dealCards`:
+the sequence test with RSTEP and RBASE, the gaps, the order of `stacks`; the talon is
+dealt from its top), pysollib/move.py (`AShuffleStackMove.redo`: the shuffle loop).
+"""
+import sys
+
+from pysol_cards.cards import createCards, ms_rearrange
+from pysol_cards.random import LCRandom31, MTRandom
+
+RANKS = "A23456789TJQK"
+GAMES = {"montana": (13, 1), "blue-moon": (14, 0)}  # RSTEP, RBASE
+
+
+def generator_after_deal(number):
+    """The game's generator as the deal leaves it (see oracle.py for the deal)."""
+    cards = createCards(1)
+    if number < 32000:
+        rng = LCRandom31(number)
+        cards = ms_rearrange(cards)
+    else:
+        rng = MTRandom(number)
+    rng.reset()
+    rng.shuffle(cards)
+    return rng
+
+
+def parse(board):
+    """Cells in reading order: (rank, suit letter) or None."""
+    cells = []
+    for row in board.split("/"):
+        for token in row.split():
+            cells.append(None if token == "--" else (RANKS.index(token[0]), token[1]))
+    return cells
+
+
+def show(cells, rstep):
+    tokens = ["--" if c is None else RANKS[c[0]] + c[1] for c in cells]
+    return "/".join(" ".join(tokens[r * rstep:(r + 1) * rstep]) for r in range(4))
+
+
+def deal_cards(rows, rstep, rbase, rng):
+    """Montana_Talon.dealCards on `rows` (a list of cells), in place."""
+    talon = []
+    stacks = []
+    gaps = [None] * 4
+    for g in range(4):
+        i = g * rstep
+        first = rows[i]
+        if first is not None and first[0] == rbase:
+            in_sequence, suit = 1, first[1]
+        else:
+            in_sequence, suit = 0, None
+        for j in range(rstep):
+            r = i + j
+            if in_sequence:
+                card = rows[r]
+                if card is None or card[1] != suit or card[0] != rbase + j:
+                    in_sequence = 0
+            if not in_sequence:
+                stacks.append(r)
+                if gaps[g] is None:
+                    gaps[g] = r
+                if rows[r] is not None:
+                    talon.append(rows[r])
+                    rows[r] = None
+    assert len(stacks) == len(talon) + 4
+    # AShuffleStackMove.redo
+    n = len(talon) - 1
+    while n > 0:
+        j = rng.randint(0, n)
+        talon[n], talon[j] = talon[j], talon[n]
+        n = n - 1
+    for r in stacks:
+        if r not in gaps:
+            rows[r] = talon.pop()
+    assert not talon
+
+
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if not line:
+        continue
+    game, number, board1, board2 = line.split("\t")
+    rstep, rbase = GAMES[game]
+    rng = generator_after_deal(int(number))
+    rows1 = parse(board1)
+    deal_cards(rows1, rstep, rbase, rng)
+    rows2 = parse(board2)
+    deal_cards(rows2, rstep, rbase, rng)
+    print(f"{show(rows1, rstep)}\t{show(rows2, rstep)}")
