@@ -5,8 +5,8 @@
 //! additions are fine, renames are not.
 
 use gaps_engine::{
-    blue_moon, format_position, Move, Position, PysolDeal, PysolGame, SearchStats, SolveReport,
-    Variant, Verdict,
+    blue_moon, format_position, redeal_shown, Move, Position, PysolDeal, PysolGame, RedealStream,
+    SearchStats, SolveReport, Variant, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -31,6 +31,128 @@ impl From<Move> for MoveJson {
             from: [fr, fc],
             to: [tr, tc],
         }
+    }
+}
+
+/// A step of a solution with redeals: a move, or redeal `k` (`{"redeal": k}`, k from
+/// 1), after which the position is the one that redeal deals.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
+#[serde(untagged)]
+pub enum StepJson {
+    /// A move.
+    Move(MoveJson),
+    /// A redeal.
+    Redeal {
+        /// Which redeal (1, then 2).
+        redeal: u8,
+    },
+}
+
+/// The steps of `moves`, redeal `k + 1` coming after the first `redeal_at[k]` moves.
+pub fn steps_json(moves: &[MoveJson], redeal_at: &[usize]) -> Vec<StepJson> {
+    let mut steps = Vec::with_capacity(moves.len() + redeal_at.len());
+    let mut next = 0;
+    for (i, m) in moves.iter().enumerate() {
+        while next < redeal_at.len() && redeal_at[next] == i {
+            next += 1;
+            steps.push(StepJson::Redeal { redeal: next as u8 });
+        }
+        steps.push(StepJson::Move(m.clone()));
+    }
+    while next < redeal_at.len() {
+        next += 1;
+        steps.push(StepJson::Redeal { redeal: next as u8 });
+    }
+    steps
+}
+
+/// What a solve with redeals found about its rounds.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct RoundsJson {
+    /// Redeals allowed.
+    pub redeals: u8,
+    /// Rounds the solution plays (1 + its redeals; 0 without a solution).
+    pub used: usize,
+    /// What the search of the first round alone found.
+    pub first_round: &'static str,
+    /// Redeal points whose next round was searched.
+    pub redeal_points: u64,
+    /// Distinct next rounds proved lost.
+    pub lost_rounds: u64,
+    /// Each redeal of the solution: the cards it gathered and the position it dealt.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redealt: Vec<RedealJson>,
+}
+
+/// One redeal of a solution, as a replay shows it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct RedealJson {
+    /// The cards gathered, in the order they went on the talon (the last on top); for a
+    /// PySolFC game, as its board names them (Blue Moon: the board's own suits).
+    pub gathered: Vec<String>,
+    /// The position dealt, canonical.
+    pub position: String,
+    /// The same as PySolFC shows it (a PySolFC game only; Blue Moon with its Aces).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+}
+
+/// The redeals of `report`'s solution from `start`, replayed with `stream`.
+pub fn redeals_shown(
+    start: &Position,
+    variant: Variant,
+    stream: &RedealStream,
+    report: &SolveReport,
+    game: Option<PysolDeal>,
+) -> Vec<RedealJson> {
+    let Some(rounds) = report.rounds.as_ref() else {
+        return Vec::new();
+    };
+    let mut stream = stream.clone();
+    let mut pos = *start;
+    let mut shown = Vec::new();
+    let blue_moon_board = game
+        .filter(|g| g.game == PysolGame::BlueMoon)
+        .map(|g| blue_moon(g.number));
+    let named = |card: gaps_engine::Card| match &blue_moon_board {
+        Some(board) => board.board_card(card).to_string(),
+        None => card.to_string(),
+    };
+    let mut redeal_at = rounds.redeal_at.iter().peekable();
+    for i in 0..=report.solution.len() {
+        while redeal_at.next_if(|&&at| at == i).is_some() {
+            let redealt = redeal_shown(&pos, variant, &mut stream)
+                .expect("a replayed solution redeals where it can");
+            pos = redealt.position;
+            shown.push(RedealJson {
+                gathered: redealt.gathered.iter().map(|&c| named(c)).collect(),
+                position: format_position(&pos),
+                board: game.map(|g| g.board_of(&pos)),
+            });
+        }
+        if let Some(&m) = report.solution.get(i) {
+            pos.play(m);
+        }
+    }
+    shown
+}
+
+impl RoundsJson {
+    /// The rounds part of `report`, if it was a solve with redeals.
+    pub fn of(report: &SolveReport) -> Option<RoundsJson> {
+        let rounds = report.rounds.as_ref()?;
+        Some(RoundsJson {
+            redeals: rounds.redeals,
+            used: if report.verdict == Verdict::Solvable {
+                rounds.rounds_used()
+            } else {
+                0
+            },
+            first_round: rounds.first_round.unwrap_or(Verdict::Unknown).name(),
+            redeal_points: rounds.redeal_points,
+            lost_rounds: rounds.lost_rounds,
+            redealt: Vec::new(),
+        })
     }
 }
 
@@ -154,8 +276,9 @@ pub struct SolveJson {
     pub variant: &'static str,
     /// `solvable`, `unsolvable` or `unknown`.
     pub verdict: &'static str,
-    /// Moves from the position to a won one (empty unless solvable).
-    pub solution: Vec<MoveJson>,
+    /// Moves from the position to a won one (empty unless solvable), with redeal steps
+    /// `{"redeal": k}` between them when the line redeals.
+    pub solution: Vec<StepJson>,
     /// Algorithm that produced the verdict.
     pub algorithm: &'static str,
     /// Why the search stopped early (`unknown` only).
@@ -168,6 +291,9 @@ pub struct SolveJson {
     /// The PySolFC game solved (`--pysol`), as PySolFC shows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pysol: Option<PysolJson>,
+    /// The rounds of a solve with redeals (`--redeals`, or a PySolFC game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<RoundsJson>,
 }
 
 /// A PySolFC game as PySolFC shows it: its board and, for Blue Moon, the solution in
@@ -180,9 +306,10 @@ pub struct PysolJson {
     pub number: u128,
     /// The board in this project's notation (Blue Moon with its Aces column).
     pub board: String,
-    /// The solution on the board, when it differs from `solution` (Blue Moon).
+    /// The solution on the board, when it differs from `solution` (Blue Moon), with
+    /// its redeal steps.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub board_solution: Option<Vec<MoveJson>>,
+    pub board_solution: Option<Vec<StepJson>>,
 }
 
 impl PysolJson {
@@ -201,8 +328,12 @@ impl PysolJson {
                         to: [json.to[0], json.to[1] + 1],
                     }
                 };
-                let moves = (report.verdict == Verdict::Solvable)
-                    .then(|| report.solution.iter().copied().map(on_board).collect());
+                let redeal_at = report.rounds.as_ref().map_or(&[][..], |r| &r.redeal_at);
+                let moves = (report.verdict == Verdict::Solvable).then(|| {
+                    let moves: Vec<MoveJson> =
+                        report.solution.iter().copied().map(on_board).collect();
+                    steps_json(&moves, redeal_at)
+                });
                 (board.to_string(), moves)
             }
         };
@@ -222,7 +353,10 @@ impl SolveJson {
             position: format_position(position),
             variant: variant.name(),
             verdict: report.verdict.name(),
-            solution: solution_json(report).unwrap_or_default(),
+            solution: steps_json(
+                &solution_json(report).unwrap_or_default(),
+                report.rounds.as_ref().map_or(&[][..], |r| &r.redeal_at),
+            ),
             algorithm: report.algorithm.name(),
             stopped: report.stopped.map(|s| s.name()),
             seed: report.seed,
@@ -231,6 +365,7 @@ impl SolveJson {
                 ..StatsJson::from(&report.stats)
             },
             pysol: None,
+            rounds: RoundsJson::of(report),
         }
     }
 }

@@ -32,7 +32,7 @@ mod zobrist;
 
 pub use card::{Card, Cell, Layout, SizeError, MAX_RANKS, MAX_SUITS, MIN_RANKS};
 pub use deal::{deal, deal_cards, SplitMix64};
-pub use exhaustive::{reachable, Reachable};
+pub use exhaustive::{reachable, winnable_with_redeals, Reachable};
 pub use moves::{Move, MoveList};
 pub use notation::{format_cells, format_position, parse_position, ParseError};
 pub use position::{Position, MAX_MOVES};
@@ -41,7 +41,7 @@ pub use pysol::{
     PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
 pub use redeal::{kept_cards, redeal, redeal_shown, run_length, RedealStream, Redealt};
-pub use replay::{verify_solution, ReplayError};
+pub use replay::{verify_solution, verify_with_redeals, ReplayError};
 pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;
 pub use search::budget::MAX_THREADS as MAX_SEARCH_THREADS;
@@ -49,9 +49,9 @@ pub use search::dfs::DfsOptions;
 pub use search::stats::SearchStats;
 pub use solve::{
     check_request, count_reachable, default_dfs_table_bytes, resolve_algorithm, runs_on_threads,
-    sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError,
-    SolveError, SolveOptions, SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict,
-    MAX_TABLE_MB, MIN_SIZED_BYTES,
+    sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError, Redeals,
+    RoundsReport, SolveError, SolveOptions, SolveReport, Solver, UnknownAlgorithm, UnknownName,
+    Verdict, MAX_REDEALS, MAX_TABLE_MB, MIN_SIZED_BYTES,
 };
 pub use tuning::{AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 pub use variant::Variant;

@@ -1,10 +1,13 @@
 //! Replaying a solution: the check every returned solution goes through.
 //!
-//! Invariant: [`verify_solution`] accepts a move list only if every move is legal in
-//! turn (same card, from and to as a generated move) and the final position is won.
+//! Invariants: [`verify_solution`] accepts a move list only if every move is legal in
+//! turn (same card, from and to as a generated move) and the final position is won;
+//! [`verify_with_redeals`] also plays each redeal step with the game's stream, and only
+//! where a redeal is allowed (one left, the game not won).
 
 use crate::moves::Move;
 use crate::position::Position;
+use crate::redeal::{redeal, RedealStream};
 use crate::variant::Variant;
 
 /// Why a move list is not a solution.
@@ -21,6 +24,23 @@ pub enum ReplayError {
     /// All moves are legal but the last position is not won.
     #[error("the moves end in a position that is not won")]
     NotWon,
+    /// Redeal step `redeal` (1-based) comes when no redeal is left.
+    #[error("redeal {redeal} is one more than the {allowed} allowed")]
+    NoRedealLeft {
+        /// Which redeal step (1-based).
+        redeal: usize,
+        /// How many redeals the game allows.
+        allowed: u8,
+    },
+    /// A redeal step comes after move `after` of a won game, or where its place is
+    /// outside the moves or before the previous redeal's.
+    #[error("redeal {redeal} (after move {after}) is not possible there")]
+    RedealNotPossible {
+        /// Which redeal step (1-based).
+        redeal: usize,
+        /// How many moves come before it.
+        after: usize,
+    },
 }
 
 /// Replays `moves` from `start` and returns the final position if it is won.
@@ -40,4 +60,69 @@ pub fn verify_solution(
     } else {
         Err(ReplayError::NotWon)
     }
+}
+
+/// Replays a line with redeals from `start`: `moves`, with redeal `k + 1` played after
+/// the first `redeal_at[k]` moves (so `redeal_at` does not decrease), each shuffled by
+/// `stream` continued; at most `allowed` redeals. Returns the final position if it is won.
+pub fn verify_with_redeals(
+    start: &Position,
+    variant: Variant,
+    stream: &RedealStream,
+    allowed: u8,
+    moves: &[Move],
+    redeal_at: &[usize],
+) -> Result<Position, ReplayError> {
+    let mut stream = stream.clone();
+    let mut pos = *start;
+    let mut next = 0;
+    for (index, &mv) in moves.iter().enumerate() {
+        while next < redeal_at.len() && redeal_at[next] == index {
+            pos = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
+            next += 1;
+        }
+        if !pos.try_play(variant, mv) {
+            return Err(ReplayError::Illegal { index, mv });
+        }
+    }
+    while next < redeal_at.len() && redeal_at[next] == moves.len() {
+        pos = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
+        next += 1;
+    }
+    if next < redeal_at.len() {
+        return Err(ReplayError::RedealNotPossible {
+            redeal: next + 1,
+            after: redeal_at[next],
+        });
+    }
+    if pos.is_won(variant) {
+        Ok(pos)
+    } else {
+        Err(ReplayError::NotWon)
+    }
+}
+
+/// Redeal `index + 1` of a replay, if allowed there.
+fn play_redeal(
+    pos: &Position,
+    variant: Variant,
+    stream: &mut RedealStream,
+    allowed: u8,
+    index: usize,
+    redeal_at: &[usize],
+) -> Result<Position, ReplayError> {
+    if index >= allowed as usize {
+        return Err(ReplayError::NoRedealLeft {
+            redeal: index + 1,
+            allowed,
+        });
+    }
+    let not_possible = ReplayError::RedealNotPossible {
+        redeal: index + 1,
+        after: redeal_at[index],
+    };
+    if pos.is_won(variant) {
+        return Err(not_possible);
+    }
+    redeal(pos, variant, stream).ok_or(not_possible)
 }

@@ -10,4 +10,5 @@ mod cross_check;
 mod dead;
 mod notation_props;
 mod reachable;
+mod redeals;
 mod rules;

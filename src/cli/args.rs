@@ -9,7 +9,7 @@ use clap::Args;
 use gaps_engine::DEFAULT_TABLE_BYTES;
 use gaps_engine::{
     check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
-    PysolGame, SolveOptions, Variant, MAX_SEARCH_THREADS,
+    PysolGame, SolveOptions, Variant, MAX_REDEALS, MAX_SEARCH_THREADS,
 };
 use std::time::Duration;
 
@@ -64,6 +64,25 @@ pub fn pysol_variant(
         ))),
         _ => Ok(variant),
     }
+}
+
+/// The redeals of a solve: `flag` (`--redeals`, 0..=2) or the default of the deal's
+/// source (PySolFC's games: 2, as PySolFC plays them; otherwise 0). A redeal needs the
+/// deal's generator, so a bare position takes none.
+pub fn redeal_count(flag: Option<u8>, pysol: bool, shuffle_known: bool) -> anyhow::Result<u8> {
+    let count = flag.unwrap_or(if pysol { MAX_REDEALS } else { 0 });
+    if count > MAX_REDEALS {
+        return Err(input_error(format!(
+            "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {count}"
+        )));
+    }
+    if count > 0 && !shuffle_known {
+        return Err(input_error(format!(
+            "--redeals {count} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
+             position alone has no generator to redeal it with)"
+        )));
+    }
+    Ok(count)
 }
 
 /// Search parameters.

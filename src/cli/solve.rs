@@ -3,13 +3,14 @@
 //! Invariant: in `--jsonl` mode every input line yields exactly one output line, in
 //! order; a bad line yields `{"error": ...}` and the batch goes on.
 
+use super::args::redeal_count;
 use super::{input_error, SearchArgs};
-use crate::report::{MoveJson, PysolJson, SolveJson};
+use crate::report::{redeals_shown, PysolJson, SolveJson, StepJson};
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, parse_position, sizes_memory, Layout, Position, PysolDeal, SolveError, SolveOptions,
-    Solver, Variant,
+    deal, parse_position, sizes_memory, Layout, Position, PysolDeal, RedealStream, Redeals,
+    SolveError, SolveOptions, SolveReport, Solver, Variant,
 };
 use serde::Deserialize;
 use std::io::{BufRead, Read, Write};
@@ -24,6 +25,11 @@ pub struct SolveCmd {
     /// Read JSON lines `{"position": ..., "variant": ...}` on stdin, write one result per line.
     #[arg(long)]
     jsonl: bool,
+    /// Redeals the player may use, 0..=2 (default: 2 for `--pysol`, as PySolFC plays
+    /// its games; 0 otherwise). Needs `--deal` or `--pysol`: a redeal is shuffled by the
+    /// deal's own generator (docs/engine.md, "Redeals").
+    #[arg(long)]
+    redeals: Option<u8>,
     #[command(flatten)]
     input: PositionInput,
 }
@@ -62,6 +68,21 @@ impl PositionInput {
             .transpose()
     }
 
+    /// The generator a redeal of this deal continues (`None` for a given position).
+    pub fn redeal_stream(&self) -> anyhow::Result<Option<RedealStream>> {
+        if let Some(deal) = self.pysol()? {
+            return Ok(Some(RedealStream::pysol(deal)));
+        }
+        match self.deal {
+            Some(seed) => {
+                let layout =
+                    Layout::new(self.suits, self.ranks).map_err(|e| input_error(e.to_string()))?;
+                Ok(Some(RedealStream::deal(seed, layout.cells())))
+            }
+            None => Ok(None),
+        }
+    }
+
     /// The position, parsed, or what is wrong with it.
     pub fn read(&self) -> anyhow::Result<Position> {
         if let Some(deal) = self.pysol()? {
@@ -87,7 +108,7 @@ impl PositionInput {
 
 pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     if cmd.jsonl {
-        return run_jsonl(&cmd.search);
+        return run_jsonl(&cmd.search, cmd.redeals);
     }
     let pysol = cmd.input.pysol()?;
     let variant = match pysol {
@@ -95,11 +116,20 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
         None => cmd.search.variant()?,
     };
     let options = cmd.search.lone_options(variant)?;
+    let stream = cmd.input.redeal_stream()?;
+    let count = redeal_count(cmd.redeals, pysol.is_some(), stream.is_some())?;
     let start = cmd.input.read()?;
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
-    let report = solver.solve(&start, &options, None).map_err(engine_error)?;
-    let mut json = with_memory(SolveJson::new(&start, variant, &report), &options);
-    json.pysol = pysol.map(|deal| PysolJson::new(deal, &report));
+    let redeals = stream.map(|stream| Redeals { count, stream });
+    let report = solve_one(
+        &mut solver,
+        &start,
+        &options,
+        redeals.as_ref(),
+        pysol.is_some(),
+    )
+    .map_err(engine_error)?;
+    let json = solve_json(&start, &options, &report, redeals.as_ref(), pysol);
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -108,6 +138,39 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
         print_text(&mut out, &json)?;
     }
     Ok(())
+}
+
+/// Solves `start`, over rounds when redeals are allowed or the deal is PySolFC's (whose
+/// report then says what its first round found).
+fn solve_one(
+    solver: &mut Solver,
+    start: &Position,
+    options: &SolveOptions,
+    redeals: Option<&Redeals>,
+    pysol: bool,
+) -> Result<SolveReport, SolveError> {
+    match redeals {
+        Some(redeals) if redeals.count > 0 || pysol => {
+            solver.solve_with_redeals(start, options, redeals, None, None)
+        }
+        _ => solver.solve(start, options, None),
+    }
+}
+
+/// The JSON of one solve: the report, its memory, the PySolFC view and the redeals.
+fn solve_json(
+    start: &Position,
+    options: &SolveOptions,
+    report: &SolveReport,
+    redeals: Option<&Redeals>,
+    pysol: Option<PysolDeal>,
+) -> SolveJson {
+    let mut json = with_memory(SolveJson::new(start, options.variant, report), options);
+    json.pysol = pysol.map(|deal| PysolJson::new(deal, report));
+    if let (Some(rounds), Some(redeals)) = (json.rounds.as_mut(), redeals) {
+        rounds.redealt = redeals_shown(start, options.variant, &redeals.stream, report, pysol);
+    }
+    json
 }
 
 /// Maps engine refusals to bad input and replay failures to internal errors.
@@ -139,18 +202,45 @@ fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
         } else {
             ""
         };
-        writeln!(out, "solution{whose}: {} moves", moves.len())?;
-        for (i, MoveJson { card, from, to }) in moves.iter().enumerate() {
-            writeln!(
-                out,
-                "{:4}. {card} ({},{}) -> ({},{})",
-                i + 1,
-                from[0],
-                from[1],
-                to[0],
-                to[1]
-            )?;
+        let count = moves
+            .iter()
+            .filter(|s| matches!(s, StepJson::Move(_)))
+            .count();
+        writeln!(out, "solution{whose}: {count} moves")?;
+        let redealt = json.rounds.as_ref().map_or(&[][..], |r| &r.redealt[..]);
+        let mut number = 0;
+        for step in moves {
+            match step {
+                StepJson::Move(m) => {
+                    number += 1;
+                    writeln!(
+                        out,
+                        "{number:4}. {} ({},{}) -> ({},{})",
+                        m.card, m.from[0], m.from[1], m.to[0], m.to[1]
+                    )?;
+                }
+                StepJson::Redeal { redeal } => {
+                    let shown = &redealt[usize::from(*redeal) - 1];
+                    let dealt = shown.board.as_ref().unwrap_or(&shown.position);
+                    writeln!(
+                        out,
+                        "      redeal {redeal}: {} cards gathered, dealt {dealt}",
+                        shown.gathered.len()
+                    )?;
+                }
+            }
         }
+    }
+    if let Some(rounds) = &json.rounds {
+        writeln!(
+            out,
+            "rounds: redeals={} used={} first_round={} redeal_points={} lost_rounds={}",
+            rounds.redeals,
+            rounds.used,
+            rounds.first_round,
+            rounds.redeal_points,
+            rounds.lost_rounds
+        )?;
     }
     let s = &json.stats;
     writeln!(
@@ -171,9 +261,12 @@ struct JsonLine {
     pysol: Option<String>,
     #[serde(default)]
     variant: Option<String>,
+    /// Redeals (0..=2), falling back to `--redeals`, then to the source's default.
+    #[serde(default)]
+    redeals: Option<u8>,
 }
 
-fn run_jsonl(search: &SearchArgs) -> anyhow::Result<()> {
+fn run_jsonl(search: &SearchArgs, redeals: Option<u8>) -> anyhow::Result<()> {
     let default_variant = search.variant()?;
     search.lone_options(default_variant)?; // reject bad options before reading anything
     let mut solver = Solver::with_table_bytes(search.table_bytes());
@@ -184,7 +277,7 @@ fn run_jsonl(search: &SearchArgs) -> anyhow::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
-        let result = solve_line(&mut solver, search, default_variant, &line);
+        let result = solve_line(&mut solver, search, default_variant, redeals, &line);
         match result {
             Ok(json) => serde_json::to_writer(&mut out, &json)?,
             Err(message) => serde_json::to_writer(
@@ -202,6 +295,7 @@ fn solve_line(
     solver: &mut Solver,
     search: &SearchArgs,
     default_variant: Variant,
+    redeals: Option<u8>,
     line: &str,
 ) -> Result<SolveJson, String> {
     let request: JsonLine =
@@ -230,12 +324,21 @@ fn solve_line(
         _ => return Err("give one of `position` and `pysol` (\"montana:N\")".into()),
     };
     let options = search.lone_options(variant).map_err(|e| e.to_string())?;
-    let report = solver
-        .solve(&start, &options, None)
+    let count = redeal_count(request.redeals.or(redeals), game.is_some(), game.is_some())
+        .map_err(|e| e.to_string().replace("--redeals", "redeals"))?;
+    let redeals = game.map(|game| Redeals {
+        count,
+        stream: RedealStream::pysol(game),
+    });
+    let report = solve_one(solver, &start, &options, redeals.as_ref(), game.is_some())
         .map_err(|e| e.to_string())?;
-    let mut json = with_memory(SolveJson::new(&start, variant, &report), &options);
-    json.pysol = game.map(|game| PysolJson::new(game, &report));
-    Ok(json)
+    Ok(solve_json(
+        &start,
+        &options,
+        &report,
+        redeals.as_ref(),
+        game,
+    ))
 }
 
 /// `json` with the memory its search was given (`stats.memory_mb`) when it runs the

@@ -4,7 +4,7 @@
 //! Invariants: each worker thread owns one solver (one table, allocated once); deals are
 //! handed out through an atomic counter, so the counts do not depend on scheduling.
 
-use super::args::BoardArgs;
+use super::args::{redeal_count, BoardArgs};
 use super::solve::engine_error;
 use super::{input_error, SearchArgs};
 use crate::machine::default_search_memory_bytes;
@@ -12,8 +12,8 @@ use crate::report::wilson_95;
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, sized_memory, sizes_memory, Layout, Position, PysolDeal, PysolGame, SearchStats,
-    SolveOptions, SolveReport, Solver, Verdict, MAX_SEARCH_THREADS,
+    deal, sized_memory, sizes_memory, Layout, Position, PysolDeal, PysolGame, RedealStream,
+    Redeals, SearchStats, SolveOptions, SolveReport, Solver, Verdict, MAX_SEARCH_THREADS,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -40,6 +40,10 @@ pub struct WinrateCmd {
     /// `--seed` on, each solved as its first round.
     #[arg(long, conflicts_with_all = ["suits", "ranks"])]
     pysol: Option<String>,
+    /// Redeals each game may use, 0..=2 (default: 2 with `--pysol`, as PySolFC plays
+    /// them; 0 otherwise), shuffled by each deal's own generator.
+    #[arg(long)]
+    redeals: Option<u8>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -56,6 +60,9 @@ pub struct WinrateCmd {
 
 /// The header of an `--out` file.
 const OUT_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped";
+/// The header of an `--out` file of a run over rounds: also the rounds the solution
+/// plays (0 without one) and what the first round's own search found.
+const ROUNDS_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped,rounds,first_round";
 
 /// Totals of a run over many deals.
 #[derive(Default, Debug, Clone)]
@@ -67,10 +74,33 @@ pub struct Tally {
     pub max_nodes: u64,
     pub max_time: Duration,
     pub times: Vec<Duration>,
+    /// Won deals by the rounds their solution plays (1, 2, 3), in a run over rounds.
+    pub won_in_rounds: [u64; 3],
+    /// What the first round's own search found (solvable, unsolvable, unknown), in a
+    /// run over rounds.
+    pub first_round: [u64; 3],
+}
+
+/// What a deal's solve over rounds found: rounds its solution plays (0: none), and its
+/// first round's verdict.
+type RoundsSeen = Option<(usize, Verdict)>;
+
+fn verdict_index(verdict: Verdict) -> usize {
+    match verdict {
+        Verdict::Solvable => 0,
+        Verdict::Unsolvable => 1,
+        Verdict::Unknown => 2,
+    }
 }
 
 impl Tally {
-    fn add(&mut self, verdict: Verdict, stats: &SearchStats) {
+    fn add(&mut self, verdict: Verdict, stats: &SearchStats, rounds: RoundsSeen) {
+        if let Some((used, first)) = rounds {
+            if (1..=3).contains(&used) && verdict == Verdict::Solvable {
+                self.won_in_rounds[used - 1] += 1;
+            }
+            self.first_round[verdict_index(first)] += 1;
+        }
         match verdict {
             Verdict::Solvable => self.solvable += 1,
             Verdict::Unsolvable => self.unsolvable += 1,
@@ -89,6 +119,10 @@ impl Tally {
         self.max_nodes = self.max_nodes.max(other.max_nodes);
         self.max_time = self.max_time.max(other.max_time);
         self.times.extend(other.times);
+        for i in 0..3 {
+            self.won_in_rounds[i] += other.won_in_rounds[i];
+            self.first_round[i] += other.first_round[i];
+        }
     }
 }
 
@@ -102,6 +136,16 @@ enum DealSource {
 }
 
 impl DealSource {
+    /// The generator a redeal of deal `number` continues.
+    fn stream(self, number: u64) -> RedealStream {
+        match self {
+            DealSource::Ours(layout) => RedealStream::deal(number, layout.cells()),
+            DealSource::Pysol(game) => RedealStream::pysol(
+                PysolDeal::new(game, u128::from(number)).expect("a PySolFC number"),
+            ),
+        }
+    }
+
     fn position(self, number: u64) -> Position {
         match self {
             DealSource::Ours(layout) => deal(number, layout),
@@ -129,15 +173,24 @@ pub fn solve_range(
         Ok(())
     };
     let source = DealSource::Ours(layout);
-    solve_deals(source, &deals, options, table_bytes, threads, &on_deal)
+    solve_deals(
+        source,
+        &deals,
+        options,
+        None,
+        table_bytes,
+        threads,
+        &on_deal,
+    )
 }
 
-/// Solves `deals` with `threads` workers, handing each report to `on_deal` (whose error
-/// stops the run).
+/// Solves `deals` with `threads` workers, over rounds with `redeals` redeals when given,
+/// handing each report to `on_deal` (whose error stops the run).
 fn solve_deals(
     source: DealSource,
     deals: &[u64],
     options: &SolveOptions,
+    redeals: Option<u8>,
     table_bytes: usize,
     threads: usize,
     on_deal: &(dyn Fn(u64, &SolveReport) -> anyhow::Result<()> + Sync),
@@ -158,13 +211,20 @@ fn solve_deals(
                     }
                     let number = deals[i as usize];
                     let start = source.position(number);
-                    let done = solver
-                        .solve(&start, options, None)
-                        .map_err(engine_error)
-                        .and_then(|report| {
-                            mine.add(report.verdict, &report.stats);
-                            on_deal(number, &report)
-                        });
+                    let report = match redeals {
+                        Some(count) => {
+                            let redeals = Redeals {
+                                count,
+                                stream: source.stream(number),
+                            };
+                            solver.solve_with_redeals(&start, options, &redeals, None, None)
+                        }
+                        None => solver.solve(&start, options, None),
+                    };
+                    let done = report.map_err(engine_error).and_then(|report| {
+                        mine.add(report.verdict, &report.stats, rounds_seen(&report));
+                        on_deal(number, &report)
+                    });
                     if let Err(e) = done {
                         *failure.lock().expect("lock") = Some(e);
                         next.store(count, Ordering::Relaxed);
@@ -179,6 +239,17 @@ fn solve_deals(
         return Err(e);
     }
     Ok(total.into_inner().expect("lock"))
+}
+
+/// The rounds part of a report, as a tally counts it.
+fn rounds_seen(report: &SolveReport) -> RoundsSeen {
+    let rounds = report.rounds.as_ref()?;
+    let used = if report.verdict == Verdict::Solvable {
+        rounds.rounds_used()
+    } else {
+        0
+    };
+    Some((used, rounds.first_round.unwrap_or(Verdict::Unknown)))
 }
 
 #[derive(Serialize)]
@@ -215,11 +286,25 @@ struct WinrateJson {
     search_threads: usize,
     /// MiB each deal's search could use for the exact search (0: none drawn).
     memory_mb: u64,
+    /// Redeals each deal could use.
+    redeals: u8,
+    /// In a run over rounds: won deals by the rounds their solution plays (`[one,
+    /// two, three]`), and what each first round's own search found (`[solvable,
+    /// unsolvable, unknown]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    won_in_rounds: Option<[u64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_round: Option<[u64; 3]>,
 }
 
 /// The deals of `first..first+count` an `--out` file holds, and their totals; an
 /// absent file holds none.
-fn read_out(path: &Path, first: u64, count: u64) -> anyhow::Result<(Tally, HashSet<u64>)> {
+fn read_out(
+    path: &Path,
+    header: &str,
+    first: u64,
+    count: u64,
+) -> anyhow::Result<(Tally, HashSet<u64>)> {
     let mut tally = Tally::default();
     let mut done = HashSet::new();
     let text = match std::fs::read_to_string(path) {
@@ -227,7 +312,14 @@ fn read_out(path: &Path, first: u64, count: u64) -> anyhow::Result<(Tally, HashS
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((tally, done)),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| *l != OUT_HEADER) {
+    if text.lines().next().is_some_and(|first| first != header) {
+        return Err(input_error(format!(
+            "{} holds another kind of run (its header is not `{header}`): rounds and \
+             first-round runs go to different files",
+            path.display()
+        )));
+    }
+    for (n, line) in text.lines().enumerate().skip(1) {
         let bad = || {
             input_error(format!(
                 "{} line {}: not a winrate line",
@@ -239,6 +331,14 @@ fn read_out(path: &Path, first: u64, count: u64) -> anyhow::Result<(Tally, HashS
         let [deal, verdict, nodes, seconds, ..] = fields[..] else {
             return Err(bad());
         };
+        let rounds = match fields[..] {
+            [_, _, _, _, _, _, used, first_round] => Some((
+                used.parse().map_err(|_| bad())?,
+                first_round.parse().map_err(|_| bad())?,
+            )),
+            _ if header == ROUNDS_HEADER => return Err(bad()),
+            _ => None,
+        };
         let deal: u64 = deal.parse().map_err(|_| bad())?;
         let verdict: Verdict = verdict.parse().map_err(|_| bad())?;
         let stats = SearchStats {
@@ -248,21 +348,21 @@ fn read_out(path: &Path, first: u64, count: u64) -> anyhow::Result<(Tally, HashS
             ..SearchStats::default()
         };
         if (first..first + count).contains(&deal) && done.insert(deal) {
-            tally.add(verdict, &stats);
+            tally.add(verdict, &stats, rounds);
         }
     }
     Ok((tally, done))
 }
 
 /// The `--out` file opened for appending, its header written if it is new.
-fn open_out(path: &Path) -> anyhow::Result<Mutex<std::fs::File>> {
+fn open_out(path: &Path, header: &str) -> anyhow::Result<Mutex<std::fs::File>> {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .with_context(|| format!("opening {}", path.display()))?;
     if file.metadata()?.len() == 0 {
-        writeln!(file, "{OUT_HEADER}")?;
+        writeln!(file, "{header}")?;
     }
     Ok(Mutex::new(file))
 }
@@ -283,6 +383,14 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
             let layout = cmd.board.layout()?;
             (cmd.search.variant()?, layout, DealSource::Ours(layout))
         }
+    };
+    let redeal_count = redeal_count(cmd.redeals, pysol.is_some(), true)?;
+    // With no redeal the run is a first-round run, its `--out` file in the old form.
+    let redeals = (redeal_count > 0).then_some(redeal_count);
+    let header = if redeals.is_some() {
+        ROUNDS_HEADER
+    } else {
+        OUT_HEADER
     };
     let seed = cmd.seed.unwrap_or(u64::from(pysol.is_some()));
     if pysol.is_some() && seed == 0 {
@@ -335,34 +443,50 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     };
     let began = Instant::now();
     let (mut tally, done) = match &cmd.out {
-        Some(path) => read_out(path, seed, cmd.deals)?,
+        Some(path) => read_out(path, header, seed, cmd.deals)?,
         None => (Tally::default(), HashSet::new()),
     };
     bar.inc(done.len() as u64);
     let deals: Vec<u64> = (seed..seed + cmd.deals)
         .filter(|d| !done.contains(d))
         .collect();
-    let out = cmd.out.as_ref().map(|path| open_out(path)).transpose()?;
+    let out = cmd
+        .out
+        .as_ref()
+        .map(|path| open_out(path, header))
+        .transpose()?;
     let on_deal = |number: u64, report: &SolveReport| {
         bar.inc(1);
         let Some(out) = &out else {
             return Ok(());
         };
-        let line = format!(
-            "{number},{},{},{:.3},{},{}\n",
+        let mut line = format!(
+            "{number},{},{},{:.3},{},{}",
             report.verdict.name(),
             report.stats.nodes,
             report.stats.elapsed.as_secs_f64(),
             report.algorithm.name(),
             report.stopped.map_or("", |s| s.name())
         );
+        if let Some((used, first)) = rounds_seen(report) {
+            line.push_str(&format!(",{used},{}", first.name()));
+        }
+        line.push('\n');
         let mut file = out.lock().expect("lock");
         file.write_all(line.as_bytes())?;
         file.flush()?;
         Ok(())
     };
     let table_bytes = cmd.search.table_bytes();
-    let ran = solve_deals(source, &deals, &options, table_bytes, threads, &on_deal)?;
+    let ran = solve_deals(
+        source,
+        &deals,
+        &options,
+        redeals,
+        table_bytes,
+        threads,
+        &on_deal,
+    )?;
     let ran_nodes = ran.nodes;
     tally.merge(ran);
     bar.finish_and_clear();
@@ -407,6 +531,9 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         } else {
             0
         },
+        redeals: redeal_count,
+        won_in_rounds: redeals.map(|_| tally.won_in_rounds),
+        first_round: redeals.map(|_| tally.first_round),
     };
     if cmd.json {
         outln!("{}", serde_json::to_string(&json)?);
@@ -430,6 +557,12 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
             ci95_high * 100.0,
             json.win_rate_unknown_as_win * 100.0
         );
+        if let (Some(won), Some(first)) = (json.won_in_rounds, json.first_round) {
+            outln!(
+                "with {} redeal(s): won in round one {}, with one redeal {}, with two {}; first round alone: {} won, {} lost, {} unknown",
+                json.redeals, won[0], won[1], won[2], first[0], first[1], first[2]
+            );
+        }
         outln!(
             "time {:.2} s, {} deal(s) at a time on {} thread(s) each: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
             json.elapsed_ms / 1e3,

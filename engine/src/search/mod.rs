@@ -16,7 +16,9 @@
 //! - `assign`: the suit assignments of a `common` deal, each a `basic` game;
 //! - `blocks`: block search, its box tables, on one thread or several;
 //! - `exact`: the exhaustive search over Two-shuffle classes, with settled positions
-//!   decided by depth-first searches, on one thread or several.
+//!   decided by depth-first searches, on one thread or several;
+//! - `rounds`: every position of one round, unpruned, as the redeal points of a search
+//!   with redeals (`solve::rounds` runs that search).
 
 pub mod assign;
 pub mod blocks;
@@ -26,6 +28,7 @@ pub mod exact;
 pub mod hybrid;
 mod memory;
 pub mod outcome;
+pub mod rounds;
 pub mod sampling;
 pub mod stats;
 pub mod visited;

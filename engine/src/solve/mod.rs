@@ -35,6 +35,7 @@ mod count;
 mod limits;
 mod names;
 mod options;
+mod rounds;
 mod sizing;
 mod solver;
 
@@ -44,5 +45,6 @@ pub use names::{Algorithm, UnknownAlgorithm, UnknownName, Verdict};
 pub use options::{
     default_dfs_table_bytes, resolve_algorithm, SolveError, SolveOptions, SolveReport,
 };
+pub use rounds::{Redeals, RoundsReport, MAX_REDEALS};
 pub use sizing::{sized_memory, sizes_memory, MIN_SIZED_BYTES};
 pub use solver::Solver;

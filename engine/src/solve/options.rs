@@ -83,6 +83,9 @@ pub struct SolveReport {
     pub dfs: DfsOptions,
     /// Threads the search ran on (the request's `threads`).
     pub threads: usize,
+    /// For a solve with redeals ([`Solver::solve_with_redeals`](super::Solver)): where
+    /// the solution redeals and what the rounds' search found; `None` otherwise.
+    pub rounds: Option<super::RoundsReport>,
 }
 
 /// A request the engine cannot carry out, or an engine bug caught by the replay check.

@@ -174,6 +174,7 @@ impl Solver {
             seed: options.seed,
             dfs: super::algorithms::dfs_used(algorithm, options),
             threads: options.threads,
+            rounds: None,
         })
     }
 }
