@@ -67,14 +67,15 @@ pub fn steps_json(moves: &[MoveJson], redeal_at: &[usize]) -> Vec<StepJson> {
 }
 
 /// What a solve with redeals found about its rounds.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq, ToSchema)]
+#[serde(default)]
 pub struct RoundsJson {
     /// Redeals allowed.
     pub redeals: u8,
     /// Rounds the solution plays (1 + its redeals; 0 without a solution).
     pub used: usize,
     /// What the search of the first round alone found.
-    pub first_round: &'static str,
+    pub first_round: String,
     /// Redeal points whose next round was searched.
     pub redeal_points: u64,
     /// Distinct next rounds proved lost.
@@ -85,7 +86,7 @@ pub struct RoundsJson {
 }
 
 /// One redeal of a solution, as a replay shows it.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
 pub struct RedealJson {
     /// The cards gathered, in the order they went on the talon (the last on top); for a
     /// PySolFC game, as its board names them (Blue Moon: the board's own suits).
@@ -148,7 +149,11 @@ impl RoundsJson {
             } else {
                 0
             },
-            first_round: rounds.first_round.unwrap_or(Verdict::Unknown).name(),
+            first_round: rounds
+                .first_round
+                .unwrap_or(Verdict::Unknown)
+                .name()
+                .to_string(),
             redeal_points: rounds.redeal_points,
             lost_rounds: rounds.lost_rounds,
             redealt: Vec::new(),
@@ -199,6 +204,9 @@ pub struct StatsJson {
     pub memory_mb: u64,
     /// Milliseconds the job waited for that memory to be free.
     pub memory_wait_ms: f64,
+    /// A search with redeals: its rounds (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<RoundsJson>,
 }
 
 /// The solution of `report` as JSON moves when it is `solvable` (`None` otherwise: a
@@ -212,6 +220,17 @@ pub fn solution_json(report: &SolveReport) -> Option<Vec<MoveJson>> {
             .map(MoveJson::from)
             .collect()
     })
+}
+
+/// [`solution_json`] with its redeal steps, when the search redealt.
+pub fn solution_steps(report: &SolveReport) -> Option<Vec<StepJson>> {
+    let redeal_at = report.rounds.as_ref().map_or(&[][..], |r| &r.redeal_at);
+    solution_json(report).map(|moves| steps_json(&moves, redeal_at))
+}
+
+/// Moves as steps of a solution without redeals.
+pub fn moves_as_steps(moves: Vec<MoveJson>) -> Vec<StepJson> {
+    moves.into_iter().map(StepJson::Move).collect()
 }
 
 impl From<&SearchStats> for StatsJson {
@@ -235,6 +254,7 @@ impl From<&SearchStats> for StatsJson {
             threads: 1,
             memory_mb: 0,
             memory_wait_ms: 0.0,
+            rounds: None,
         }
     }
 }
@@ -353,10 +373,7 @@ impl SolveJson {
             position: format_position(position),
             variant: variant.name(),
             verdict: report.verdict.name(),
-            solution: steps_json(
-                &solution_json(report).unwrap_or_default(),
-                report.rounds.as_ref().map_or(&[][..], |r| &r.redeal_at),
-            ),
+            solution: solution_steps(report).unwrap_or_default(),
             algorithm: report.algorithm.name(),
             stopped: report.stopped.map(|s| s.name()),
             seed: report.seed,

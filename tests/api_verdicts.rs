@@ -147,7 +147,8 @@ async fn a_pysol_game_is_a_job_under_its_variant() {
     let game = PysolDeal::new(PysolGame::BlueMoon, 2).unwrap();
     let job = t
         .post_job(
-            json!({"pysol": {"game": "blue-moon", "number": 2}}),
+            // Its first round: that verdict is the position's.
+            json!({"pysol": {"game": "blue-moon", "number": 2}, "redeals": 0}),
             "?wait_ms=30000",
         )
         .await;

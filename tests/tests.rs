@@ -14,6 +14,7 @@ mod api_bad_input;
 mod api_page;
 mod api_postgres;
 mod api_pysol_lists;
+mod api_redeals;
 mod api_verdicts;
 mod cli;
 mod cli_pysol;

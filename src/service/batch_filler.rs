@@ -94,6 +94,7 @@ impl BatchFiller {
                         threads: batch.spec.threads,
                         created_by: batch.spec.created_by.clone(),
                         pysol,
+                        redeals: batch.spec.redeals,
                     }
                 })
                 .collect();

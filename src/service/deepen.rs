@@ -107,6 +107,8 @@ async fn round(
         options,
         cancel: stop,
         progress: Arc::new(AtomicU64::new(0)),
+        // Deepening works on `verdicts`, the positions' first-round verdicts.
+        redeals: None,
     };
     tracing::debug!(position = %from.position.0, time_ms = limits.limit_time_ms, "deepening");
     let result = solver.solve(work).await;

@@ -30,8 +30,8 @@ use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{Announce, Finish, JobRow, Lease, NewJob, Store};
-use crate::report::{solution_json, JobStats, StatsJson};
-use gaps_engine::{SolveOptions, StopReason};
+use crate::report::{redeals_shown, solution_steps, JobStats, RoundsJson, StatsJson};
+use gaps_engine::{PysolDeal, RedealStream, Redeals, SolveOptions, StopReason};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -302,11 +302,16 @@ impl Runner {
         if self.store.cancel_requested(&job.spec.id).await? {
             flag.store(true, Ordering::SeqCst);
         }
-        if let Some(known) = self
-            .store
-            .known_verdict(job.spec.variant.0, &job.spec.position.0)
-            .await?
-        {
+        // Known verdicts are first-round ones: a job with redeals is always searched.
+        let known = match job.spec.redeals {
+            0 => {
+                self.store
+                    .known_verdict(job.spec.variant.0, &job.spec.position.0)
+                    .await?
+            }
+            _ => None,
+        };
+        if let Some(known) = known {
             if known.answers(&job.spec) {
                 let finish = known.as_cached_finish();
                 return self.finish(job, finish).await;
@@ -341,6 +346,7 @@ impl Runner {
             options,
             cancel: flag.clone(),
             progress,
+            redeals: redeals_of(&job.spec),
         };
         self.metrics.solvers_busy.inc_by(threads as i64);
         let result = solver.solve(work).await;
@@ -357,6 +363,18 @@ impl Runner {
                     } else {
                         0.0
                     },
+                    rounds: RoundsJson::of(&report).map(|mut rounds| {
+                        if let Some(redeals) = redeals_of(&job.spec) {
+                            rounds.redealt = redeals_shown(
+                                &job.spec.position.0,
+                                job.spec.variant.0,
+                                &redeals.stream,
+                                &report,
+                                pysol_deal(&job.spec),
+                            );
+                        }
+                        rounds
+                    }),
                     ..StatsJson::from(&report.stats)
                 };
                 self.metrics.solver_nodes.inc_by(report.stats.nodes);
@@ -376,7 +394,7 @@ impl Runner {
                         stats: Some(JobStats::Searched(stats)),
                     }
                 } else {
-                    let solution = solution_json(&report);
+                    let solution = solution_steps(&report);
                     Finish::Verdict {
                         verdict: report.verdict,
                         solution,
@@ -505,6 +523,23 @@ async fn wait_for<'a>(
 /// The engine's options for a stored job on `threads` threads: its values are typed
 /// already (the position, variant and algorithm were parsed once, when the request
 /// came in).
+/// The PySolFC game a job was submitted as, if any.
+fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
+    spec.pysol.as_deref().and_then(|text| text.parse().ok())
+}
+
+/// The redeals of a job with its deal's generator (`None` without redeals).
+fn redeals_of(spec: &NewJob) -> Option<Redeals> {
+    let count = u8::try_from(spec.redeals).ok().filter(|&k| k > 0)?;
+    let stream = match (pysol_deal(spec), spec.deal_seed) {
+        (Some(game), _) => RedealStream::pysol(game),
+        (None, Some(seed)) => RedealStream::deal(seed as u64, (spec.suits * spec.ranks) as usize),
+        // Refused by validation: a position has no generator.
+        (None, None) => return None,
+    };
+    Some(Redeals { count, stream })
+}
+
 fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
     SolveOptions {
         variant: spec.variant.0,

@@ -8,7 +8,7 @@
 //! threads inherit their creator's policy and nice value), so searches that fill every
 //! core do not delay the HTTP workers, the heartbeats or a local database server.
 
-use gaps_engine::{Position, SolveOptions, SolveReport, Solver};
+use gaps_engine::{Position, Redeals, SolveOptions, SolveReport, Solver};
 use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -26,6 +26,9 @@ pub struct SolveWork {
     pub cancel: Arc<AtomicBool>,
     /// Nodes searched so far, published by the engine about every 1024 nodes.
     pub progress: Arc<AtomicU64>,
+    /// The redeals the search may use, with the deal's generator (`None`: its first
+    /// round only).
+    pub redeals: Option<Redeals>,
 }
 
 /// A solve's report, or the engine's error (or panic) as text.
@@ -92,13 +95,20 @@ impl SolverThread {
                 }
                 let mut solver = Solver::with_table_bytes(table_bytes);
                 while let Ok((work, reply)) = inbox.recv() {
-                    let outcome = catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve_watched(
+                    let outcome = catch_unwind(AssertUnwindSafe(|| match &work.redeals {
+                        Some(redeals) => solver.solve_with_redeals(
+                            &work.position,
+                            &work.options,
+                            redeals,
+                            Some(&work.cancel),
+                            Some(&work.progress),
+                        ),
+                        None => solver.solve_watched(
                             &work.position,
                             &work.options,
                             Some(&work.cancel),
                             Some(&work.progress),
-                        )
+                        ),
                     }));
                     let result = match outcome {
                         Ok(Ok(report)) => Ok(report),

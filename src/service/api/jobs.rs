@@ -88,11 +88,16 @@ pub async fn create(
             "this client has {cap} jobs queued, the most allowed; retry when some have run"
         )));
     }
-    let known = state
-        .store
-        .known_verdict(job.variant.0, &job.position.0)
-        .await?
-        .filter(|k| k.answers(&job));
+    // The known verdicts are first-round ones (a position's); with redeals the answer
+    // depends on the deal's generator too, so such a job is always searched.
+    let known = match job.redeals {
+        0 => state
+            .store
+            .known_verdict(job.variant.0, &job.position.0)
+            .await?
+            .filter(|k| k.answers(&job)),
+        _ => None,
+    };
     let mut row = match known {
         Some(known) => {
             let row = state.store.insert_answered_job(&job, &known).await?;

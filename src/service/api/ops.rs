@@ -73,6 +73,7 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
         .into_iter()
         .map(|c| WinRateRow {
             source: "positions".into(),
+            redeals: 0,
             rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
             variant: c.variant.0.name().into(),
             suits: c.suits,
@@ -103,6 +104,18 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
             variant: game.variant().name().into(),
             suits: 4,
             ranks: 13,
+            redeals: 0,
+            rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+            effort: Vec::new(),
+        });
+    }
+    for c in state.store.redeal_win_rate_counts().await? {
+        rows.push(WinRateRow {
+            source: c.kind,
+            variant: c.variant,
+            suits: c.suits,
+            ranks: c.ranks,
+            redeals: c.redeals,
             rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
             effort: Vec::new(),
         });

@@ -15,7 +15,7 @@ pub use validate::pysol_variant;
 
 use super::job::JobState;
 use super::store::{BatchCounts, BatchRow, JobRow};
-use crate::report::{wilson_95, JobStats, MoveJson};
+use crate::report::{wilson_95, JobStats, StepJson};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -199,6 +199,13 @@ pub struct JobRequest {
     #[schema(maximum = 9_223_372_036_854_775_807_u64)]
     #[serde(default, deserialize_with = "whole_opt")]
     pub seed: Option<u64>,
+    /// Redeals the player may use, 0..2, under PySolFC's rule (docs/notation.md,
+    /// "Redeals"); default 2 for `pysol`, 0 otherwise. Needs `deal` or `pysol`: a redeal
+    /// is shuffled by the deal's own generator. The solution then holds `{"redeal": k}`
+    /// steps.
+    #[serde(default, deserialize_with = "whole_opt")]
+    #[schema(minimum = 0, maximum = 2)]
+    pub redeals: Option<u64>,
 }
 
 /// `POST /v1/batches`: deals `seed .. seed+count-1` of one variant and size, or the
@@ -233,6 +240,10 @@ pub struct BatchRequest {
     /// Limits of each job.
     #[serde(default, deserialize_with = "object")]
     pub limits: Limits,
+    /// Redeals each job may use, 0..2 (default 2 for `pysol`, 0 otherwise).
+    #[serde(default, deserialize_with = "whole_opt")]
+    #[schema(minimum = 0, maximum = 2)]
+    pub redeals: Option<u64>,
 }
 
 /// PySolFC games `from .. from+count-1` of one game: `{"game": "montana", "from": 1,
@@ -305,13 +316,16 @@ pub struct JobView {
     pub pysol: Option<PysolSpec>,
     pub limits: Limits,
     pub seed: i64,
+    /// Redeals the search could use (0: the first round only).
+    pub redeals: i64,
     pub batch_id: Option<String>,
     /// `solvable`, `unsolvable` or `unknown` once done.
     pub verdict: Option<String>,
     /// Moves from the position to a won one (empty when done without a win; absent
-    /// until done).
+    /// until done), with `{"redeal": k}` steps where the line redeals
+    /// (`stats.rounds.redealt` shows each redeal).
     #[schema(value_type = Option<Vec<Object>>)]
-    pub solution: Option<Vec<MoveJson>>,
+    pub solution: Option<Vec<StepJson>>,
     /// Search statistics (`nodes`, `elapsed_ms`, ...).
     #[schema(value_type = Option<Object>)]
     pub stats: Option<JobStats>,
@@ -382,6 +396,7 @@ impl From<JobRow> for JobView {
                 ranks: r.spec.ranks as usize,
             }),
             seed: r.spec.search_seed,
+            redeals: r.spec.redeals,
             batch_id: r.spec.batch_id,
             verdict: r.verdict.map(|v| v.0.name().into()),
             stopped: r.stopped.map(|s| s.0.name().into()),
@@ -543,6 +558,11 @@ pub struct WinRateRow {
     pub variant: String,
     pub suits: i64,
     pub ranks: i64,
+    /// Redeals the row's searches could use: 0 for the first-round rows (`positions`
+    /// and `pysol-GAME` counted from positions' verdicts); otherwise a row of the deals
+    /// searched with that many redeals, each deal once (`pysol-GAME`, or `deals` for
+    /// this project's numbered deals).
+    pub redeals: i64,
     #[serde(flatten)]
     pub rates: Rates,
     /// Search effort of searched (not cached) jobs, by algorithm and verdict (for

@@ -12,7 +12,7 @@ use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
 use gaps_engine::{
     check_request, deal, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
-    OptionError,
+    OptionError, MAX_REDEALS,
 };
 use gaps_engine::{Position, PysolDeal, PysolGame, Variant};
 
@@ -100,6 +100,27 @@ fn validate_common(
     })
 }
 
+/// The redeals of a request: `asked` (0..=2) or the default of its source (2 for a
+/// PySolFC game, as PySolFC plays it; 0 otherwise). A position given as text has no
+/// generator to shuffle a redeal with.
+fn redeals_of(asked: Option<u64>, pysol: bool, shuffle_known: bool) -> Result<i64, ApiError> {
+    let max = u64::from(MAX_REDEALS);
+    let redeals = asked.unwrap_or(if pysol { max } else { 0 });
+    if redeals > max {
+        return Err(ApiError::Unprocessable(format!(
+            "redeals must be between 0 and {max} (PySolFC's Montana allows two redeals; got \
+             {redeals})"
+        )));
+    }
+    if redeals > 0 && !shuffle_known {
+        return Err(ApiError::Unprocessable(format!(
+            "redeals: {redeals} redeal(s) need the deal's shuffle: give a `deal` or a `pysol` \
+             game (a `position` has no generator to redeal it with)"
+        )));
+    }
+    Ok(redeals as i64)
+}
+
 fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
     Layout::new(suits, ranks).map_err(|e| ApiError::Unprocessable(format!("deal: {e}")))
 }
@@ -148,6 +169,7 @@ impl JobRequest {
             }
             let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
             job.pysol = Some(game.to_string());
+            job.redeals = redeals_of(self.redeals, true, true)?;
             return Ok(job);
         }
         let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
@@ -170,7 +192,9 @@ impl JobRequest {
             ),
             (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
         };
-        Ok(self.job(id, created_by, &common, position, deal_number, search_seed))
+        let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
+        job.redeals = redeals_of(self.redeals, false, deal_number.is_some())?;
+        Ok(job)
     }
 
     /// The job of a validated request.
@@ -201,6 +225,7 @@ impl JobRequest {
             threads: common.threads,
             created_by: Some(created_by.to_string()),
             pysol: None,
+            redeals: 0,
         }
     }
 }
@@ -332,6 +357,7 @@ impl BatchRequest {
             threads: common.threads,
             created_by: Some(created_by.to_string()),
             pysol_game: game.map(|g| g.name().to_string()),
+            redeals: redeals_of(self.redeals, game.is_some(), true)?,
         })
     }
 }

@@ -45,6 +45,8 @@ pub struct NewBatch {
     /// The PySolFC game (`montana`) of a batch given as games: its jobs are games
     /// `seed .. seed+count-1` of it, in the game's variant.
     pub pysol_game: Option<String>,
+    /// Redeals each job may use.
+    pub redeals: i64,
 }
 
 /// One line of a batch's results.
@@ -119,8 +121,8 @@ impl Store {
         in_transaction!(self, |Db, tx, _d| {
             let row = sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms, limit_probes, threads, created_by, pysol_game)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *",
+                 limit_time_ms, limit_probes, threads, created_by, pysol_game, redeals)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *",
         )
         .bind(&batch.id)
         .bind(batch.variant)
@@ -135,6 +137,7 @@ impl Store {
         .bind(batch.threads)
         .bind(&batch.created_by)
         .bind(&batch.pysol_game)
+        .bind(batch.redeals)
         .fetch_one(&mut *tx)
         .await?;
             tx.commit().await?;
@@ -349,6 +352,7 @@ mod tests {
             threads: 1,
             created_by: None,
             pysol_game: None,
+            redeals: 0,
         }
     }
 
@@ -479,6 +483,7 @@ mod tests {
                 threads: 1,
                 created_by: None,
                 pysol_game: None,
+                redeals: 0,
             };
             store.insert_batch(&batch).await.unwrap();
             let first = [job("j0", "b", 10), job("j1", "b", 11)];

@@ -7,6 +7,7 @@
 use super::known::{cached_stats, KnownVerdict};
 use super::rows::{Finish, JobFilter, JobRow, NewJob};
 use super::{in_transaction, on_pool, Store};
+use crate::report::JobStats;
 use crate::service::job::{JobState, Stored};
 use sqlx::types::Json;
 use sqlx::QueryBuilder;
@@ -15,14 +16,14 @@ use sqlx::QueryBuilder;
 macro_rules! new_job_columns {
     () => {
         "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
-         table_mb, search_seed, batch_id, limit_probes, threads, created_by, pysol"
+         table_mb, search_seed, batch_id, limit_probes, threads, created_by, pysol, redeals"
     };
 }
 pub(super) use new_job_columns;
-/// One placeholder per column of `new_job_columns!` (they are the first 16).
+/// One placeholder per column of `new_job_columns!` (they are the first 17).
 macro_rules! new_job_values {
     () => {
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16"
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17"
     };
 }
 
@@ -60,7 +61,7 @@ impl Store {
                          cached, started_at, finished_at)
                      VALUES (",
                     new_job_values!(),
-                    ", 'done', $17, $18, $19, $20, 0, 0, TRUE, {now}, {now}) RETURNING *"
+                    ", 'done', $18, $19, $20, $21, 0, 0, TRUE, {now}, {now}) RETURNING *"
                 ),
                 now = d.now
             );
@@ -174,7 +175,45 @@ impl Store {
                     .await?
                     .rows_affected()
                         == 1;
-                    if done && !cached {
+                    if done && job.spec.redeals > 0 {
+                        // A verdict with redeals is the deal's, not the position's.
+                        let rounds = match stats {
+                            JobStats::Searched(s) => s.rounds.clone().unwrap_or_default(),
+                            JobStats::Cached(_) => Default::default(),
+                        };
+                        sqlx::query::<Db>(&format!(
+                            "INSERT INTO redeal_verdicts (source, kind, variant, suits, ranks,
+                                 redeals, position, verdict, solution, rounds_used, first_round,
+                                 nodes, elapsed_ms, job_id)
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                                 $14)
+                             ON CONFLICT (source, variant, redeals) DO UPDATE SET
+                                 position = excluded.position, verdict = excluded.verdict,
+                                 solution = excluded.solution,
+                                 rounds_used = excluded.rounds_used,
+                                 first_round = excluded.first_round, nodes = excluded.nodes,
+                                 elapsed_ms = excluded.elapsed_ms, job_id = excluded.job_id,
+                                 updated_at = {now}
+                             WHERE redeal_verdicts.verdict = 'unknown'",
+                            now = d.now
+                        ))
+                        .bind(redeal_source(&job.spec))
+                        .bind(redeal_kind(&job.spec))
+                        .bind(job.spec.variant)
+                        .bind(job.spec.suits)
+                        .bind(job.spec.ranks)
+                        .bind(job.spec.redeals)
+                        .bind(job.spec.position)
+                        .bind(Stored(*verdict))
+                        .bind(solution.as_ref().map(Json))
+                        .bind(rounds.used as i64)
+                        .bind(rounds.first_round)
+                        .bind(nodes)
+                        .bind(elapsed_ms)
+                        .bind(&job.spec.id)
+                        .execute(&mut *tx)
+                        .await?;
+                    } else if done && !cached {
                         sqlx::query::<Db>(&format!(
                         "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
                              algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id,
@@ -323,9 +362,28 @@ macro_rules! bind_new_job {
             .$bind(job.threads)
             .$bind(&job.created_by)
             .$bind(&job.pysol)
+            .$bind(job.redeals)
     }};
 }
 pub(super) use bind_new_job;
+
+/// The deal a verdict with redeals belongs to: `pysol:GAME:N` or `deal:SxR:N` (the
+/// generator that shuffles its redeals).
+pub fn redeal_source(job: &NewJob) -> String {
+    match (&job.pysol, job.deal_seed) {
+        (Some(game), _) => format!("pysol:{game}"),
+        (None, Some(seed)) => format!("deal:{}x{}:{seed}", job.suits, job.ranks),
+        (None, None) => format!("position:{}", job.position.0),
+    }
+}
+
+/// What a win-rate row counts a verdict with redeals under: `pysol-GAME` or `deals`.
+fn redeal_kind(job: &NewJob) -> String {
+    match job.pysol.as_deref().and_then(|p| p.split_once(':')) {
+        Some((game, _)) => format!("pysol-{game}"),
+        None => "deals".into(),
+    }
+}
 
 /// The insert of one queued job, returning it (a batch's jobs go in multi-row inserts
 /// of the same columns: `Store::add_batch_jobs`).

@@ -6,7 +6,7 @@
 
 use super::rows::NewJob;
 use super::{on_pool, Finish, Store};
-use crate::report::{JobStats, MoveJson};
+use crate::report::{moves_as_steps, JobStats, MoveJson};
 use crate::service::job::Stored;
 use gaps_engine::{Algorithm, Position, Variant, Verdict};
 use sqlx::types::Json;
@@ -77,7 +77,7 @@ impl KnownVerdict {
     pub fn as_cached_finish(&self) -> Finish {
         Finish::Verdict {
             verdict: self.verdict.0,
-            solution: self.solution.clone().map(|s| s.0),
+            solution: self.solution.clone().map(|s| moves_as_steps(s.0)),
             stats: cached_stats(self),
             stopped: None,
             used_algorithm: self.algorithm.0,

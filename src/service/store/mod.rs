@@ -415,6 +415,7 @@ pub(crate) mod test_support {
             threads: 1,
             created_by: None,
             pysol: None,
+            redeals: 0,
         }
     }
 

@@ -54,7 +54,40 @@ pub struct PysolRange {
     pub verdict: Option<Verdict>,
 }
 
+/// Verdict counts of deals with redeals, by what they count under.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RedealCounts {
+    pub kind: String,
+    pub variant: String,
+    pub suits: i64,
+    pub ranks: i64,
+    pub redeals: i64,
+    pub solvable: i64,
+    pub unsolvable: i64,
+    pub unknown: i64,
+}
+
 impl Store {
+    /// Verdict counts of the deals searched with redeals, per kind, variant, size and
+    /// number of redeals (a scan: these verdicts are few next to the positions').
+    pub async fn redeal_win_rate_counts(&self) -> sqlx::Result<Vec<RedealCounts>> {
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, RedealCounts>(
+                "SELECT kind, variant, suits, ranks, redeals,
+                     CAST(SUM(CASE WHEN verdict = 'solvable' THEN 1 ELSE 0 END) AS BIGINT)
+                         AS solvable,
+                     CAST(SUM(CASE WHEN verdict = 'unsolvable' THEN 1 ELSE 0 END) AS BIGINT)
+                         AS unsolvable,
+                     CAST(SUM(CASE WHEN verdict = 'unknown' THEN 1 ELSE 0 END) AS BIGINT)
+                         AS unknown
+                 FROM redeal_verdicts GROUP BY kind, variant, suits, ranks, redeals
+                 ORDER BY kind, variant, suits, ranks, redeals",
+            )
+            .fetch_all(pool)
+            .await
+        })
+    }
+
     /// Verdict counts per PySolFC game (games with at least one known verdict).
     pub async fn pysol_win_rate_counts(&self) -> sqlx::Result<Vec<PysolCounts>> {
         on_pool!(self, read, |Db, pool, _d| {

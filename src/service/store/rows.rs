@@ -5,7 +5,7 @@
 //! Invariant: `NewJob`'s fields are the columns that `jobs::new_job_columns!` names, in
 //! the same order, so one row type serves the insert and the read.
 
-use crate::report::{JobStats, MoveJson};
+use crate::report::{JobStats, StepJson};
 use crate::service::job::{JobState, Stored};
 use gaps_engine::{Algorithm, Position, StopReason, Variant, Verdict};
 use sqlx::types::Json;
@@ -18,7 +18,7 @@ pub struct JobRow {
     pub spec: NewJob,
     pub state: JobState,
     pub verdict: Option<Stored<Verdict>>,
-    pub solution: Option<Json<Vec<MoveJson>>>,
+    pub solution: Option<Json<Vec<StepJson>>>,
     pub stats: Option<Json<JobStats>>,
     pub stopped: Option<Stored<StopReason>>,
     pub used_algorithm: Option<Stored<Algorithm>>,
@@ -70,6 +70,9 @@ pub struct NewJob {
     pub created_by: Option<String>,
     /// The PySolFC game it was submitted as (`montana:12345`).
     pub pysol: Option<String>,
+    /// Redeals the search may use (0..=2; above 0 only for a deal or a PySolFC game,
+    /// whose generator shuffles them). Its verdict then goes to `redeal_verdicts`.
+    pub redeals: i64,
 }
 
 /// How a running job ended.
@@ -78,7 +81,7 @@ pub enum Finish {
     /// A verdict (state `done`), also stored as the position's known verdict.
     Verdict {
         verdict: Verdict,
-        solution: Option<Vec<MoveJson>>,
+        solution: Option<Vec<StepJson>>,
         stats: JobStats,
         stopped: Option<StopReason>,
         used_algorithm: Algorithm,

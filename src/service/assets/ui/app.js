@@ -370,7 +370,9 @@ async function solve(event) {
     return;
   }
   const body = { variant, algorithm: $('algorithm').value, limits };
-  if (game) body.pysol = { game: game.game, number: 0 };
+  // The page searches a game's first round (the verdict it looked up above is one): its
+  // replay has no redeal steps to show yet.
+  if (game) Object.assign(body, { pysol: { game: game.game, number: 0 }, redeals: 0 });
   else body.position = position;
   // The game number goes in as its digits (exact above 2^53, where a JavaScript number is not).
   let json = JSON.stringify(body);

@@ -1,0 +1,184 @@
+//! Jobs with redeals through the API: PySolFC's default of two, the first round with
+//! zero, numbered deals redealt by their own stream (the lines replayed here), the
+//! verdict kept apart from the position's first-round verdict, and the refusals.
+use crate::support;
+use axum::http::StatusCode;
+use gaps_engine::{deal, verify_with_redeals, Layout, Move, RedealStream, Variant};
+use serde_json::{json, Value};
+use support::start;
+
+/// The moves of a JSON solution on `layout` and where it redeals.
+fn moves_and_redeals(steps: &[Value], layout: Layout) -> (Vec<Move>, Vec<usize>) {
+    let cell = |v: &Value| (v[0].as_u64().unwrap() << 4 | v[1].as_u64().unwrap()) as u8;
+    let mut moves = Vec::new();
+    let mut redeal_at = Vec::new();
+    for step in steps {
+        if let Some(k) = step.get("redeal") {
+            assert_eq!(k.as_u64().unwrap() as usize, redeal_at.len() + 1, "{step}");
+            redeal_at.push(moves.len());
+            continue;
+        }
+        let text = step["card"].as_str().unwrap();
+        let card = layout.deck().find(|c| c.to_string() == text).unwrap();
+        let (from, to) = (cell(&step["from"]), cell(&step["to"]));
+        moves.push(Move {
+            card,
+            from,
+            to,
+            gap: 0,
+        });
+    }
+    (moves, redeal_at)
+}
+
+#[tokio::test]
+async fn pysol_jobs_use_their_two_redeals_unless_told_otherwise() {
+    let t = start().await;
+    // Montana game 42 is lost in its first round (docs/data) and won with a redeal.
+    let first_round = t
+        .post_job(
+            json!({"pysol": {"game": "montana", "number": 42}, "redeals": 0,
+                   "limits": {"time_ms": 20000}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(first_round["redeals"], 0, "{first_round}");
+    assert_eq!(first_round["verdict"], "unsolvable", "{first_round}");
+    let redealt = t
+        .post_job(
+            json!({"pysol": {"game": "montana", "number": 42}, "limits": {"time_ms": 20000}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(redealt["redeals"], 2, "{redealt}");
+    assert_eq!(
+        redealt["cached"], false,
+        "a first-round answer must not serve it"
+    );
+    assert_eq!(redealt["verdict"], "solvable", "{redealt}");
+    let steps = redealt["solution"].as_array().unwrap();
+    let (moves, redeal_at) = moves_and_redeals(steps, Layout::STANDARD);
+    assert!(!redeal_at.is_empty(), "{redealt}");
+    let game = gaps_engine::PysolDeal::new(gaps_engine::PysolGame::Montana, 42).unwrap();
+    verify_with_redeals(
+        &game.position(),
+        Variant::Common,
+        &RedealStream::pysol(game),
+        2,
+        &moves,
+        &redeal_at,
+    )
+    .unwrap();
+    let rounds = &redealt["stats"]["rounds"];
+    assert_eq!(
+        rounds["used"].as_u64().unwrap() as usize,
+        redeal_at.len() + 1
+    );
+    assert_eq!(rounds["redealt"].as_array().unwrap().len(), redeal_at.len());
+    // The position's stored verdict is still the first round's.
+    let (_, _, known) = t.call("GET", "/v1/verdicts?pysol=montana:42", None).await;
+    assert_eq!(known["verdict"], "unsolvable", "{known}");
+    // The win rates: the first round in the game's row, the redeals in a row of their own.
+    let (_, _, rows) = t.call("GET", "/v1/stats/win-rates", None).await;
+    let row = |redeals: i64| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["source"] == "pysol-montana" && r["redeals"] == redeals)
+            .cloned()
+            .unwrap_or_else(|| panic!("no pysol-montana row with {redeals} redeals: {rows}"))
+    };
+    assert_eq!(
+        (row(0)["deals"].clone(), row(0)["unsolvable"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(
+        (row(2)["deals"].clone(), row(2)["solvable"].clone()),
+        (json!(1), json!(1))
+    );
+}
+
+#[tokio::test]
+async fn numbered_deals_redeal_with_their_own_stream() {
+    let t = start().await;
+    let layout = Layout::new(3, 5).unwrap();
+    let mut redeals_seen = 0;
+    for seed in 0..12u64 {
+        let job = t
+            .post_job(
+                json!({"deal": {"seed": seed, "suits": 3, "ranks": 5}, "variant": "common",
+                       "redeals": 2, "limits": {"time_ms": 10000}}),
+                "?wait_ms=30000",
+            )
+            .await;
+        assert_eq!(job["state"], "done", "{job}");
+        if job["verdict"] != "solvable" {
+            continue;
+        }
+        let (moves, redeal_at) = moves_and_redeals(job["solution"].as_array().unwrap(), layout);
+        verify_with_redeals(
+            &deal(seed, layout),
+            Variant::Common,
+            &RedealStream::deal(seed, layout.cells()),
+            2,
+            &moves,
+            &redeal_at,
+        )
+        .unwrap_or_else(|e| panic!("deal {seed}: {e}"));
+        redeals_seen += redeal_at.len();
+    }
+    assert!(redeals_seen > 0, "no solution of the 12 deals redealt");
+    let (_, _, rows) = t.call("GET", "/v1/stats/win-rates", None).await;
+    let ours = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["source"] == "deals" && r["redeals"] == 2 && r["suits"] == 3)
+        .unwrap_or_else(|| panic!("no row of our deals with redeals: {rows}"));
+    assert_eq!(ours["deals"], 12, "{ours}");
+}
+
+#[tokio::test]
+async fn bad_redeals_are_refused_and_nothing_is_stored() {
+    let t = start().await;
+    for (body, needle) in [
+        (
+            json!({"deal": {"seed": 1}, "redeals": 3}),
+            "between 0 and 2",
+        ),
+        (
+            json!({"pysol": {"game": "montana", "number": 5}, "redeals": 7}),
+            "between 0 and 2",
+        ),
+        (
+            json!({"position": "2S 3S --/2H 3H --", "variant": "common", "redeals": 1}),
+            "shuffle",
+        ),
+        (json!({"deal": {"seed": 1}, "redeals": -1}), "redeals"),
+        (json!({"deal": {"seed": 1}, "redeals": "two"}), "redeals"),
+        (
+            json!({"pysol": {"game": "montana", "from": 1, "count": 3}, "redeals": 3}),
+            "between 0 and 2",
+        ),
+    ] {
+        let path = if body["pysol"].get("from").is_some() {
+            "/v1/batches"
+        } else {
+            "/v1/jobs"
+        };
+        let (status, _, problem) = t.call("POST", path, Some(&body.to_string())).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {problem}"
+        );
+        assert!(
+            problem["detail"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(needle),
+            "{body}: {problem}"
+        );
+    }
+    assert_eq!(t.job_count().await, 0);
+}
