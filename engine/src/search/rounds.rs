@@ -9,8 +9,9 @@
 //! (the key bound of docs/engine.md).
 //!
 //! Invariants: entry 0 is the start; every other entry's parent comes before it and its
-//! move, played in the parent, gives the entry's position; with [`TreeEnd::Complete`]
-//! the entries are exactly the positions reachable from the start.
+//! move, played in the parent, gives the entry's position; entries are in breadth-first
+//! order, so each one's line is a shortest one; with [`TreeEnd::Complete`] the entries
+//! are exactly the positions reachable from the start.
 
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, MAX_MOVES};
@@ -52,9 +53,14 @@ pub struct RoundTree {
 pub const BYTES_PER_ENTRY: usize = 64;
 
 impl RoundTree {
-    /// Enumerates the positions reachable from `start` under `variant`, depth first,
+    /// Enumerates the positions reachable from `start` under `variant`, breadth first,
     /// stopping at the first won one, at `max_entries`, or when `budget` runs out.
     /// Returns the tree, how it ended, and the nodes (positions expanded).
+    ///
+    /// Breadth first, so that every entry's line is a shortest one: rebuilding a
+    /// position from its line (here, to expand it, and for each redeal point tried)
+    /// costs its depth, which stays small, where a depth-first tree's lines can be as
+    /// long as the tree is large. Only keys and lines are kept, no positions.
     pub fn build(
         start: &Position,
         variant: Variant,
@@ -68,13 +74,19 @@ impl RoundTree {
         }];
         let mut index: HashMap<Key, u32> = HashMap::new();
         index.insert(start.key(), 0);
-        let mut stack: Vec<(Position, u32)> = vec![(*start, 0)];
         let mut moves = MoveList::<MAX_MOVES>::default();
         let mut nodes = 0u64;
+        // Entries are appended in the order they are reached, so expanding them in
+        // index order is breadth first.
+        let mut next = 0usize;
+        let mut line = Vec::new(); // reused: no allocation per position
         let end = loop {
-            let Some((pos, at)) = stack.pop() else {
+            if next == entries.len() {
                 break TreeEnd::Complete;
-            };
+            }
+            let at = next as u32;
+            next += 1;
+            let pos = replay(start, &entries, at as usize, &mut line);
             if pos.is_won(variant) {
                 break TreeEnd::Won(at as usize);
             }
@@ -97,14 +109,12 @@ impl RoundTree {
                 }
                 let mut child = pos;
                 child.play(m);
-                let id = entries.len() as u32;
-                index.insert(key, id);
+                index.insert(key, entries.len() as u32);
                 entries.push(Entry {
                     parent: at,
                     mv: m,
                     kept: kept_cards(&child, variant) as u8,
                 });
-                stack.push((child, id));
             }
             if full {
                 break TreeEnd::Stopped(StopReason::MemoryLimit);
@@ -122,23 +132,13 @@ impl RoundTree {
     /// The moves from the start to entry `at`.
     pub fn line_to(&self, at: usize) -> Vec<Move> {
         let mut line = Vec::new();
-        let mut at = at;
-        while at != 0 {
-            let entry = self.entries[at];
-            line.push(entry.mv);
-            at = entry.parent as usize;
-        }
-        line.reverse();
+        line_into(&self.entries, at, &mut line);
         line
     }
 
     /// The position of entry `at`, replayed from `start`.
     pub fn position(&self, start: &Position, at: usize) -> Position {
-        let mut pos = *start;
-        for m in self.line_to(at) {
-            pos.play(m);
-        }
-        pos
+        replay(start, &self.entries, at, &mut Vec::new())
     }
 
     /// The entries as redeal points, best first: most cards kept by a redeal (a smaller
@@ -148,6 +148,28 @@ impl RoundTree {
         order.sort_by_key(|&i| std::cmp::Reverse(self.entries[i].kept));
         order
     }
+}
+
+/// The moves from the start to entry `at` of `entries`, into `line` (cleared first).
+fn line_into(entries: &[Entry], at: usize, line: &mut Vec<Move>) {
+    line.clear();
+    let mut at = at;
+    while at != 0 {
+        let entry = entries[at];
+        line.push(entry.mv);
+        at = entry.parent as usize;
+    }
+    line.reverse();
+}
+
+/// The position of entry `at` of `entries`, replayed from `start` (`line` is scratch).
+fn replay(start: &Position, entries: &[Entry], at: usize, line: &mut Vec<Move>) -> Position {
+    line_into(entries, at, line);
+    let mut pos = *start;
+    for &m in line.iter() {
+        pos.play(m);
+    }
+    pos
 }
 
 #[cfg(test)]
