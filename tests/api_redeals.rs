@@ -182,3 +182,37 @@ async fn bad_redeals_are_refused_and_nothing_is_stored() {
     }
     assert_eq!(t.job_count().await, 0);
 }
+
+#[tokio::test]
+async fn a_batch_passes_its_redeals_to_every_job() {
+    let t = start().await;
+    let body = json!({"variant": "common", "suits": 3, "ranks": 5, "count": 6, "redeals": 2,
+                      "limits": {"time_ms": 10000}});
+    let (status, _, batch) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
+    let id = batch["id"].as_str().unwrap().to_string();
+    let batch = t.wait_batch(&id).await;
+    assert_eq!(batch["finished"], true, "{batch}");
+    let (_, _, page) = t.call("GET", &format!("/v1/jobs?batch={id}"), None).await;
+    let jobs = page["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 6);
+    assert!(
+        jobs.iter()
+            .all(|j| j["redeals"] == 2 && j["deal"].is_object()),
+        "{page}"
+    );
+    // A batch of PySolFC games takes the game's two by default, and 0 when asked.
+    for (redeals, expected) in [(None, 2), (Some(0), 0)] {
+        let mut body = json!({"pysol": {"game": "blue-moon", "from": 1, "count": 2}});
+        if let Some(r) = redeals {
+            body["redeals"] = json!(r);
+        }
+        let (status, _, batch) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
+        let id = batch["id"].as_str().unwrap().to_string();
+        t.wait_batch(&id).await;
+        let (_, _, page) = t.call("GET", &format!("/v1/jobs?batch={id}"), None).await;
+        let jobs = page["jobs"].as_array().unwrap();
+        assert!(jobs.iter().all(|j| j["redeals"] == expected), "{page}");
+    }
+}
