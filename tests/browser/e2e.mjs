@@ -40,6 +40,16 @@ async function startService() {
 
 const jobCount = async (base) => (await (await fetch(`${base}/v1/jobs?limit=500`)).json()).jobs.length;
 
+// Clicks Solve and waits until the job it creates is done. The job shown before may be
+// done already, so this waits for the new job's id first (waiting for "done" alone
+// could match the previous job and read its answer).
+async function solveNewJob(page) {
+  const previous = await page.textContent('#job-id');
+  await page.click('#solve');
+  await page.waitForFunction((prev) => document.querySelector('#job-id').textContent !== prev, previous, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#job-state').textContent.startsWith('done'), null, { timeout: 60000 });
+}
+
 async function shot(page, name) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
@@ -157,8 +167,7 @@ async function run() {
     assert.equal(await page.inputValue('#notation'), game.position);
     assert.equal(await page.inputValue('#variant'), 'basic');
     await page.selectOption('#algorithm', 'auto');
-    await page.click('#solve');
-    await page.waitForFunction(() => document.querySelector('#job-state').textContent.startsWith('done'), null, { timeout: 60000 });
+    await solveNewJob(page);
     assert.equal(await page.textContent('#job-verdict'), 'solvable');
     const latest = (await (await fetch(`${base}/v1/jobs?limit=1`)).json()).jobs[0];
     assert.deepEqual(latest.pysol, { game: 'blue-moon', number: 2 });
@@ -166,10 +175,30 @@ async function run() {
     await page.fill('#pysol-number', '9007199254740993');
     await page.click('#pysol-load');
     await page.waitForFunction(() => document.querySelector('#board-status').textContent.includes('#9007199254740993'));
-    await page.click('#solve');
-    await page.waitForFunction(() => document.querySelector('#job-state').textContent.startsWith('done'), null, { timeout: 60000 });
+    await solveNewJob(page);
     const latestText = await (await fetch(`${base}/v1/jobs?limit=1`)).text();
     assert.match(latestText, /"pysol":\{"game":"blue-moon","number":9007199254740993\}/);
+
+    console.log('step: a game lost in its first round is won with a redeal, and the replay deals again');
+    await page.selectOption('#pysol-game', 'montana');
+    await page.fill('#pysol-number', '42');
+    await page.click('#pysol-load');
+    await page.waitForFunction(() => document.querySelector('#board-status').textContent.includes('Montana #42'));
+    assert.equal(await page.inputValue('#redeals'), '2');
+    await solveNewJob(page);
+    assert.equal(await page.textContent('#job-verdict'), 'solvable');
+    const redealJob = (await (await fetch(`${base}/v1/jobs?limit=1`)).json()).jobs[0];
+    assert.equal(redealJob.redeals, 2);
+    const redealAt = redealJob.solution.findIndex((s) => s.redeal === 1);
+    assert.ok(redealAt >= 0, 'the solution redeals');
+    await page.waitForSelector('#replay-section:not([hidden])');
+    await page.click(`#replay-moves [data-step="${redealAt + 1}"]`);
+    assert.match(await page.textContent('#replay-status'), /Redeal 1/);
+    const dealt = redealJob.stats.rounds.redealt[0].position.split('/').map((r) => r.split(' ').join(' '));
+    const shown = await page.$$eval('#board [role=row]', (rs) => rs.map((r) => [...r.querySelectorAll('.cell')].map((c) => c.dataset.card || '--').join(' ')));
+    assert.deepEqual(shown, dealt);
+    await page.click(`#replay-moves [data-step="${redealJob.solution.length}"]`);
+    assert.match(await page.textContent('#replay-status'), /won position reached/);
 
     console.log('step: a long search (common deal 2, dfs: not decided in minutes) shows live progress and is cancelled');
     await page.fill('#deal-seed', '2');
@@ -201,7 +230,12 @@ async function run() {
     await shot(page, 'stats');
     await page.selectOption('#filter-verdict', 'solvable');
     await page.click('#history-form button[type=submit]');
-    await page.waitForFunction(() => document.querySelectorAll('#history tbody button[data-job]').length === 2);
+    // Only solvable jobs are listed (the deal, Blue Moon games, Montana 42), each one.
+    const solvable = (await (await fetch(`${base}/v1/jobs?verdict=solvable&limit=100`)).json()).jobs.length;
+    assert.ok(solvable >= 3, `${solvable} solvable jobs`);
+    await page.waitForFunction((n) => document.querySelectorAll('#history tbody button[data-job]').length === n, solvable);
+    const verdicts = await page.$$eval('#history tbody tr', (rs) => rs.map((r) => r.children[4].textContent));
+    assert.ok(verdicts.every((v) => v === 'solvable'), verdicts.join(', '));
     await page.click('#history tbody button[data-job] >> nth=0');
     await page.waitForSelector('#replay-section:not([hidden])');
 

@@ -69,6 +69,11 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
             {"allOf": [pysol_game("blue-moon"), {"required": ["variant"], "properties": {"variant": {"const": "common"}}}]},
         ]}},
         {"anyOf": algorithm_cases(config, false)},
+        // A redeal needs the deal's generator: a position takes none.
+        {"not": {"allOf": [
+            {"required": ["position"]},
+            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
+        ]}},
     ]);
     let pysol = &mut schemas["PysolSpec"]["properties"];
     let games: Vec<&str> = PysolGame::ALL.iter().map(|g| g.name()).collect();

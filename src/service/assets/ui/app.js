@@ -108,7 +108,9 @@ function applyMove(grid, move) {
   return next;
 }
 
-const moveText = (m) => `${m.card} (${m.from[0]},${m.from[1]}) → (${m.to[0]},${m.to[1]})`;
+const moveText = (m) => (m.redeal
+  ? `Redeal ${m.redeal}: the cards after each row's run gathered, shuffled and dealt again`
+  : `${m.card} (${m.from[0]},${m.from[1]}) → (${m.to[0]},${m.to[1]})`);
 
 // ---------- API ----------
 
@@ -134,6 +136,8 @@ async function api(path, options = {}) {
 const state = { grid: null, selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null, effort: [], game: null };
 
 function renderBoard(grid, marks = {}) {
+  // Redeals need a PySolFC game's generator: only for a game still on the board.
+  $('redeals').disabled = !currentGame($('variant').value);
   const board = $('board');
   board.replaceChildren();
   if (!grid) return;
@@ -292,6 +296,9 @@ async function loadPysol(event) {
     setPosition(grid, `PySolFC ${GAME_NAMES[g.game]} #${number} shown as its first round, ${g.variant}${shown}.`);
     $('variant').value = g.variant;
     state.game = { game: g.game, number: BigInt(number).toString(), variant: g.variant, text: formatGrid(grid) };
+    // PySolFC plays its games with two redeals; the page asks the same by default.
+    $('redeals').disabled = false;
+    $('redeals').value = '2';
   } catch (e) {
     err.textContent = e.message;
   }
@@ -363,16 +370,17 @@ async function solve(event) {
   const variant = $('variant').value;
   const position = formatGrid(state.grid);
   const game = currentGame(variant);
-  // A stored exact verdict answers at once, without a job.
-  const known = await knownVerdict(game, position, variant);
+  // Only a game has the generator a redeal needs.
+  const redeals = game ? Number($('redeals').value) : 0;
+  // A stored exact verdict answers at once, without a job (stored verdicts of
+  // positions are first-round ones).
+  const known = redeals === 0 ? await knownVerdict(game, position, variant) : null;
   if (known && known.verdict !== 'unknown') {
     showKnown(known);
     return;
   }
   const body = { variant, algorithm: $('algorithm').value, limits };
-  // The page searches a game's first round (the verdict it looked up above is one): its
-  // replay has no redeal steps to show yet.
-  if (game) Object.assign(body, { pysol: { game: game.game, number: 0 }, redeals: 0 });
+  if (game) Object.assign(body, { pysol: { game: game.game, number: 0 }, redeals });
   else body.position = position;
   // The game number goes in as its digits (exact above 2^53, where a JavaScript number is not).
   let json = JSON.stringify(body);
@@ -432,7 +440,9 @@ function startReplay(job) {
   const base = parseNotation(job.position).grid;
   state.grid = base;
   $('notation').value = job.position;
-  state.replay = { base, moves: job.solution, at: 0, variant: job.variant, timer: null };
+  // A redeal step `{"redeal": k}` goes on from the position that redeal dealt.
+  const redealt = (job.stats && job.stats.rounds && job.stats.rounds.redealt) || [];
+  state.replay = { base, moves: job.solution, redealt, at: 0, variant: job.variant, timer: null };
   const list = $('replay-moves');
   list.innerHTML = job.solution.map((m, i) => `<li><button type="button" data-step="${i + 1}">${esc(moveText(m))}</button></li>`).join('');
   $('replay-section').hidden = false;
@@ -440,7 +450,11 @@ function startReplay(job) {
 }
 
 function gridAt(step) {
-  return state.replay.moves.slice(0, step).reduce(applyMove, state.replay.base);
+  const rp = state.replay;
+  return rp.moves.slice(0, step).reduce(
+    (grid, m) => (m.redeal ? parseNotation(rp.redealt[m.redeal - 1].position).grid : applyMove(grid, m)),
+    rp.base,
+  );
 }
 
 function showStep(step) {
@@ -448,7 +462,7 @@ function showStep(step) {
   rp.at = Math.max(0, Math.min(rp.moves.length, step));
   const grid = gridAt(rp.at);
   const last = rp.at > 0 ? rp.moves[rp.at - 1] : null;
-  renderBoard(grid, last ? { moved: last.to.join(','), from: last.from.join(',') } : {});
+  renderBoard(grid, last && !last.redeal ? { moved: last.to.join(','), from: last.from.join(',') } : {});
   const won = isWon(grid, rp.variant);
   const status = $('replay-status');
   status.textContent = `Move ${rp.at} of ${rp.moves.length}` + (last ? `: ${moveText(last)}` : ' (start)') + (won ? ' — won position reached.' : '');
