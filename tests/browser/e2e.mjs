@@ -194,6 +194,8 @@ async function run() {
     await page.waitForSelector('#replay-section:not([hidden])');
     await page.click(`#replay-moves [data-step="${redealAt + 1}"]`);
     assert.match(await page.textContent('#replay-status'), /Redeal 1/);
+    const gathered = redealJob.stats.rounds.redealt[0].gathered;
+    assert.ok((await page.textContent('#replay-status')).includes(`${gathered.length} cards gathered: ${gathered.join(' ')}`));
     const dealt = redealJob.stats.rounds.redealt[0].position.split('/').map((r) => r.split(' ').join(' '));
     const shown = await page.$$eval('#board [role=row]', (rs) => rs.map((r) => [...r.querySelectorAll('.cell')].map((c) => c.dataset.card || '--').join(' ')));
     assert.deepEqual(shown, dealt);

@@ -465,7 +465,11 @@ function showStep(step) {
   renderBoard(grid, last && !last.redeal ? { moved: last.to.join(','), from: last.from.join(',') } : {});
   const won = isWon(grid, rp.variant);
   const status = $('replay-status');
-  status.textContent = `Move ${rp.at} of ${rp.moves.length}` + (last ? `: ${moveText(last)}` : ' (start)') + (won ? ' — won position reached.' : '');
+  // A redeal also names the cards it gathered (the talon, bottom to top); the board shows its deal.
+  const gathered = last && last.redeal && rp.redealt[last.redeal - 1]
+    ? ` — ${rp.redealt[last.redeal - 1].gathered.length} cards gathered: ${rp.redealt[last.redeal - 1].gathered.join(' ')}`
+    : '';
+  status.textContent = `Move ${rp.at} of ${rp.moves.length}` + (last ? `: ${moveText(last)}${gathered}` : ' (start)') + (won ? ' — won position reached.' : '');
   status.classList.toggle('won', won);
   $('replay-moves').querySelectorAll('li').forEach((li, i) => li.classList.toggle('current', i === rp.at - 1));
   if (rp.at === rp.moves.length) stopReplay();
