@@ -520,9 +520,6 @@ async fn wait_for<'a>(
     }
 }
 
-/// The engine's options for a stored job on `threads` threads: its values are typed
-/// already (the position, variant and algorithm were parsed once, when the request
-/// came in).
 /// The PySolFC game a job was submitted as, if any.
 fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
     spec.pysol.as_deref().and_then(|text| text.parse().ok())
@@ -540,6 +537,9 @@ fn redeals_of(spec: &NewJob) -> Option<Redeals> {
     Some(Redeals { count, stream })
 }
 
+/// The engine's options for a stored job on `threads` threads: its values are typed
+/// already (the position, variant and algorithm were parsed once, when the request
+/// came in).
 fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
     SolveOptions {
         variant: spec.variant.0,
