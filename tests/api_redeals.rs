@@ -3,33 +3,9 @@
 //! verdict kept apart from the position's first-round verdict, and the refusals.
 use crate::support;
 use axum::http::StatusCode;
-use gaps_engine::{deal, verify_with_redeals, Layout, Move, RedealStream, Variant};
-use serde_json::{json, Value};
-use support::start;
-
-/// The moves of a JSON solution on `layout` and where it redeals.
-fn moves_and_redeals(steps: &[Value], layout: Layout) -> (Vec<Move>, Vec<usize>) {
-    let cell = |v: &Value| (v[0].as_u64().unwrap() << 4 | v[1].as_u64().unwrap()) as u8;
-    let mut moves = Vec::new();
-    let mut redeal_at = Vec::new();
-    for step in steps {
-        if let Some(k) = step.get("redeal") {
-            assert_eq!(k.as_u64().unwrap() as usize, redeal_at.len() + 1, "{step}");
-            redeal_at.push(moves.len());
-            continue;
-        }
-        let text = step["card"].as_str().unwrap();
-        let card = layout.deck().find(|c| c.to_string() == text).unwrap();
-        let (from, to) = (cell(&step["from"]), cell(&step["to"]));
-        moves.push(Move {
-            card,
-            from,
-            to,
-            gap: 0,
-        });
-    }
-    (moves, redeal_at)
-}
+use gaps_engine::{deal, verify_with_redeals, Layout, RedealStream, Variant};
+use serde_json::json;
+use support::{moves_and_redeals, start};
 
 #[tokio::test]
 async fn pysol_jobs_use_their_two_redeals_unless_told_otherwise() {

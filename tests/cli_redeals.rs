@@ -1,7 +1,8 @@
 //! `--redeals` on the command line: defaults, bad values, bare positions, and lines
 //! with redeal steps that replay.
 use crate::cli::gaps;
-use gaps_engine::{deal, verify_with_redeals, Card, Layout, Move, RedealStream, Variant};
+use crate::support::moves_and_redeals;
+use gaps_engine::{deal, verify_with_redeals, Layout, RedealStream, Variant};
 use serde_json::Value;
 
 fn solve(args: &[&str]) -> (Option<i32>, Value, String) {
@@ -31,36 +32,11 @@ fn bad_redeals_are_refused_with_exit_2() {
     }
 }
 
-/// The moves of a JSON solution and where it redeals.
-fn moves_and_redeals(steps: &[Value]) -> (Vec<Move>, Vec<usize>) {
-    let layout = Layout::new(3, 5).unwrap();
-    let cell = |v: &Value| (v[0].as_u64().unwrap() << 4 | v[1].as_u64().unwrap()) as u8;
-    let mut moves = Vec::new();
-    let mut redeal_at = Vec::new();
-    for step in steps {
-        if step.get("redeal").is_some() {
-            redeal_at.push(moves.len());
-            continue;
-        }
-        let text = step["card"].as_str().unwrap();
-        let card = (0..layout.suits() as u8)
-            .flat_map(|s| (0..layout.ranks() as u8).map(move |r| Card::new(s, r)))
-            .find(|c| c.to_string() == text)
-            .unwrap();
-        moves.push(Move {
-            card,
-            from: cell(&step["from"]),
-            to: cell(&step["to"]),
-            gap: 0,
-        });
-    }
-    (moves, redeal_at)
-}
-
 #[test]
 fn numbered_deals_redeal_with_their_own_stream_and_the_lines_replay() {
     // Small deals: some need a redeal to be won.
     let mut redealt = 0;
+    let layout = Layout::new(3, 5).unwrap();
     for seed in 0..40u64 {
         let seed_text = seed.to_string();
         let (code, v, stderr) = solve(&[
@@ -81,7 +57,7 @@ fn numbered_deals_redeal_with_their_own_stream_and_the_lines_replay() {
         if v["verdict"] != "solvable" {
             continue;
         }
-        let (moves, redeal_at) = moves_and_redeals(v["solution"].as_array().unwrap());
+        let (moves, redeal_at) = moves_and_redeals(v["solution"].as_array().unwrap(), layout);
         assert_eq!(
             v["rounds"]["used"].as_u64().unwrap() as usize,
             redeal_at.len() + 1
@@ -90,7 +66,6 @@ fn numbered_deals_redeal_with_their_own_stream_and_the_lines_replay() {
             v["rounds"]["redealt"].as_array().map_or(0, Vec::len),
             redeal_at.len()
         );
-        let layout = Layout::new(3, 5).unwrap();
         let stream = RedealStream::deal(seed, layout.cells());
         verify_with_redeals(
             &deal(seed, layout),

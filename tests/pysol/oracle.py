@@ -15,8 +15,9 @@ from pysol_cards.random import LCRandom31, MTRandom
 RANKS = "A23456789TJQK"
 
 
-def talon(number):
-    """The 52 cards of game `number`, the first dealt first."""
+def shuffled(number):
+    """Game `number`'s generator after its deal, and the shuffled deck (talon bottom
+    first), as `Game.shuffle` leaves them."""
     cards = createCards(1)
     # construct_random: `0 <= seed < 32000` takes the Microsoft generator.
     if number < 32000:
@@ -25,7 +26,12 @@ def talon(number):
     else:
         rng = MTRandom(number)
     rng.reset()  # Game.shuffle resets the generator first
-    cards = rng.shuffle(cards)
+    return rng, rng.shuffle(cards)
+
+
+def talon(number):
+    """The 52 cards of game `number`, the first dealt first."""
+    cards = shuffled(number)[1]
     cards.reverse()  # the talon's top (the list's end) is dealt first
     return [RANKS[c.rank - 1] + c.suit_s() for c in cards]
 
@@ -47,9 +53,10 @@ def blue_moon(cards):
     return "/".join(" ".join(row) for row in rows)
 
 
-for line in sys.stdin:
-    line = line.strip()
-    if line:
-        n = int(line)
-        cards = talon(n)
-        print(f"{n}\t{montana(cards)}\t{blue_moon(cards)}")
+if __name__ == "__main__":
+    for line in sys.stdin:
+        line = line.strip()
+        if line:
+            n = int(line)
+            cards = talon(n)
+            print(f"{n}\t{montana(cards)}\t{blue_moon(cards)}")

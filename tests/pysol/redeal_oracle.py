@@ -16,24 +16,14 @@ dealt from its top), pysollib/move.py (`AShuffleStackMove.redo`: the shuffle loo
 """
 import sys
 
-from pysol_cards.cards import createCards, ms_rearrange
-from pysol_cards.random import LCRandom31, MTRandom
+from oracle import RANKS, shuffled  # the deal, read from PySolFC (same folder)
 
-RANKS = "A23456789TJQK"
 GAMES = {"montana": (13, 1), "blue-moon": (14, 0)}  # RSTEP, RBASE
 
 
 def generator_after_deal(number):
-    """The game's generator as the deal leaves it (see oracle.py for the deal)."""
-    cards = createCards(1)
-    if number < 32000:
-        rng = LCRandom31(number)
-        cards = ms_rearrange(cards)
-    else:
-        rng = MTRandom(number)
-    rng.reset()
-    rng.shuffle(cards)
-    return rng
+    """The game's generator as the deal leaves it (the deal is oracle.py's)."""
+    return shuffled(number)[0]
 
 
 def parse(board):

@@ -173,3 +173,32 @@ impl TestService {
         page["jobs"].as_array().unwrap().len()
     }
 }
+
+/// The moves of a JSON solution on `layout` and where it redeals (redeal `k + 1` after
+/// the first `redeal_at[k]` moves), for `verify_with_redeals`; the redeal steps must be
+/// numbered 1, 2, ... in order.
+pub fn moves_and_redeals(
+    steps: &[Value],
+    layout: gaps_engine::Layout,
+) -> (Vec<gaps_engine::Move>, Vec<usize>) {
+    let cell = |v: &Value| (v[0].as_u64().unwrap() << 4 | v[1].as_u64().unwrap()) as u8;
+    let mut moves = Vec::new();
+    let mut redeal_at = Vec::new();
+    for step in steps {
+        if let Some(k) = step.get("redeal") {
+            assert_eq!(k.as_u64().unwrap() as usize, redeal_at.len() + 1, "{step}");
+            redeal_at.push(moves.len());
+            continue;
+        }
+        let text = step["card"].as_str().unwrap();
+        let card = layout.deck().find(|c| c.to_string() == text).unwrap();
+        let (from, to) = (cell(&step["from"]), cell(&step["to"]));
+        moves.push(gaps_engine::Move {
+            card,
+            from,
+            to,
+            gap: 0,
+        });
+    }
+    (moves, redeal_at)
+}
