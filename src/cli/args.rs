@@ -11,6 +11,7 @@ use gaps_engine::{
     check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
     PysolGame, SolveOptions, Variant, MAX_REDEALS, MAX_SEARCH_THREADS,
 };
+use gaps_engine::{redeals_for, RedealsError};
 use std::time::Duration;
 
 /// The flag that sets `limit` in `solve`, `winrate` and `bench`.
@@ -70,19 +71,15 @@ pub fn pysol_variant(
 /// source (PySolFC's games: 2, as PySolFC plays them; otherwise 0). A redeal needs the
 /// deal's generator, so a bare position takes none.
 pub fn redeal_count(flag: Option<u8>, pysol: bool, shuffle_known: bool) -> anyhow::Result<u8> {
-    let count = flag.unwrap_or(if pysol { MAX_REDEALS } else { 0 });
-    if count > MAX_REDEALS {
-        return Err(input_error(format!(
-            "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {count}"
-        )));
-    }
-    if count > 0 && !shuffle_known {
-        return Err(input_error(format!(
-            "--redeals {count} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
+    redeals_for(flag.map(u64::from), pysol, shuffle_known).map_err(|e| match e {
+        RedealsError::TooMany(got) => input_error(format!(
+            "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {got}"
+        )),
+        RedealsError::NoShuffle(got) => input_error(format!(
+            "--redeals {got} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
              position alone has no generator to redeal it with)"
-        )));
-    }
-    Ok(count)
+        )),
+    })
 }
 
 /// Search parameters.

@@ -46,6 +46,35 @@ pub struct Redeals {
 /// The most redeals a request may ask for (PySolFC's Montana allows two).
 pub const MAX_REDEALS: u8 = 2;
 
+/// Why a number of redeals cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RedealsError {
+    /// More than [`MAX_REDEALS`].
+    #[error("at most {MAX_REDEALS} redeals (got {0})")]
+    TooMany(u64),
+    /// Redeals for a deal whose generator is unknown (a position given as text).
+    #[error("{0} redeal(s) need the deal's shuffle, and a position has none")]
+    NoShuffle(u64),
+}
+
+/// The redeals of a request, the one rule of the CLI and the API: `asked`, or the
+/// source's default (a PySolFC game: [`MAX_REDEALS`], as PySolFC plays it; otherwise
+/// 0); at most [`MAX_REDEALS`], and none unless the deal's shuffle is known.
+pub fn redeals_for(
+    asked: Option<u64>,
+    pysol: bool,
+    shuffle_known: bool,
+) -> Result<u8, RedealsError> {
+    let redeals = asked.unwrap_or(if pysol { u64::from(MAX_REDEALS) } else { 0 });
+    if redeals > u64::from(MAX_REDEALS) {
+        return Err(RedealsError::TooMany(redeals));
+    }
+    if redeals > 0 && !shuffle_known {
+        return Err(RedealsError::NoShuffle(redeals));
+    }
+    Ok(redeals as u8)
+}
+
 /// What a solve with redeals found about its rounds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RoundsReport {

@@ -14,6 +14,7 @@ use gaps_engine::{
     check_request, deal, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
     OptionError, MAX_REDEALS,
 };
+use gaps_engine::{redeals_for, RedealsError};
 use gaps_engine::{Position, PysolDeal, PysolGame, Variant};
 
 /// The validated parts shared by jobs and batches.
@@ -100,25 +101,19 @@ fn validate_common(
     })
 }
 
-/// The redeals of a request: `asked` (0..=2) or the default of its source (2 for a
-/// PySolFC game, as PySolFC plays it; 0 otherwise). A position given as text has no
-/// generator to shuffle a redeal with.
+/// The redeals of a request ([`redeals_for`]'s rule), or a 422 naming the field.
 fn redeals_of(asked: Option<u64>, pysol: bool, shuffle_known: bool) -> Result<i64, ApiError> {
-    let max = u64::from(MAX_REDEALS);
-    let redeals = asked.unwrap_or(if pysol { max } else { 0 });
-    if redeals > max {
-        return Err(ApiError::Unprocessable(format!(
-            "redeals must be between 0 and {max} (PySolFC's Montana allows two redeals; got \
-             {redeals})"
-        )));
-    }
-    if redeals > 0 && !shuffle_known {
-        return Err(ApiError::Unprocessable(format!(
-            "redeals: {redeals} redeal(s) need the deal's shuffle: give a `deal` or a `pysol` \
+    match redeals_for(asked, pysol, shuffle_known) {
+        Ok(redeals) => Ok(i64::from(redeals)),
+        Err(RedealsError::TooMany(got)) => Err(ApiError::Unprocessable(format!(
+            "redeals must be between 0 and {MAX_REDEALS} (PySolFC's Montana allows two \
+             redeals; got {got})"
+        ))),
+        Err(RedealsError::NoShuffle(got)) => Err(ApiError::Unprocessable(format!(
+            "redeals: {got} redeal(s) need the deal's shuffle: give a `deal` or a `pysol` \
              game (a `position` has no generator to redeal it with)"
-        )));
+        ))),
     }
-    Ok(redeals as i64)
 }
 
 fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
