@@ -18,6 +18,7 @@
 mod card;
 mod deal;
 mod exhaustive;
+pub mod morpion;
 mod moves;
 mod notation;
 mod position;

@@ -8,6 +8,7 @@ mod common;
 mod blocks;
 mod cross_check;
 mod dead;
+mod morpion;
 mod notation_props;
 mod reachable;
 mod redeals;

@@ -21,6 +21,7 @@ mod bench;
 mod blocks_table;
 mod count;
 mod deal;
+mod morpion;
 mod results;
 mod serve;
 mod solve;
@@ -95,6 +96,8 @@ enum Command {
     Winrate(winrate::WinrateCmd),
     /// Search a fixed deal set and print a deterministic node count and speed.
     Bench(bench::BenchCmd),
+    /// Morpion Solitaire endgame proofs (the paper's second game).
+    Morpion(morpion::MorpionCmd),
     /// Reproduce the paper's Table 1: iterative sampling success rate against probes.
     Table1(table1::Table1Cmd),
 }
@@ -119,6 +122,7 @@ pub fn main() -> ExitCode {
         Some(Command::Results(cmd)) => results::run(cmd),
         Some(Command::Backup(cmd)) => backup::run(cmd),
         Some(Command::Table1(cmd)) => table1::run(cmd),
+        Some(Command::Morpion(cmd)) => morpion::run(cmd),
         None => serve::run(serve::ServeCmd::default()),
     };
     match result {

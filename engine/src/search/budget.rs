@@ -112,6 +112,15 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// The same budget for a search counting from zero after `spent` nodes were
+    /// searched under it.
+    pub fn after(&self, spent: u64) -> Self {
+        Budget {
+            max_nodes: self.max_nodes.saturating_sub(spent),
+            ..*self
+        }
+    }
+
     /// The budget of one of `threads` threads sharing this budget, after `spent` nodes:
     /// each may search an equal share of the nodes left, all keep the deadline and the
     /// cancel flag, and each also stops (as `Cancelled`) when `halt` is raised by a

@@ -1,0 +1,463 @@
+//! `gaps morpion prove`: the longest game reachable once a record's first K moves are
+//! kept (README, "Morpion Solitaire"; docs/morpion.md).
+//!
+//! Invariants: a record that does not decode or replay, or a K out of range, exits
+//! with code 2 before anything is searched or written; with `--state FILE` the proof
+//! is resumable: the file's header pins the record prefix, variant, method and split,
+//! each finished unit is appended (and flushed) as it ends, and a rerun skips them.
+
+use super::input_error;
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use gaps_engine::morpion::board::{Board, Dir, MorpionVariant, Move};
+use gaps_engine::morpion::endgame::{
+    conclude, prefix, search_units, EndgameError, EndgameReport, Frontier, Method, UnitResult,
+    UNITS_PER_THREAD,
+};
+use gaps_engine::morpion::record::{pentasol_move, Record, RecordFormat, RecordMove};
+use gaps_engine::StopReason;
+use serde::Serialize;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Units a resumable proof is split into at least (whatever the threads): small
+/// enough pieces that an interrupted run loses little.
+const STATE_UNITS: usize = 16_384;
+
+#[derive(Args, Debug)]
+pub struct MorpionCmd {
+    #[command(subcommand)]
+    command: MorpionCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum MorpionCommand {
+    /// Prove the endgame of a record: every continuation after its first K moves.
+    Prove(ProveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    /// The record: MSR JSON or Pentasol text.
+    #[arg(long)]
+    record: PathBuf,
+    /// Moves of the record kept (0 to its length).
+    #[arg(long)]
+    from: usize,
+    /// Rules: 5T or 5D [default: the record's; 5T for Pentasol].
+    #[arg(long)]
+    variant: Option<String>,
+    /// Transposition handling: it (incremental transpositions), plain or table.
+    #[arg(long, default_value = "it")]
+    method: String,
+    /// Node limit.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Time limit in milliseconds.
+    #[arg(long = "time-ms")]
+    time_ms: Option<u64>,
+    /// Threads searching independent subtrees [default: every core].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Depth at which the proof is split into subtrees [default: the shallowest with
+    /// 64 subtrees a thread, or 16384 subtrees with --state].
+    #[arg(long = "split-depth")]
+    split_depth: Option<usize>,
+    /// Key table of `--method table`, in MiB.
+    #[arg(long = "table-mb", default_value_t = 256)]
+    table_mb: usize,
+    /// Resumable proof: finished subtrees are appended to FILE and skipped on a rerun.
+    #[arg(long)]
+    state: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `gaps morpion prove --json` (contract section 8).
+#[derive(Serialize)]
+struct ProveJson {
+    variant: &'static str,
+    from: usize,
+    record_length: usize,
+    best: usize,
+    proved: bool,
+    improved: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+    method: &'static str,
+    nodes: u64,
+    /// Nodes searched by this run (less than `nodes` when a state file held some).
+    nodes_this_run: u64,
+    elapsed_ms: u64,
+    nodes_per_second: f64,
+    threads: usize,
+    split_depth: usize,
+    units: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    units_resumed: Option<usize>,
+    line: Vec<serde_json::Value>,
+}
+
+pub fn run(cmd: MorpionCmd) -> anyhow::Result<()> {
+    match cmd.command {
+        MorpionCommand::Prove(args) => prove(args),
+    }
+}
+
+fn prove(args: ProveArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.record)
+        .map_err(|e| input_error(format!("cannot read {}: {e}", args.record.display())))?;
+    let record = Record::parse(&text).map_err(|e| input_error(e.to_string()))?;
+    let asked =
+        match args.variant.as_deref() {
+            Some(code) => Some(MorpionVariant::from_code(code).ok_or_else(|| {
+                input_error(format!("unknown variant {code:?}: expected 5T or 5D"))
+            })?),
+            None => None,
+        };
+    let variant = record
+        .variant_for(asked)
+        .map_err(|e| input_error(e.to_string()))?;
+    let method = Method::from_name(&args.method).ok_or_else(|| {
+        input_error(format!(
+            "unknown method {:?}: expected it, plain or table",
+            args.method
+        ))
+    })?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=gaps_engine::MAX_SEARCH_THREADS).contains(&threads) {
+        return Err(input_error(format!(
+            "--threads must be 1 to {}",
+            gaps_engine::MAX_SEARCH_THREADS
+        )));
+    }
+    if method == Method::Table && threads > 1 {
+        return Err(input_error(
+            "--method table searches on one thread (its table is not shared): use --threads 1",
+        ));
+    }
+    if args.split_depth.is_some_and(|d| d > 12) {
+        return Err(input_error("--split-depth must be 0 to 12"));
+    }
+    let mut board = prefix(&record, variant, args.from).map_err(|e| match e {
+        EndgameError::Record(e) => input_error(e.to_string()),
+        other => input_error(other.to_string()),
+    })?;
+
+    let started = Instant::now();
+    let frontier = match args.split_depth {
+        Some(depth) => Frontier::at_depth(&mut board, depth, method),
+        // A resumable proof splits the same way on any number of threads.
+        None if args.state.is_some() => Frontier::with_units(&mut board, STATE_UNITS, method),
+        None if threads == 1 => Frontier::at_depth(&mut board, 0, method),
+        None => Frontier::with_units(&mut board, threads * UNITS_PER_THREAD, method),
+    };
+    let remainder = record.moves.len() - args.from;
+    let header = state_header(&record, variant, args.from, method, &frontier);
+    let (done, resumed, sink) = match &args.state {
+        Some(path) => {
+            let (done, resumed) = load_state(path, &board, &header, &frontier, remainder)?;
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            (done, Some(resumed), Some(Mutex::new(file)))
+        }
+        None => (vec![None; frontier.units.len()], None, None),
+    };
+    if let (Some(sink), Some(0)) = (&sink, resumed) {
+        let mut file = sink.lock().expect("not poisoned");
+        if file.metadata()?.len() == 0 {
+            writeln!(file, "{header}")?;
+        }
+    }
+    let budget_nodes = args.nodes;
+    let time = args.time_ms.map(Duration::from_millis);
+    let counter = AtomicU64::new(0);
+    let finished_units = AtomicU64::new(resumed.unwrap_or(0) as u64);
+    let quiet = AtomicBool::new(false);
+    let write_error = Mutex::new(None);
+    let on_unit = |index: usize, result: &UnitResult| {
+        finished_units.fetch_add(1, Ordering::Relaxed);
+        let Some(sink) = &sink else { return };
+        let line = if result.line.len() > remainder {
+            result
+                .line
+                .iter()
+                .map(|&m| compact_move(RecordMove::from(m)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            String::new()
+        };
+        let mut file = sink.lock().expect("not poisoned");
+        let written = writeln!(
+            file,
+            "{index} {} {} {line}",
+            result.nodes,
+            result.line.len()
+        )
+        .and_then(|()| file.flush());
+        if let Err(e) = written {
+            write_error.lock().expect("not poisoned").get_or_insert(e);
+        }
+    };
+    let units_total = frontier.units.len();
+    let (results, stop) = std::thread::scope(|scope| {
+        if args.state.is_some() || !args.json {
+            scope
+                .spawn(|| report_progress(&counter, &finished_units, units_total, &quiet, started));
+        }
+        let budget = gaps_engine::internals::Budget::new(budget_nodes, time, None);
+        let outcome = search_units(
+            &board,
+            &frontier,
+            method,
+            threads,
+            args.table_mb << 20,
+            &budget,
+            done,
+            Some(&counter),
+            &on_unit,
+        );
+        quiet.store(true, Ordering::Relaxed);
+        outcome
+    });
+    if let Some(e) = write_error.into_inner().expect("not poisoned") {
+        return Err(e).with_context(|| "writing the state file");
+    }
+    let elapsed = started.elapsed();
+    let report = conclude(
+        &record, variant, args.from, &board, &frontier, &results, stop,
+    );
+    let frontier_nodes = if resumed.unwrap_or(0) == 0 {
+        frontier.nodes
+    } else {
+        0
+    };
+    let this_run = counter.load(Ordering::Relaxed) + frontier_nodes;
+    print_report(
+        &args, &record, method, threads, resumed, &report, this_run, elapsed,
+    )
+}
+
+/// Prints progress to standard error every ten seconds until `quiet`.
+fn report_progress(
+    counter: &AtomicU64,
+    units: &AtomicU64,
+    total: usize,
+    quiet: &AtomicBool,
+    started: Instant,
+) {
+    let mut last = Instant::now();
+    while !quiet.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(100));
+        if last.elapsed() < Duration::from_secs(10) {
+            continue;
+        }
+        last = Instant::now();
+        let nodes = counter.load(Ordering::Relaxed);
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "morpion: {} / {total} units, {nodes} nodes this run, {:.2}M nodes/s, {:.0} s",
+            units.load(Ordering::Relaxed),
+            nodes as f64 / seconds / 1e6,
+            seconds
+        );
+    }
+}
+
+/// The state file's first line: what its unit numbers refer to.
+fn state_header(
+    record: &Record,
+    variant: MorpionVariant,
+    from: usize,
+    method: Method,
+    frontier: &Frontier,
+) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for m in &record.moves[..from] {
+        hash.update(compact_move(*m).as_bytes());
+        hash.update(b" ");
+    }
+    format!(
+        "# gaps morpion prove state v1 variant={} from={from} prefix-sha256={} method={} split-depth={} units={} frontier-nodes={}",
+        variant.code(),
+        hex::encode(hash.finalize()),
+        method.name(),
+        frontier.depth,
+        frontier.units.len(),
+        frontier.nodes
+    )
+}
+
+/// The units a state file holds (a line `index nodes length [moves]` each), and how
+/// many; a file made for another proof is refused.
+fn load_state(
+    path: &Path,
+    base: &Board,
+    header: &str,
+    frontier: &Frontier,
+    remainder: usize,
+) -> anyhow::Result<(Vec<Option<UnitResult>>, usize)> {
+    let mut done = vec![None; frontier.units.len()];
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((done, 0)),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let mut lines = text.lines();
+    match lines.next() {
+        None => return Ok((done, 0)),
+        Some(first) if first == header => {}
+        Some(first) => {
+            return Err(input_error(format!(
+                "{} was made for another proof:\n  it has: {first}\n  this is: {header}",
+                path.display()
+            )))
+        }
+    }
+    let mut count = 0;
+    for (number, line) in lines.enumerate() {
+        let bad = || {
+            input_error(format!(
+                "{} line {}: not `index nodes length [moves]`",
+                path.display(),
+                number + 2
+            ))
+        };
+        let mut fields = line.splitn(4, ' ');
+        let index: usize = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
+        let nodes: u64 = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
+        let length: usize = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
+        if index >= done.len() {
+            return Err(bad());
+        }
+        let line = if length > remainder {
+            // Only lines longer than the record's are kept; replay them from the
+            // split root to recover the moves.
+            parse_line(fields.next().unwrap_or(""), base, frontier, index).ok_or_else(bad)?
+        } else {
+            Vec::new()
+        };
+        if done[index].is_none() {
+            count += 1;
+        }
+        done[index] = Some(UnitResult {
+            nodes,
+            line,
+            complete: true,
+        });
+    }
+    Ok((done, count))
+}
+
+/// The moves of a stored line (`x,y,DIR,pos` each, from the split root), replayed on
+/// `base` through the unit's own path; `None` if one does not parse or is illegal.
+fn parse_line(text: &str, base: &Board, frontier: &Frontier, index: usize) -> Option<Vec<Move>> {
+    let unit = &frontier.units[index];
+    let moves: Vec<&str> = text.split_whitespace().collect();
+    if moves.len() < unit.path.len() {
+        return None;
+    }
+    let mut board = base.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for text in &moves {
+        let mut fields = text.split(',');
+        let x: i32 = fields.next()?.parse().ok()?;
+        let y: i32 = fields.next()?.parse().ok()?;
+        let dir = Dir::from_code(fields.next()?)?;
+        let pos: u8 = fields.next()?.parse().ok()?;
+        let m = board.find_move(x, y, dir, pos).ok()?;
+        board.play(m);
+        out.push(m);
+    }
+    (out[..unit.path.len()] == unit.path[..]).then_some(out)
+}
+
+/// A move as `x,y,DIR,pos` (the state file's form).
+fn compact_move(m: RecordMove) -> String {
+    format!("{},{},{},{}", m.x, m.y, m.dir.code(), m.pos)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_report(
+    args: &ProveArgs,
+    record: &Record,
+    method: Method,
+    threads: usize,
+    resumed: Option<usize>,
+    report: &EndgameReport,
+    this_run: u64,
+    elapsed: Duration,
+) -> anyhow::Result<()> {
+    let line: Vec<serde_json::Value> = report
+        .line
+        .iter()
+        .map(|&m| match record.format {
+            RecordFormat::Msr => serde_json::to_value(m).expect("a move serialises"),
+            RecordFormat::Pentasol { column, row } => pentasol_move(m, column, row).into(),
+        })
+        .collect();
+    let seconds = elapsed.as_secs_f64();
+    let json = ProveJson {
+        variant: report.variant.code(),
+        from: report.from,
+        record_length: report.record_len,
+        best: report.best,
+        proved: report.proved,
+        improved: report.improved,
+        stopped: report.stop.map(StopReason::name),
+        method: method.name(),
+        nodes: report.nodes,
+        nodes_this_run: this_run,
+        elapsed_ms: elapsed.as_millis() as u64,
+        nodes_per_second: (this_run as f64 / seconds.max(1e-9)).round(),
+        threads,
+        split_depth: report.split_depth,
+        units: report.units,
+        units_resumed: resumed,
+        line,
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string(&json)?);
+        return Ok(());
+    }
+    let verdict = if report.proved {
+        format!(
+            "proved: the longest game keeping the first {} moves has {} moves",
+            report.from, report.best
+        )
+    } else {
+        format!(
+            "not proved ({}): the longest game found keeping the first {} moves has {} moves",
+            json.stopped.unwrap_or("incomplete"),
+            report.from,
+            report.best
+        )
+    };
+    outln!("{verdict}");
+    if report.improved {
+        outln!("longer than the record ({} moves)", report.record_len);
+    }
+    outln!(
+        "{} nodes in {:.1} s ({:.2}M nodes/s on {threads} threads), {} units at depth {}",
+        report.nodes,
+        seconds,
+        json.nodes_per_second / 1e6,
+        report.units,
+        report.split_depth
+    );
+    for m in &report.line {
+        outln!("{}", record.format_move(*m));
+    }
+    Ok(())
+}
