@@ -17,6 +17,7 @@ mod api_pysol_lists;
 mod api_redeals;
 mod api_verdicts;
 mod cli;
+mod cli_morpion;
 mod cli_pysol;
 mod cli_redeals;
 mod cli_winrate;

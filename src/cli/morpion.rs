@@ -37,6 +37,27 @@ pub struct MorpionCmd {
 enum MorpionCommand {
     /// Prove the endgame of a record: every continuation after its first K moves.
     Prove(ProveArgs),
+    /// Estimate a proof's node count by random probes (Knuth's estimator).
+    Estimate(EstimateArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct EstimateArgs {
+    /// The record: MSR JSON or Pentasol text.
+    #[arg(long)]
+    record: PathBuf,
+    /// Moves of the record kept (0 to its length).
+    #[arg(long)]
+    from: usize,
+    /// Rules: 5T or 5D [default: the record's; 5T for Pentasol].
+    #[arg(long)]
+    variant: Option<String>,
+    /// Random probes.
+    #[arg(long, default_value_t = 100_000)]
+    probes: u64,
+    /// Seed of the probes.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(Args, Debug)]
@@ -105,15 +126,17 @@ struct ProveJson {
 pub fn run(cmd: MorpionCmd) -> anyhow::Result<()> {
     match cmd.command {
         MorpionCommand::Prove(args) => prove(args),
+        MorpionCommand::Estimate(args) => estimate(args),
     }
 }
 
-fn prove(args: ProveArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.record)
-        .map_err(|e| input_error(format!("cannot read {}: {e}", args.record.display())))?;
+/// The record at `path` and the variant to play it under.
+fn read_record(path: &Path, variant: Option<&str>) -> anyhow::Result<(Record, MorpionVariant)> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
     let record = Record::parse(&text).map_err(|e| input_error(e.to_string()))?;
     let asked =
-        match args.variant.as_deref() {
+        match variant {
             Some(code) => Some(MorpionVariant::from_code(code).ok_or_else(|| {
                 input_error(format!("unknown variant {code:?}: expected 5T or 5D"))
             })?),
@@ -122,6 +145,28 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
     let variant = record
         .variant_for(asked)
         .map_err(|e| input_error(e.to_string()))?;
+    Ok((record, variant))
+}
+
+fn estimate(args: EstimateArgs) -> anyhow::Result<()> {
+    let (record, variant) = read_record(&args.record, args.variant.as_deref())?;
+    let mut board = prefix(&record, variant, args.from).map_err(|e| input_error(e.to_string()))?;
+    if args.probes == 0 {
+        return Err(input_error("--probes must be at least 1"));
+    }
+    let e = gaps_engine::morpion::endgame::estimate(&mut board, args.probes, args.seed);
+    outln!(
+        "{}",
+        serde_json::json!({
+            "from": args.from, "nodes": e.nodes.round(), "std_error": e.std_error.round(),
+            "probes": e.probes, "seed": args.seed, "max_depth": e.max_depth,
+        })
+    );
+    Ok(())
+}
+
+fn prove(args: ProveArgs) -> anyhow::Result<()> {
+    let (record, variant) = read_record(&args.record, args.variant.as_deref())?;
     let method = Method::from_name(&args.method).ok_or_else(|| {
         input_error(format!(
             "unknown method {:?}: expected it, plain or table",

@@ -8,10 +8,12 @@
 //! the line returned is replayed from the cross before it is returned.
 
 mod count;
+mod estimate;
 mod search;
 mod split;
 
 pub use count::count_positions;
+pub use estimate::{estimate, Estimate};
 pub use search::{Found, Method, Searcher, LIST_CAPACITY, MAX_DEPTH};
 pub use split::{search_units, Frontier, Unit, UnitResult};
 

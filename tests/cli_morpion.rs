@@ -1,0 +1,181 @@
+//! `gaps morpion prove` on the command line: the contract's JSON fields, Pentasol
+//! input, resumable state files, and bad records, K and flags refused with exit 2.
+use crate::cli::gaps;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("engine/tests/data/morpion")
+        .join(name)
+}
+
+fn morpion(args: &[&str]) -> (Option<i32>, Value, String) {
+    let out = gaps().arg("morpion").args(args).output().unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (
+        out.status.code(),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn prove_prints_the_contract_fields_and_a_line_that_completes_the_record() {
+    let record = fixture("bruneau170.json");
+    let (code, json, stderr) = morpion(&[
+        "prove",
+        "--record",
+        record.to_str().unwrap(),
+        "--from",
+        "140",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(json["best"], 170);
+    assert_eq!(json["proved"], true);
+    assert_eq!(
+        json["nodes"], 2936,
+        "the pinned count of distinct positions"
+    );
+    assert!(json["elapsed_ms"].is_u64());
+    let line = json["line"].as_array().unwrap();
+    assert_eq!(line.len(), 30);
+    assert!(line[0]["x"].is_i64() && line[0]["dir"].is_string() && line[0]["pos"].is_u64());
+}
+
+#[test]
+fn pentasol_records_are_read_and_answered_in_pentasol() {
+    let text = std::fs::read_to_string(fixture("rosin178.json")).unwrap();
+    let record: Value = serde_json::from_str(&text).unwrap();
+    let mut pentasol = String::from("# Rosin 178\n(28,28)\n");
+    for m in record["moves"].as_array().unwrap() {
+        let (x, y, pos) = (
+            m["x"].as_i64().unwrap(),
+            m["y"].as_i64().unwrap(),
+            m["pos"].as_i64().unwrap(),
+        );
+        let symbol = match m["dir"].as_str().unwrap() {
+            "H" => "-",
+            "V" => "|",
+            "DP" => "/",
+            _ => "\\",
+        };
+        pentasol.push_str(&format!("({},{}) {symbol} {:+}\n", x + 25, y + 25, 2 - pos));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rosin178.txt");
+    std::fs::write(&path, pentasol).unwrap();
+    let (code, json, stderr) = morpion(&[
+        "prove",
+        "--record",
+        path.to_str().unwrap(),
+        "--from",
+        "160",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        (
+            json["best"].as_u64(),
+            json["proved"].as_bool(),
+            json["nodes"].as_u64()
+        ),
+        (Some(178), Some(true), Some(96))
+    );
+    let first = json["line"][0].as_str().unwrap();
+    assert!(first.starts_with('(') && first.contains(") "), "{first}");
+}
+
+#[test]
+fn a_state_file_resumes_a_proof_and_refuses_another() {
+    let record = fixture("rosin178.json");
+    let record = record.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.txt");
+    let state = state.to_str().unwrap();
+    let (code, first, _) = morpion(&[
+        "prove", "--record", record, "--from", "120", "--state", state, "--nodes", "20000",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(first["proved"], false);
+    let (_, second, _) = morpion(&[
+        "prove", "--record", record, "--from", "120", "--state", state, "--json",
+    ]);
+    assert_eq!(second["proved"], true);
+    assert_eq!(second["nodes"], 208_248, "the same count as one run");
+    assert!(second["units_resumed"].as_u64().unwrap() > 0);
+    assert!(second["nodes_this_run"].as_u64().unwrap() < 208_248);
+    let (code, _, stderr) = morpion(&[
+        "prove", "--record", record, "--from", "121", "--state", state,
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("made for another proof"), "{stderr}");
+}
+
+#[test]
+fn bad_records_k_and_flags_exit_2_naming_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("bruneau170.json")).unwrap();
+    let mut record: Value = serde_json::from_str(&text).unwrap();
+    record["moves"][9]["pos"] = 3.into();
+    let illegal = dir.path().join("illegal.json");
+    std::fs::write(&illegal, record.to_string()).unwrap();
+    let unknown = dir.path().join("unknown.txt");
+    std::fs::write(&unknown, "hello").unwrap();
+    let four = dir.path().join("four.json");
+    std::fs::write(&four, r#"{"variant": "4T", "moves": []}"#).unwrap();
+    let good = fixture("bruneau170.json");
+    let good = good.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["--record", illegal.to_str().unwrap(), "--from", "150"],
+            "move 10 (",
+        ),
+        (
+            vec!["--record", unknown.to_str().unwrap(), "--from", "0"],
+            "unknown record format",
+        ),
+        (
+            vec!["--record", four.to_str().unwrap(), "--from", "0"],
+            "unsupported variant",
+        ),
+        (vec!["--record", good, "--from", "171"], "out of range"),
+        (
+            vec!["--record", good, "--from", "150", "--variant", "5D"],
+            "not 5D",
+        ),
+        (
+            vec!["--record", good, "--from", "150", "--variant", "6X"],
+            "unknown variant",
+        ),
+        (
+            vec!["--record", good, "--from", "150", "--method", "magic"],
+            "unknown method",
+        ),
+        (
+            vec![
+                "--record",
+                good,
+                "--from",
+                "150",
+                "--method",
+                "table",
+                "--threads",
+                "2",
+            ],
+            "--threads 1",
+        ),
+        (
+            vec!["--record", "/nonexistent/record.json", "--from", "1"],
+            "cannot read",
+        ),
+    ] {
+        let mut full = vec!["prove"];
+        full.extend(args.iter().copied());
+        let (code, _, stderr) = morpion(&full);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}
