@@ -11,8 +11,8 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use gaps_engine::morpion::board::{Board, Dir, MorpionVariant, Move};
 use gaps_engine::morpion::endgame::{
-    conclude, prefix, search_units, EndgameError, EndgameReport, Frontier, Method, UnitResult,
-    UNITS_PER_THREAD,
+    conclude, prefix, search_frontier, EndgameError, EndgameOptions, EndgameReport, Frontier,
+    Method, UnitResult, UNITS_PER_THREAD,
 };
 use gaps_engine::morpion::record::{pentasol_move, Record, RecordFormat, RecordMove};
 use gaps_engine::StopReason;
@@ -260,15 +260,20 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
             scope
                 .spawn(|| report_progress(&counter, &finished_units, units_total, &quiet, started));
         }
-        let budget = gaps_engine::internals::Budget::new(budget_nodes, time, None);
-        let outcome = search_units(
-            &board,
-            &frontier,
+        let options = EndgameOptions {
             method,
             threads,
-            args.table_mb << 20,
-            &budget,
+            split_depth: Some(frontier.depth),
+            table_bytes: args.table_mb << 20,
+            max_nodes: budget_nodes,
+            time,
+        };
+        let outcome = search_frontier(
+            &board,
+            &frontier,
+            &options,
             done,
+            None,
             Some(&counter),
             &on_unit,
         );

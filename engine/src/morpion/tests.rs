@@ -6,6 +6,7 @@ use super::record::{pentasol_text, Record, RecordError, RecordMove};
 
 const BRUNEAU: &str = include_str!("../../tests/data/morpion/bruneau170.json");
 const ROSIN: &str = include_str!("../../tests/data/morpion/rosin178.json");
+const ROSIN_5D: &str = include_str!("../../tests/data/morpion/rosin82-5d.json");
 
 #[test]
 fn the_cross_has_36_dots_and_28_first_moves() {
@@ -126,5 +127,37 @@ fn every_method_finds_the_same_optimum_and_it_counts_distinct_positions() {
         let plain = run(Method::Plain, 1);
         assert_eq!(plain.best, it.best);
         assert!(plain.nodes >= it.nodes);
+    }
+}
+
+#[test]
+fn the_5d_record_replays_only_as_5d_and_its_endgames_count_distinct_positions() {
+    let record = Record::parse(ROSIN_5D).unwrap();
+    assert_eq!(record.variant, Some(MorpionVariant::D5));
+    let board = record.replay(MorpionVariant::D5, 82).unwrap();
+    assert!(board.legal_moves().is_empty(), "terminal in 5D");
+    // A 5D game is a legal 5T game; along it, 5T allows more moves (touching lines).
+    let mut more = 0;
+    for count in 0..=82 {
+        let disjoint = record
+            .replay(MorpionVariant::D5, count)
+            .unwrap()
+            .legal_moves();
+        let touching = record
+            .replay(MorpionVariant::T5, count)
+            .unwrap()
+            .legal_moves();
+        assert!(disjoint.iter().all(|m| touching.contains(m)));
+        more += usize::from(touching.len() > disjoint.len());
+    }
+    assert!(more > 10, "5T moves beyond 5D in {more} positions");
+    for from in [72, 66, 60] {
+        let board = record.replay(MorpionVariant::D5, from).unwrap();
+        let distinct = count_positions(&board, 1_000_000).unwrap();
+        let options = EndgameOptions::default();
+        let it = prove(&record, MorpionVariant::D5, from, &options, None, None).unwrap();
+        assert!(it.proved);
+        assert_eq!(it.nodes, distinct, "5D from K = {from}");
+        assert!(it.best >= 82);
     }
 }

@@ -127,7 +127,6 @@ pub fn prove(
     counter: Option<&AtomicU64>,
 ) -> Result<EndgameReport, EndgameError> {
     let mut board = prefix(record, variant, from)?;
-    let budget = Budget::new(options.max_nodes, options.time, cancel);
     let threads = options.threads.max(1);
     let frontier = match options.split_depth {
         Some(depth) => Frontier::at_depth(&mut board, depth, options.method),
@@ -135,20 +134,45 @@ pub fn prove(
         None => Frontier::with_units(&mut board, threads * UNITS_PER_THREAD, options.method),
     };
     let done = vec![None; frontier.units.len()];
-    let (results, stop) = search_units(
+    let (results, stop) = search_frontier(
         &board,
         &frontier,
-        options.method,
-        threads,
-        options.table_bytes,
-        &budget,
+        options,
         done,
+        cancel,
         counter,
         &|_, _| {},
     );
     Ok(conclude(
         record, variant, from, &board, &frontier, &results, stop,
     ))
+}
+
+/// Searches the units of `frontier` below `board` not already in `done`, under the
+/// limits, method, threads and table of `options` (its split depth is the frontier's):
+/// every unit's result and why the search stopped early. `finished(i, &result)` is
+/// called as each unit ends whole (for a resumable record of them).
+pub fn search_frontier(
+    board: &Board,
+    frontier: &Frontier,
+    options: &EndgameOptions,
+    done: Vec<Option<UnitResult>>,
+    cancel: Option<&AtomicBool>,
+    counter: Option<&AtomicU64>,
+    finished: &(dyn Fn(usize, &UnitResult) + Sync),
+) -> (Vec<Option<UnitResult>>, Option<StopReason>) {
+    let budget = Budget::new(options.max_nodes, options.time, cancel);
+    search_units(
+        board,
+        frontier,
+        options.method,
+        options.threads.max(1),
+        options.table_bytes,
+        &budget,
+        done,
+        counter,
+        finished,
+    )
 }
 
 /// The report of a proof from its frontier and unit results (some possibly from
