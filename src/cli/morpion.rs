@@ -242,14 +242,11 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
         } else {
             String::new()
         };
+        // One write of the whole line: a reader (or a kill) sees whole lines or a
+        // partial last one, which `load_state` drops.
+        let text = format!("{index} {} {} {line}\n", result.nodes, result.line.len());
         let mut file = sink.lock().expect("not poisoned");
-        let written = writeln!(
-            file,
-            "{index} {} {} {line}",
-            result.nodes,
-            result.line.len()
-        )
-        .and_then(|()| file.flush());
+        let written = file.write_all(text.as_bytes()).and_then(|()| file.flush());
         if let Err(e) = written {
             write_error.lock().expect("not poisoned").get_or_insert(e);
         }
@@ -359,11 +356,22 @@ fn load_state(
     remainder: usize,
 ) -> anyhow::Result<(Vec<Option<UnitResult>>, usize)> {
     let mut done = vec![None; frontier.units.len()];
-    let text = match std::fs::read_to_string(path) {
+    let mut text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((done, 0)),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
+    if !text.is_empty() && !text.ends_with('\n') {
+        // A run stopped in the middle of writing a line: that unit is searched again,
+        // and the partial line is cut so the next line starts on its own.
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        text.truncate(whole);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|file| file.set_len(whole as u64))
+            .with_context(|| format!("cutting the partial last line of {}", path.display()))?;
+    }
     let mut lines = text.lines();
     match lines.next() {
         None => return Ok((done, 0)),
