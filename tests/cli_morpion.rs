@@ -175,6 +175,14 @@ fn bad_records_k_and_flags_exit_2_naming_the_problem() {
             vec!["--record", "/nonexistent/record.json", "--from", "1"],
             "cannot read",
         ),
+        (
+            vec!["--record", good, "--from", "150", "--table-mb", "0"],
+            "--table-mb",
+        ),
+        (
+            vec!["--record", good, "--from", "150", "--split-depth", "13"],
+            "--split-depth",
+        ),
     ] {
         let mut full = vec!["prove"];
         full.extend(args.iter().copied());

@@ -1,4 +1,5 @@
-//! `gaps-engine`: a pure, exact engine for the solitaire card game Gaps (Montana).
+//! `gaps-engine`: a pure, exact engine for the solitaire card game Gaps (Montana), and
+//! in [`morpion`] endgame proofs of Morpion Solitaire (the paper's second game).
 //!
 //! Rules and notation are those of docs/notation.md; the search follows
 //! Helmstetter & Cazenave (2003, 2004). The crate does no I/O, no logging and keeps no

@@ -187,6 +187,12 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
             "--method table searches on one thread (its table is not shared): use --threads 1",
         ));
     }
+    if !(1..=gaps_engine::MAX_TABLE_MB).contains(&(args.table_mb as u64)) {
+        return Err(input_error(format!(
+            "--table-mb must be 1 to {}",
+            gaps_engine::MAX_TABLE_MB
+        )));
+    }
     if args.split_depth.is_some_and(|d| d > 12) {
         return Err(input_error("--split-depth must be 0 to 12"));
     }

@@ -168,7 +168,7 @@ pub fn search_units(
             scope.spawn(|| {
                 let share = budget.shared_by(threads, 0, &halt);
                 let mut searcher = Searcher::new(if method == Method::Table {
-                    table_bytes
+                    table_bytes.max(8)
                 } else {
                     0
                 });
