@@ -91,17 +91,22 @@ fn walk(
     if path.len() > frontier.line.len() {
         frontier.line = path.clone();
     }
+    // T is a 128-bit mask, as in the search: a longer list is no proof.
+    frontier.truncated |= moves.len() > super::search::LIST_CAPACITY;
+    let bit = |mask: u128, i: usize| if i < 128 { mask >> i & 1 } else { 0 };
     let reach = board.variant().reach();
     let mut known = known;
     for (i, &m) in moves.iter().enumerate() {
-        if known >> i & 1 != 0 {
+        if bit(known, i) != 0 {
             continue;
         }
         let mut child = Vec::with_capacity(moves.len() + 8);
         let mut child_known = 0u128;
         for (j, &t) in moves.iter().enumerate() {
             if j != i && t.compatible(m, reach) {
-                child_known |= (known >> j & 1) << child.len();
+                if child.len() < 128 {
+                    child_known |= bit(known, j) << child.len();
+                }
                 child.push(t);
             }
         }
