@@ -11,8 +11,8 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use gaps_engine::morpion::board::{Board, Dir, MorpionVariant, Move};
 use gaps_engine::morpion::endgame::{
-    conclude, prefix, search_frontier, EndgameError, EndgameOptions, EndgameReport, Frontier,
-    Method, UnitResult, UNITS_PER_THREAD,
+    conclude, prefix, search_frontier, split_for, EndgameOptions, EndgameReport, Frontier, Method,
+    UnitResult,
 };
 use gaps_engine::morpion::record::{pentasol_move, Record, RecordFormat, RecordMove};
 use gaps_engine::StopReason;
@@ -41,8 +41,9 @@ enum MorpionCommand {
     Estimate(EstimateArgs),
 }
 
+/// The record and the moves of it kept, as both subcommands take them.
 #[derive(Args, Debug)]
-pub struct EstimateArgs {
+pub struct RecordArgs {
     /// The record: MSR JSON or Pentasol text.
     #[arg(long)]
     record: PathBuf,
@@ -52,6 +53,33 @@ pub struct EstimateArgs {
     /// Rules: 5T or 5D [default: the record's; 5T for Pentasol].
     #[arg(long)]
     variant: Option<String>,
+}
+
+impl RecordArgs {
+    /// The record, the variant to play it under and the board after its first K
+    /// moves (every move of the record checked).
+    fn read(&self) -> anyhow::Result<(Record, MorpionVariant, Board)> {
+        let text = std::fs::read_to_string(&self.record)
+            .map_err(|e| input_error(format!("cannot read {}: {e}", self.record.display())))?;
+        let record = Record::parse(&text).map_err(|e| input_error(e.to_string()))?;
+        let asked = match self.variant.as_deref() {
+            Some(code) => Some(MorpionVariant::from_code(code).ok_or_else(|| {
+                input_error(format!("unknown variant {code:?}: expected 5T or 5D"))
+            })?),
+            None => None,
+        };
+        let variant = record
+            .variant_for(asked)
+            .map_err(|e| input_error(e.to_string()))?;
+        let board = prefix(&record, variant, self.from).map_err(|e| input_error(e.to_string()))?;
+        Ok((record, variant, board))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct EstimateArgs {
+    #[command(flatten)]
+    game: RecordArgs,
     /// Random probes.
     #[arg(long, default_value_t = 100_000)]
     probes: u64,
@@ -62,15 +90,8 @@ pub struct EstimateArgs {
 
 #[derive(Args, Debug)]
 pub struct ProveArgs {
-    /// The record: MSR JSON or Pentasol text.
-    #[arg(long)]
-    record: PathBuf,
-    /// Moves of the record kept (0 to its length).
-    #[arg(long)]
-    from: usize,
-    /// Rules: 5T or 5D [default: the record's; 5T for Pentasol].
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    game: RecordArgs,
     /// Transposition handling: it (incremental transpositions), plain or table.
     #[arg(long, default_value = "it")]
     method: String,
@@ -130,27 +151,8 @@ pub fn run(cmd: MorpionCmd) -> anyhow::Result<()> {
     }
 }
 
-/// The record at `path` and the variant to play it under.
-fn read_record(path: &Path, variant: Option<&str>) -> anyhow::Result<(Record, MorpionVariant)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
-    let record = Record::parse(&text).map_err(|e| input_error(e.to_string()))?;
-    let asked =
-        match variant {
-            Some(code) => Some(MorpionVariant::from_code(code).ok_or_else(|| {
-                input_error(format!("unknown variant {code:?}: expected 5T or 5D"))
-            })?),
-            None => None,
-        };
-    let variant = record
-        .variant_for(asked)
-        .map_err(|e| input_error(e.to_string()))?;
-    Ok((record, variant))
-}
-
 fn estimate(args: EstimateArgs) -> anyhow::Result<()> {
-    let (record, variant) = read_record(&args.record, args.variant.as_deref())?;
-    let mut board = prefix(&record, variant, args.from).map_err(|e| input_error(e.to_string()))?;
+    let (_, _, mut board) = args.game.read()?;
     if args.probes == 0 {
         return Err(input_error("--probes must be at least 1"));
     }
@@ -158,15 +160,16 @@ fn estimate(args: EstimateArgs) -> anyhow::Result<()> {
     outln!(
         "{}",
         serde_json::json!({
-            "from": args.from, "nodes": e.nodes.round(), "std_error": e.std_error.round(),
+            "from": args.game.from, "nodes": e.nodes.round(), "std_error": e.std_error.round(),
             "probes": e.probes, "seed": args.seed, "max_depth": e.max_depth,
+            "truncated": e.truncated,
         })
     );
     Ok(())
 }
 
 fn prove(args: ProveArgs) -> anyhow::Result<()> {
-    let (record, variant) = read_record(&args.record, args.variant.as_deref())?;
+    let (record, variant, mut board) = args.game.read()?;
     let method = Method::from_name(&args.method).ok_or_else(|| {
         input_error(format!(
             "unknown method {:?}: expected it, plain or table",
@@ -196,21 +199,22 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
     if args.split_depth.is_some_and(|d| d > 12) {
         return Err(input_error("--split-depth must be 0 to 12"));
     }
-    let mut board = prefix(&record, variant, args.from).map_err(|e| match e {
-        EndgameError::Record(e) => input_error(e.to_string()),
-        other => input_error(other.to_string()),
-    })?;
-
-    let started = Instant::now();
-    let frontier = match args.split_depth {
-        Some(depth) => Frontier::at_depth(&mut board, depth, method),
-        // A resumable proof splits the same way on any number of threads.
-        None if args.state.is_some() => Frontier::with_units(&mut board, STATE_UNITS, method),
-        None if threads == 1 => Frontier::at_depth(&mut board, 0, method),
-        None => Frontier::with_units(&mut board, threads * UNITS_PER_THREAD, method),
+    let options = EndgameOptions {
+        method,
+        threads,
+        split_depth: args.split_depth,
+        table_bytes: args.table_mb << 20,
+        max_nodes: args.nodes,
+        time: args.time_ms.map(Duration::from_millis),
     };
-    let remainder = record.moves.len() - args.from;
-    let header = state_header(&record, variant, args.from, method, &frontier);
+    let started = Instant::now();
+    let frontier = match (args.split_depth, &args.state) {
+        // A resumable proof splits the same way on any number of threads.
+        (None, Some(_)) => Frontier::with_units(&mut board, STATE_UNITS, method),
+        _ => split_for(&mut board, &options),
+    };
+    let remainder = record.moves.len() - args.game.from;
+    let header = state_header(&record, variant, args.game.from, method, &frontier);
     let (done, resumed, sink) = match &args.state {
         Some(path) => {
             let (done, resumed) = load_state(path, &board, &header, &frontier, remainder)?;
@@ -229,8 +233,6 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
             writeln!(file, "{header}")?;
         }
     }
-    let budget_nodes = args.nodes;
-    let time = args.time_ms.map(Duration::from_millis);
     let counter = AtomicU64::new(0);
     let finished_units = AtomicU64::new(resumed.unwrap_or(0) as u64);
     let quiet = AtomicBool::new(false);
@@ -263,14 +265,6 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
             scope
                 .spawn(|| report_progress(&counter, &finished_units, units_total, &quiet, started));
         }
-        let options = EndgameOptions {
-            method,
-            threads,
-            split_depth: Some(frontier.depth),
-            table_bytes: args.table_mb << 20,
-            max_nodes: budget_nodes,
-            time,
-        };
         let outcome = search_frontier(
             &board,
             &frontier,
@@ -288,7 +282,13 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed();
     let report = conclude(
-        &record, variant, args.from, &board, &frontier, &results, stop,
+        &record,
+        variant,
+        args.game.from,
+        &board,
+        &frontier,
+        &results,
+        stop,
     );
     let frontier_nodes = if resumed.unwrap_or(0) == 0 {
         frontier.nodes

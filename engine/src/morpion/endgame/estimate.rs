@@ -9,6 +9,7 @@
 //!
 //! Invariants: randomness only from the explicit seed; the board is left as given.
 
+use super::search::{child_list, LIST_CAPACITY};
 use crate::deal::SplitMix64;
 use crate::morpion::board::{Board, Move};
 
@@ -23,48 +24,47 @@ pub struct Estimate {
     pub probes: u64,
     /// The deepest probe (moves below the root).
     pub max_depth: usize,
+    /// Whether a list outgrew [`LIST_CAPACITY`] (the tree sampled then lacks moves).
+    pub truncated: bool,
 }
 
 /// Estimates the positions reachable from `board` with `probes` probes.
 pub fn estimate(board: &mut Board, probes: u64, seed: u64) -> Estimate {
     let mut rng = SplitMix64::new(seed);
-    let reach = board.variant().reach();
-    let root = board.legal_moves();
+    let mut root = board.legal_moves();
+    let mut truncated = root.len() > LIST_CAPACITY;
+    root.truncate(LIST_CAPACITY);
     let (mut sum, mut sum_sq, mut max_depth) = (0f64, 0f64, 0usize);
     let mut path: Vec<Move> = Vec::new();
-    let mut list = Vec::with_capacity(256);
-    let mut next = Vec::with_capacity(256);
+    let mut list = vec![Move::default(); LIST_CAPACITY];
+    let mut next = vec![Move::default(); LIST_CAPACITY];
     for _ in 0..probes {
-        list.clear();
-        list.extend_from_slice(&root);
-        let mut known = vec![false; list.len()];
+        list[..root.len()].copy_from_slice(&root);
+        let (mut len, mut known) = (root.len(), 0u128);
         let (mut weight, mut total) = (1f64, 1f64);
         loop {
-            let open: Vec<usize> = (0..list.len()).filter(|&i| !known[i]).collect();
-            if open.is_empty() {
+            let open = low_bits(len) & !known;
+            if open == 0 {
                 break;
             }
-            weight *= open.len() as f64;
+            weight *= open.count_ones() as f64;
             total += weight;
-            let chosen = open[rng.below(open.len() as u64) as usize];
-            let m = list[chosen];
-            next.clear();
-            let mut next_known = Vec::with_capacity(list.len());
-            for (j, &t) in list.iter().enumerate() {
-                if j != chosen && t.compatible(m, reach) {
-                    next.push(t);
-                    next_known.push(known[j] || j < chosen);
-                }
+            let mut chosen = rng.below(open.count_ones() as u64);
+            let mut rest = open;
+            while chosen > 0 {
+                rest &= rest - 1;
+                chosen -= 1;
             }
-            board.play(m);
-            path.push(m);
-            let len = next.len();
-            next.resize(len + 64, Move::default());
-            let end = board.moves_through(m, &mut next, len).unwrap_or(next.len());
-            next.truncate(end);
-            next_known.resize(end, false);
+            let i = rest.trailing_zeros() as usize;
+            // dfs_it reaches this child after its earlier siblings: they are in its T.
+            let known_then = known | low_bits(i);
+            board.play(list[i]);
+            path.push(list[i]);
+            let (child_len, child_known, complete) =
+                child_list(board, &list[..len], known_then, i, &mut next);
+            truncated |= !complete;
             std::mem::swap(&mut list, &mut next);
-            known = next_known;
+            (len, known) = (child_len, child_known);
         }
         max_depth = max_depth.max(path.len());
         while let Some(m) = path.pop() {
@@ -81,5 +81,15 @@ pub fn estimate(board: &mut Board, probes: u64, seed: u64) -> Estimate {
         std_error: (variance / n).sqrt(),
         probes,
         max_depth,
+        truncated,
+    }
+}
+
+/// A mask of the `n` lowest bits (`n <= 128`).
+fn low_bits(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1 << n) - 1
     }
 }

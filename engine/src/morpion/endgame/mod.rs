@@ -111,9 +111,24 @@ pub fn prefix(
         return Err(EndgameError::FromOutOfRange { from, len });
     }
     // The whole record must replay, not only the prefix: its remainder is the first
-    // best line.
-    record.replay(variant, len)?;
-    Ok(record.replay(variant, from)?)
+    // best line. Its moves after K are then taken back.
+    let mut board = record.replay(variant, len)?;
+    while board.played().len() > from {
+        let last = *board.played().last().expect("more than K moves played");
+        board.unplay(last);
+    }
+    Ok(board)
+}
+
+/// The split of a proof under `options`: its split depth if given, else none on one
+/// thread, else the shallowest with [`UNITS_PER_THREAD`] units a thread.
+pub fn split_for(board: &mut Board, options: &EndgameOptions) -> Frontier {
+    let threads = options.threads.max(1);
+    match options.split_depth {
+        Some(depth) => Frontier::at_depth(board, depth, options.method),
+        None if threads == 1 => Frontier::at_depth(board, 0, options.method),
+        None => Frontier::with_units(board, threads * UNITS_PER_THREAD, options.method),
+    }
 }
 
 /// Proves the endgame of `record` after move `from`; `cancel` stops it, `counter`
@@ -127,12 +142,7 @@ pub fn prove(
     counter: Option<&AtomicU64>,
 ) -> Result<EndgameReport, EndgameError> {
     let mut board = prefix(record, variant, from)?;
-    let threads = options.threads.max(1);
-    let frontier = match options.split_depth {
-        Some(depth) => Frontier::at_depth(&mut board, depth, options.method),
-        None if threads == 1 => Frontier::at_depth(&mut board, 0, options.method),
-        None => Frontier::with_units(&mut board, threads * UNITS_PER_THREAD, options.method),
-    };
+    let frontier = split_for(&mut board, options);
     let done = vec![None; frontier.units.len()];
     let (results, stop) = search_frontier(
         &board,

@@ -57,6 +57,33 @@ impl Method {
     }
 }
 
+/// The list and T of the child reached by `parent[i]`, just played on `board`: the
+/// parent's moves compatible with it, in order (keeping their T bits), then the moves
+/// through its new dot. Writes `out` and returns the length, the child's T and whether
+/// every move fitted (`parent` holds at most [`LIST_CAPACITY`] moves).
+#[inline(always)]
+pub(super) fn child_list(
+    board: &mut Board,
+    parent: &[Move],
+    known: u128,
+    i: usize,
+    out: &mut [Move],
+) -> (usize, u128, bool) {
+    let (m, reach) = (parent[i], board.variant().reach());
+    let (mut len, mut child_known) = (0, 0u128);
+    for (j, &t) in parent.iter().enumerate() {
+        if j != i && t.compatible(m, reach) {
+            out[len] = t;
+            child_known |= (known >> j & 1) << len;
+            len += 1;
+        }
+    }
+    match board.moves_through(m, out, len) {
+        Some(len) => (len, child_known, true),
+        None => (out.len(), child_known, false),
+    }
+}
+
 /// What one search found.
 #[derive(Clone, Debug, Default)]
 pub struct Found {
@@ -116,7 +143,6 @@ struct Run<'s, 'b> {
     path: &'s mut Vec<Move>,
     table: Option<&'s mut KeyTable>,
     method: Method,
-    reach: u8,
     budget: &'s Budget<'b>,
     counter: Option<&'s AtomicU64>,
     nodes: u64,
@@ -162,7 +188,6 @@ impl Searcher {
             "a table search needs a searcher with a table"
         );
         let mut run = Run {
-            reach: board.variant().reach(),
             board,
             lists: &mut self.lists,
             path: &mut self.path,
@@ -237,24 +262,12 @@ impl Run<'_, '_> {
                 }
                 table.insert(key);
             }
-            let (mut len, mut child_known) = (0, 0u128);
-            for j in 0..n {
-                let t = self.lists[base + j];
-                if j != i && t.compatible(m, self.reach) {
-                    self.lists[child + len] = t;
-                    child_known |= (known >> j & 1) << len;
-                    len += 1;
-                }
-            }
             self.board.play(m);
-            let out = &mut self.lists[child..child + LIST_CAPACITY];
-            let len = match self.board.moves_through(m, out, len) {
-                Some(len) => len,
-                None => {
-                    self.truncated = true;
-                    LIST_CAPACITY
-                }
-            };
+            let (parents, children) = self.lists.split_at_mut(child);
+            let parent = &parents[base..base + n];
+            let out = &mut children[..LIST_CAPACITY];
+            let (len, child_known, complete) = child_list(self.board, parent, known, i, out);
+            self.truncated |= !complete;
             self.path.push(m);
             self.node(depth + 1, len, child_known);
             self.path.pop();

@@ -11,7 +11,7 @@
 //! Invariants: the frontier's own nodes (depth below the split) are counted once, in
 //! [`Frontier::nodes`]; a unit counts its root. A unit's result is kept only whole.
 
-use super::search::{Found, Method, Searcher};
+use super::search::{child_list, Found, Method, Searcher, LIST_CAPACITY};
 use crate::morpion::board::{Board, Move};
 use crate::search::budget::{Budget, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -46,9 +46,13 @@ pub struct Frontier {
 impl Frontier {
     /// The units at `depth` below `board` (under `method`: `Plain` keeps no T).
     pub fn at_depth(board: &mut Board, depth: usize, method: Method) -> Frontier {
-        let moves = board.legal_moves();
+        let mut moves = board.legal_moves();
+        // Lists hold at most LIST_CAPACITY moves (T is a 128-bit mask): no proof beyond.
+        let truncated = moves.len() > LIST_CAPACITY;
+        moves.truncate(LIST_CAPACITY);
         let mut frontier = Frontier {
             depth,
+            truncated,
             ..Frontier::default()
         };
         let mut path = Vec::new();
@@ -91,33 +95,16 @@ fn walk(
     if path.len() > frontier.line.len() {
         frontier.line = path.clone();
     }
-    // T is a 128-bit mask, as in the search: a longer list is no proof.
-    frontier.truncated |= moves.len() > super::search::LIST_CAPACITY;
-    let bit = |mask: u128, i: usize| if i < 128 { mask >> i & 1 } else { 0 };
-    let reach = board.variant().reach();
     let mut known = known;
     for (i, &m) in moves.iter().enumerate() {
-        if bit(known, i) != 0 {
+        if known >> i & 1 != 0 {
             continue;
         }
-        let mut child = Vec::with_capacity(moves.len() + 8);
-        let mut child_known = 0u128;
-        for (j, &t) in moves.iter().enumerate() {
-            if j != i && t.compatible(m, reach) {
-                if child.len() < 128 {
-                    child_known |= bit(known, j) << child.len();
-                }
-                child.push(t);
-            }
-        }
         board.play(m);
-        let len = child.len();
-        child.resize(len + 64, Move::default());
-        match board.moves_through(m, &mut child, len) {
-            Some(end) => child.truncate(end),
-            None => frontier.truncated = true,
-        }
-        frontier.truncated |= child.len() > super::search::LIST_CAPACITY;
+        let mut child = vec![Move::default(); LIST_CAPACITY];
+        let (len, child_known, complete) = child_list(board, moves, known, i, &mut child);
+        child.truncate(len);
+        frontier.truncated |= !complete;
         path.push(m);
         walk(
             board,
@@ -130,7 +117,7 @@ fn walk(
         );
         path.pop();
         board.unplay(m);
-        if method == Method::Incremental && i < 128 {
+        if method == Method::Incremental {
             known |= 1 << i;
         }
     }
