@@ -7,6 +7,18 @@ pub(crate) fn gaps() -> Command {
     Command::cargo_bin("gaps").expect("binary")
 }
 
+/// Runs `gaps` with `args`: its exit code, its standard output as JSON (`Null` when
+/// it is not JSON) and its standard error.
+pub(crate) fn gaps_json(args: &[&str]) -> (Option<i32>, Value, String) {
+    let out = gaps().args(args).output().unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (
+        out.status.code(),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 const DEAL_1: &str = "9C 7C QD 4C AS 8D QC JD 6S 5D 7H JS 3H/7D QS AC TS 5S 2D 8S 5C KH TH AD 5H AH/2S 9S 4S 2H 6D 3S KC 8C 3D 6C 7S 3C 8H/6H QH 4H 9D KS JH 2C TD JC 9H TC KD 4D";
 
 #[test]

@@ -1,6 +1,6 @@
 //! `gaps morpion prove` on the command line: the contract's JSON fields, Pentasol
 //! input, resumable state files, and bad records, K and flags refused with exit 2.
-use crate::cli::gaps;
+use crate::cli::gaps_json;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -11,13 +11,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn morpion(args: &[&str]) -> (Option<i32>, Value, String) {
-    let out = gaps().arg("morpion").args(args).output().unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        out.status.code(),
-        json,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    gaps_json(&[&["morpion"], args].concat())
 }
 
 #[test]

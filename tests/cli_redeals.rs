@@ -1,18 +1,12 @@
 //! `--redeals` on the command line: defaults, bad values, bare positions, and lines
 //! with redeal steps that replay.
-use crate::cli::gaps;
+use crate::cli::gaps_json;
 use crate::support::moves_and_redeals;
 use gaps_engine::{deal, verify_with_redeals, Layout, RedealStream, Variant};
 use serde_json::Value;
 
 fn solve(args: &[&str]) -> (Option<i32>, Value, String) {
-    let out = gaps().arg("solve").args(args).output().unwrap();
-    let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        out.status.code(),
-        json,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    gaps_json(&[&["solve"], args].concat())
 }
 
 #[test]
