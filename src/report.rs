@@ -401,6 +401,21 @@ pub fn wilson_95(successes: u64, n: u64) -> (f64, f64) {
     ((center - half).max(0.0), (center + half).min(1.0))
 }
 
+/// A Morpion line in its record's format: MSR moves as objects
+/// (`{"x", "y", "dir", "pos"}`), Pentasol moves as their text lines.
+pub fn morpion_line(
+    record: &gaps_engine::morpion::record::Record,
+    line: &[gaps_engine::morpion::record::RecordMove],
+) -> Vec<serde_json::Value> {
+    use gaps_engine::morpion::record::{pentasol_move, RecordFormat};
+    line.iter()
+        .map(|&m| match record.format {
+            RecordFormat::Msr => serde_json::to_value(m).expect("a move serialises"),
+            RecordFormat::Pentasol { column, row } => pentasol_move(m, column, row).into(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

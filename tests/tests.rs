@@ -11,6 +11,7 @@ mod support;
 mod api;
 mod api_access;
 mod api_bad_input;
+mod api_morpion;
 mod api_page;
 mod api_postgres;
 mod api_pysol_lists;

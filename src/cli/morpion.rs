@@ -14,7 +14,7 @@ use gaps_engine::morpion::endgame::{
     conclude, prefix, search_frontier, split_for, EndgameOptions, EndgameReport, Frontier, Method,
     UnitResult,
 };
-use gaps_engine::morpion::record::{pentasol_move, Record, RecordFormat, RecordMove};
+use gaps_engine::morpion::record::{Record, RecordMove};
 use gaps_engine::StopReason;
 use serde::Serialize;
 use std::io::Write as _;
@@ -463,14 +463,7 @@ fn print_report(
     this_run: u64,
     elapsed: Duration,
 ) -> anyhow::Result<()> {
-    let line: Vec<serde_json::Value> = report
-        .line
-        .iter()
-        .map(|&m| match record.format {
-            RecordFormat::Msr => serde_json::to_value(m).expect("a move serialises"),
-            RecordFormat::Pentasol { column, row } => pentasol_move(m, column, row).into(),
-        })
-        .collect();
+    let line = crate::report::morpion_line(record, &report.line);
     let seconds = elapsed.as_secs_f64();
     let json = ProveJson {
         variant: report.variant.code(),

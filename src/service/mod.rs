@@ -17,6 +17,7 @@ pub mod maintenance;
 pub mod memory;
 pub mod metrics;
 pub mod model;
+pub mod morpion_runner;
 pub mod runner;
 pub mod solver_pool;
 pub mod store;
@@ -80,6 +81,15 @@ impl Service {
         if back != Reclaimed::default() {
             tracing::info!(?back, "took back jobs interrupted by a stop");
         }
+        let morpion_back = store
+            .take_back_morpion(max_attempts, store.backend() != "sqlite")
+            .await?;
+        if morpion_back > 0 {
+            tracing::info!(
+                jobs = morpion_back,
+                "took back Morpion jobs interrupted by a stop"
+            );
+        }
         let metrics = Arc::new(Metrics::default());
         metrics
             .node
@@ -103,7 +113,12 @@ impl Service {
             lease,
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
-        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
+        let (runner, mut lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
+        lanes.push(morpion_runner::start(
+            runner.clone(),
+            store.clone(),
+            max_attempts,
+        ));
         maintenance::start(&config, &runner, &store, &metrics);
         let batches = Arc::new(BatchFiller::new(
             runner.clone(),

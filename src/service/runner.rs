@@ -68,6 +68,8 @@ pub struct Runner {
     lease: Lease,
     /// How often a running job's lease is renewed.
     heartbeat: Duration,
+    /// CPU priority of the solver threads (also that of the Morpion prover's).
+    priority: SolverPriority,
 }
 
 /// How this node takes part in the queue.
@@ -120,6 +122,7 @@ impl Runner {
             deepen_stop: Arc::new(AtomicBool::new(false)),
             lease: queue.lease,
             heartbeat: queue.heartbeat,
+            priority,
         });
         runner.metrics.solvers.set(threads as i64);
         runner
@@ -184,6 +187,61 @@ impl Runner {
             .expect("running map")
             .get(id)
             .map(|job| job.progress.load(Ordering::Relaxed))
+    }
+
+    /// Registers a job run outside the lanes (a Morpion proof): `stop_running`,
+    /// `progress` and shutdown then reach it as they reach a lane's job.
+    pub(crate) fn register(&self, id: &str, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) {
+        self.running
+            .lock()
+            .expect("running map")
+            .insert(id.to_string(), Running { cancel, progress });
+    }
+
+    /// Forgets a job registered with [`Runner::register`].
+    pub(crate) fn unregister(&self, id: &str) {
+        self.running.lock().expect("running map").remove(id);
+    }
+
+    /// Wakes when jobs were queued (or shutdown began).
+    pub(crate) fn work_signal(&self) -> &Notify {
+        &self.wake
+    }
+
+    /// This node's claims and how often a running job's lease is renewed.
+    pub(crate) fn queue_role(&self) -> (&Lease, Duration) {
+        (&self.lease, self.heartbeat)
+    }
+
+    /// The CPU priority of solver threads.
+    pub(crate) fn priority(&self) -> SolverPriority {
+        self.priority
+    }
+
+    /// One of the pool's threads, waited for (`None` if `flag` rises meanwhile), and up
+    /// to `extra` more that are idle now: a search outside the lanes is bounded by the
+    /// same pool.
+    pub(crate) async fn cores(
+        &self,
+        flag: &AtomicBool,
+        extra: usize,
+    ) -> (Option<SemaphorePermit<'_>>, Vec<SemaphorePermit<'_>>) {
+        let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
+        let extra = match own {
+            Some(_) => self.idle_cores(extra),
+            None => Vec::new(),
+        };
+        (own, extra)
+    }
+
+    /// A receiver woken when job `id` ends on this node (see [`Runner::wake_waiters`]).
+    pub(crate) fn waiter(&self, id: &str) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        let mut waiters = self.waiters.lock().expect("waiters map");
+        let list = waiters.entry(id.to_string()).or_default();
+        list.retain(|w| !w.is_closed());
+        list.push(tx);
+        rx
     }
 
     /// Begins a graceful shutdown: no more claims; running solves stop and re-queue.

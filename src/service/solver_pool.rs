@@ -54,7 +54,7 @@ pub enum SolverPriority {
 impl SolverPriority {
     /// Applies this priority to the calling thread. Lowering a thread's priority needs
     /// no privilege; where the platform refuses, the thread keeps its priority.
-    fn apply_to_current_thread(self) -> Result<(), String> {
+    pub(crate) fn apply_to_current_thread(self) -> Result<(), String> {
         use thread_priority::{
             set_thread_priority_and_policy, thread_native_id, NormalThreadSchedulePolicy,
             ThreadPriority, ThreadSchedulePolicy,

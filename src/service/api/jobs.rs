@@ -9,8 +9,11 @@ use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
 use crate::service::model::{
-    is_cursor, JobPage, JobRequest, JobView, ListQuery, Progress, WaitQuery,
+    from_json, is_cursor, AnyJobRequest, AnyJobView, JobPage, JobRequest, JobView, ListQuery,
+    MorpionJobRequest, MorpionJobView, Progress, WaitQuery,
 };
+use crate::service::morpion_runner;
+use crate::service::store::MorpionJobRow;
 use crate::service::store::{Announce, JobFilter, JobRow};
 use crate::service::wait_slots::WaitSlot;
 use crate::service::AppState;
@@ -29,6 +32,20 @@ fn view(state: &AppState, row: JobRow) -> JobView {
     let mut view = JobView::from(row);
     if running {
         view.progress = state.runner.progress(&id).map(|nodes| Progress { nodes });
+    }
+    view
+}
+
+/// The view of Morpion job `row`, with the live node count when this process runs it
+/// (else the count its holder last wrote).
+fn morpion_view(state: &AppState, row: MorpionJobRow) -> MorpionJobView {
+    let running = row.state == JobState::Running;
+    let id = row.id.clone();
+    let mut view = MorpionJobView::from(row);
+    if running {
+        if let Some(nodes) = state.runner.progress(&id) {
+            view.progress = Some(Progress { nodes });
+        }
     }
     view
 }
@@ -60,10 +77,11 @@ fn wait_time(state: &AppState, caller: &Caller, wait: &WaitQuery) -> (Duration, 
     }
 }
 
-/// Submit a job.
-#[utoipa::path(post, path = "/v1/jobs", request_body = JobRequest, params(WaitQuery),
+/// Submit a job: a Gaps position or deal, or (with `"game": "morpion"`) a Morpion
+/// Solitaire endgame proof.
+#[utoipa::path(post, path = "/v1/jobs", request_body = AnyJobRequest, params(WaitQuery),
     responses(
-        (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = JobView),
+        (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = AnyJobView),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid position, variant, algorithm or limits", body = Problem, content_type = "application/problem+json"),
@@ -73,12 +91,16 @@ pub async fn create(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
-    ApiJson(request): ApiJson<JobRequest>,
+    ApiJson(body): ApiJson<serde_json::Value>,
 ) -> ApiResult<Response> {
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
     check_wait(&state, &wait)?;
+    if body.get("game").is_some() {
+        return create_morpion(&state, &caller, &wait, body).await;
+    }
+    let request: JobRequest = from_json(body)?;
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &caller.name, &state.config)?;
     let cap = state.config.limits.max_queued_per_client;
@@ -130,7 +152,40 @@ pub async fn create(
     Ok((
         StatusCode::ACCEPTED,
         [(header::LOCATION, location)],
-        Json(view(&state, row)),
+        Json(AnyJobView::Gaps(Box::new(view(&state, row)))),
+    )
+        .into_response())
+}
+
+/// `POST /v1/jobs` with a `game` field: a Morpion endgame proof, validated (the record
+/// replayed) before it is stored, then queued for the Morpion lane.
+async fn create_morpion(
+    state: &AppState,
+    caller: &Caller,
+    wait: &WaitQuery,
+    body: serde_json::Value,
+) -> ApiResult<Response> {
+    let request: MorpionJobRequest = from_json(body)?;
+    let id = uuid::Uuid::now_v7().to_string();
+    let job = request.validate(id, &caller.name, &state.config)?;
+    let mut row = state.store.insert_morpion_job(&job).await?;
+    state.runner.notify_new_work();
+    state.store.announce(Announce::Work);
+    state.metrics.jobs_submitted.inc();
+    caller.count_creation(&state.metrics);
+    let (wait, _slot) = wait_time(state, caller, wait);
+    if !row.is_final() && !wait.is_zero() {
+        if let Some(after) =
+            morpion_runner::wait_final(&state.runner, &state.store, &row.id, wait).await?
+        {
+            row = after;
+        }
+    }
+    let location = format!("/v1/jobs/{}", row.id);
+    Ok((
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, location)],
+        Json(AnyJobView::Morpion(Box::new(morpion_view(state, row)))),
     )
         .into_response())
 }
@@ -138,7 +193,7 @@ pub async fn create(
 /// Read a job, optionally waiting up to `wait_ms` for it to finish.
 #[utoipa::path(get, path = "/v1/jobs/{id}", params(("id" = String, Path, description = "Job id"), WaitQuery),
     responses(
-        (status = 200, description = "The job", body = JobView),
+        (status = 200, description = "The job", body = AnyJobView),
         (status = 404, description = "No such job", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get(
@@ -146,7 +201,7 @@ pub async fn get(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
-) -> ApiResult<Json<JobView>> {
+) -> ApiResult<Json<AnyJobView>> {
     check_wait(&state, &wait)?;
     let (wait, _slot) = wait_time(&state, &caller, &wait);
     let row = if wait.is_zero() {
@@ -154,14 +209,23 @@ pub async fn get(
     } else {
         state.runner.wait_final(&id, wait).await?
     };
-    row.map(|r| Json(view(&state, r)))
+    if let Some(row) = row {
+        return Ok(Json(AnyJobView::Gaps(Box::new(view(&state, row)))));
+    }
+    let morpion = if wait.is_zero() {
+        state.store.morpion_job(&id).await?
+    } else {
+        morpion_runner::wait_final(&state.runner, &state.store, &id, wait).await?
+    };
+    morpion
+        .map(|r| Json(AnyJobView::Morpion(Box::new(morpion_view(&state, r)))))
         .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))
 }
 
 /// Cancel a queued or running job.
 #[utoipa::path(delete, path = "/v1/jobs/{id}", params(("id" = String, Path, description = "Job id")),
     responses(
-        (status = 200, description = "The job after the request: `cancelled`, or `running` with `cancel_requested` until its solver stops (within milliseconds)", body = JobView),
+        (status = 200, description = "The job after the request: `cancelled`, or `running` with `cancel_requested` until its solver stops (within milliseconds)", body = AnyJobView),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Another client's job (only its creator or an admin may cancel it)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such job", body = Problem, content_type = "application/problem+json"),
@@ -171,24 +235,17 @@ pub async fn cancel(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
-) -> ApiResult<Json<JobView>> {
-    let before = state
-        .store
-        .job(&id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
-    let own = before.spec.created_by.as_deref() == Some(caller.name.as_str());
-    if state.access.is_protected() && !caller.admin && !own {
-        return Err(ApiError::Forbidden(format!(
-            "job {id} was created by another client; only its creator or an admin may cancel it"
-        )));
-    }
-    if before.is_final() {
-        return Err(ApiError::Conflict(format!(
-            "job {id} already ended ({})",
-            before.state
-        )));
-    }
+) -> ApiResult<Json<AnyJobView>> {
+    let Some(before) = state.store.job(&id).await? else {
+        return cancel_morpion(&state, &caller, &id).await;
+    };
+    may_cancel(
+        &state,
+        &caller,
+        &id,
+        before.spec.created_by.as_deref(),
+        before.state,
+    )?;
     let after = state
         .store
         .cancel(&id)
@@ -207,7 +264,67 @@ pub async fn cancel(
             .await?
             .unwrap_or(after)
     };
-    Ok(Json(view(&state, after)))
+    Ok(Json(AnyJobView::Gaps(Box::new(view(&state, after)))))
+}
+
+/// Refuses the cancel of another client's job (where tokens are configured) and of a
+/// job that already ended.
+fn may_cancel(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    created_by: Option<&str>,
+    job_state: JobState,
+) -> ApiResult<()> {
+    let own = created_by == Some(caller.name.as_str());
+    if state.access.is_protected() && !caller.admin && !own {
+        return Err(ApiError::Forbidden(format!(
+            "job {id} was created by another client; only its creator or an admin may cancel it"
+        )));
+    }
+    if job_state.is_final() {
+        return Err(ApiError::Conflict(format!(
+            "job {id} already ended ({job_state})"
+        )));
+    }
+    Ok(())
+}
+
+/// `DELETE /v1/jobs/{id}` of a Morpion job: as for a Gaps job.
+async fn cancel_morpion(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+) -> ApiResult<Json<AnyJobView>> {
+    let before = state
+        .store
+        .morpion_job(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    may_cancel(
+        state,
+        caller,
+        id,
+        before.created_by.as_deref(),
+        before.state,
+    )?;
+    let after = state
+        .store
+        .cancel_morpion(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    state.runner.stop_running(id);
+    state.store.announce(Announce::Cancel(id));
+    let after = if after.is_final() {
+        after
+    } else {
+        morpion_runner::wait_final(&state.runner, &state.store, id, Duration::from_millis(200))
+            .await?
+            .unwrap_or(after)
+    };
+    Ok(Json(AnyJobView::Morpion(Box::new(morpion_view(
+        state, after,
+    )))))
 }
 
 /// List jobs, newest first, with filters and a cursor.

@@ -7,9 +7,11 @@
 //! declares non-null (`position`, `deal`) refuses an explicit `null`, so what the
 //! document calls invalid is refused.
 
+mod morpion;
 mod schema;
 mod validate;
 
+pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
 pub use schema::{is_cursor, openapi_document};
 pub use validate::pysol_variant;
 

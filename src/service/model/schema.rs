@@ -75,6 +75,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
             {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
         ]}},
     ]);
+    morpion_request(schemas, config);
     let pysol = &mut schemas["PysolSpec"]["properties"];
     let games: Vec<&str> = PysolGame::ALL.iter().map(|g| g.name()).collect();
     pysol["game"]["enum"] = json!(games);
@@ -115,6 +116,35 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     }
     doc
 }
+
+/// The Morpion job's request: its game, the record's format (a record whose every move
+/// is legal, which no schema can state: `scripts/schemathesis/hooks.py` generates
+/// such records), the variants and the limits' caps (those of `validate_common`).
+/// That `from` is at most the record's length and that a `variant` agrees with the one
+/// an MSR record names are checked by `model::morpion` and cannot be written here.
+fn morpion_request(schemas: &mut Value, config: &Config) {
+    let limits = &config.limits;
+    let request = &mut schemas["MorpionJobRequest"]["properties"];
+    request["game"]["enum"] = json!(["morpion"]);
+    request["record"]["format"] = json!("morpion-record");
+    request["record"]["examples"] = json!([MORPION_EXAMPLE]);
+    request["variant"]["enum"] = json!(["5T", "5D", null]);
+    request["from"]["examples"] = json!([0]);
+    let props = &mut schemas["MorpionLimits"]["properties"];
+    for (limit, cap) in [
+        (Limit::Nodes, limits.max_nodes),
+        (Limit::TimeMs, limits.max_time_ms),
+        (Limit::Threads, config.max_job_threads() as u64),
+    ] {
+        let schema = &mut props[limit.name()];
+        schema["minimum"] = json!(limit.min());
+        schema["maximum"] = json!(cap.min(limit.max()));
+    }
+}
+
+/// A legal Morpion record under both rules: the first four moves of Rosin's 5D 82 as
+/// Pentasol text.
+pub const MORPION_EXAMPLE: &str = "(3,3)\n(2,2) / 0\n(6,10) | -2\n(4,6) - -2\n(5,3) - +2\n";
 
 /// A job or batch given as the PySolFC game `game` (`pysol` an object naming it: a
 /// `null` one is no game).

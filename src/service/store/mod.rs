@@ -28,6 +28,7 @@ mod deepen;
 mod jobs;
 mod known;
 mod leases;
+mod morpion;
 mod pysol;
 mod rows;
 pub(crate) mod sqlite_tx;
@@ -42,6 +43,7 @@ pub use batches::{
 pub use deepen::{Deepened, UnknownVerdict};
 pub use known::KnownVerdict;
 pub use leases::{Lease, Reclaimed};
+pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
 pub use pysol::{PysolCounts, PysolRange, PysolVerdict};
 pub use rows::{Finish, JobFilter, JobRow, NewJob};
 pub use stats::{EffortRow, WinRateCounts};

@@ -1,0 +1,239 @@
+//! The JSON shapes of Morpion Solitaire endgame jobs (`POST /v1/jobs` with
+//! `"game": "morpion"`, contract section 8) and their validation.
+//!
+//! Invariants: a request becomes a [`NewMorpionJob`] only through
+//! [`MorpionJobRequest::validate`], which decodes the record and replays every move of
+//! it under the variant (an illegal move is a 422 naming it and why) and checks K
+//! against its length; the limits have the Gaps jobs' caps from configuration, the same
+//! bounds `schema` writes into the OpenAPI document.
+
+use super::{object, whole, whole_opt, Progress};
+use crate::service::config::Config;
+use crate::service::error::ApiError;
+use crate::service::job::JobState;
+use crate::service::store::{MorpionJobRow, NewMorpionJob};
+use gaps_engine::morpion::board::MorpionVariant;
+use gaps_engine::morpion::endgame::prefix;
+use gaps_engine::morpion::record::Record;
+use gaps_engine::Limit;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Limits of a Morpion proof; reaching one ends it `done` with `proved: false`.
+#[derive(Deserialize, Serialize, Debug, Clone, Default, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MorpionLimits {
+    /// Node limit (positions entered).
+    #[serde(default, deserialize_with = "whole_opt")]
+    pub nodes: Option<u64>,
+    /// Time limit in milliseconds (default and cap from configuration, as for Gaps jobs).
+    #[serde(default, deserialize_with = "whole_opt")]
+    pub time_ms: Option<u64>,
+    /// Threads of the proof (default: the configured maximum of a job); it gets the
+    /// pool's idle threads up to this number when it starts.
+    #[serde(default, deserialize_with = "whole_opt")]
+    pub threads: Option<u64>,
+}
+
+/// `POST /v1/jobs` with `"game": "morpion"`: prove the endgame of a record after its
+/// first `from` moves.
+#[derive(Deserialize, Debug, Clone, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MorpionJobRequest {
+    /// `morpion`.
+    pub game: String,
+    /// The record: MSR JSON (`{"variant": "5T", "moves": [{"x", "y", "dir", "pos"},
+    /// ...]}`) or Pentasol text, as a string. Every move must be legal.
+    pub record: String,
+    /// Moves of the record kept (0 to its length).
+    #[serde(rename = "from", deserialize_with = "whole")]
+    pub from_move: u64,
+    /// `5T` or `5D` (default: the record's own; 5T for Pentasol text). A variant other
+    /// than the one an MSR record names is refused.
+    pub variant: Option<String>,
+    /// Search limits.
+    #[serde(default, deserialize_with = "object")]
+    pub limits: MorpionLimits,
+}
+
+/// A Morpion job as returned by the API: the request, then (once done) the contract's
+/// result fields `best`, `proved`, `nodes`, `elapsed_ms` and `line`.
+#[derive(Serialize, Debug, Clone, ToSchema)]
+pub struct MorpionJobView {
+    pub id: String,
+    /// Always `morpion`.
+    pub game: String,
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    #[schema(value_type = String)]
+    pub state: JobState,
+    /// `5T` or `5D`.
+    pub variant: String,
+    /// Moves of the record kept.
+    pub from: i64,
+    /// Moves in the record.
+    pub record_length: i64,
+    /// The record as submitted.
+    pub record: String,
+    pub limits: MorpionLimits,
+    /// The longest total length found (kept moves plus the longest continuation).
+    pub best: Option<i64>,
+    /// True when every continuation was searched: `best` is then the optimum.
+    pub proved: Option<bool>,
+    /// True when a game longer than the record was found.
+    pub improved: Option<bool>,
+    /// Why the search stopped early (`nodes`, `time`, `cancelled`).
+    pub stopped: Option<String>,
+    /// Positions entered (each exactly once with `dfs_it`).
+    pub nodes: Option<i64>,
+    pub elapsed_ms: Option<f64>,
+    /// One longest continuation (the moves after move `from`), in the record's format:
+    /// MSR move objects or Pentasol lines.
+    #[schema(value_type = Option<Vec<Value>>)]
+    pub line: Option<Vec<serde_json::Value>>,
+    /// Threads the proof ran on, the depth it was split at and its units.
+    pub threads: Option<i64>,
+    pub split_depth: Option<i64>,
+    pub units: Option<i64>,
+    /// Why a `failed` job failed.
+    pub error: Option<String>,
+    /// Times a node started this job.
+    pub attempts: i64,
+    pub node_id: Option<String>,
+    pub created_by: Option<String>,
+    pub cancel_requested: bool,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    /// For a running job: the nodes searched so far.
+    pub progress: Option<Progress>,
+}
+
+impl From<MorpionJobRow> for MorpionJobView {
+    fn from(r: MorpionJobRow) -> Self {
+        let progress = (r.state == JobState::Running).then_some(Progress {
+            nodes: r.progress_nodes as u64,
+        });
+        MorpionJobView {
+            id: r.id,
+            game: "morpion".into(),
+            state: r.state,
+            variant: r.variant,
+            from: r.from_move,
+            record_length: r.record_length,
+            record: r.record,
+            limits: MorpionLimits {
+                nodes: r.limit_nodes.map(|n| n as u64),
+                time_ms: Some(r.limit_time_ms as u64),
+                threads: Some(r.threads as u64),
+            },
+            best: r.best,
+            proved: r.proved,
+            improved: r.improved,
+            stopped: r.stopped,
+            nodes: r.nodes,
+            elapsed_ms: r.elapsed_ms,
+            line: r.line.map(|l| l.0),
+            threads: r.threads_used,
+            split_depth: r.split_depth,
+            units: r.units,
+            error: r.error,
+            attempts: r.attempts,
+            node_id: r.node_id,
+            created_by: r.created_by,
+            cancel_requested: r.cancel_requested,
+            created_at: r.created_at,
+            started_at: r.started_at,
+            finished_at: r.finished_at,
+            progress,
+        }
+    }
+}
+
+impl MorpionJobRequest {
+    /// The job this request asks for, or what is wrong with it (a 422 naming the field).
+    pub fn validate(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+    ) -> Result<NewMorpionJob, ApiError> {
+        let bad = |m: String| ApiError::Unprocessable(m);
+        if self.game != "morpion" {
+            return Err(bad(format!(
+                "game must be \"morpion\" (got {:?}); a Gaps job names no game",
+                self.game
+            )));
+        }
+        let caps = &config.limits;
+        let field = |limit: Limit| format!("limits.{}", limit.name());
+        let check = |limit: Limit, value: u64, cap: u64| {
+            limit
+                .check(value, Some(cap))
+                .map_err(|e| bad(e.message(field)))
+        };
+        if let Some(nodes) = self.limits.nodes {
+            check(Limit::Nodes, nodes, caps.max_nodes)?;
+        }
+        let time_ms = self.limits.time_ms.unwrap_or(caps.default_time_ms);
+        check(Limit::TimeMs, time_ms, caps.max_time_ms)?;
+        let max_threads = config.max_job_threads() as u64;
+        let threads = self.limits.threads.unwrap_or(max_threads);
+        check(Limit::Threads, threads, max_threads)?;
+        let record = Record::parse(&self.record).map_err(|e| bad(format!("record: {e}")))?;
+        let asked = match self.variant.as_deref() {
+            None => None,
+            // Exactly the document's names (the CLI also takes `5t`, `T5`).
+            Some(code) => Some(
+                MorpionVariant::from_code(code)
+                    .filter(|v| v.code() == code)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "variant must be 5T or 5D for morpion (got {code:?})"
+                        ))
+                    })?,
+            ),
+        };
+        let variant = record
+            .variant_for(asked)
+            .map_err(|e| bad(format!("variant: {e}")))?;
+        let len = record.moves.len() as u64;
+        if self.from_move > len {
+            return Err(bad(format!(
+                "from: {} is out of range: the record has {len} moves (from must be 0 to {len})",
+                self.from_move
+            )));
+        }
+        prefix(&record, variant, self.from_move as usize)
+            .map_err(|e| bad(format!("record: {e}")))?;
+        Ok(NewMorpionJob {
+            id,
+            variant: variant.code().into(),
+            record: self.record.clone(),
+            record_length: len as i64,
+            from_move: self.from_move as i64,
+            limit_nodes: self.limits.nodes.map(|n| n as i64),
+            limit_time_ms: time_ms as i64,
+            threads: threads as i64,
+            created_by: Some(created_by.to_string()),
+        })
+    }
+}
+
+/// The body of `POST /v1/jobs`: a Gaps job, or a Morpion proof (`"game": "morpion"`).
+/// For the OpenAPI document only: the handler picks the shape by the `game` field.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyJobRequest {
+    Gaps(super::JobRequest),
+    Morpion(MorpionJobRequest),
+}
+
+/// A job of either game as the API returns it: a Gaps job (no `game` field) or a
+/// Morpion proof (`"game": "morpion"`).
+#[derive(Serialize, Debug, Clone, ToSchema)]
+#[serde(untagged)]
+pub enum AnyJobView {
+    Gaps(Box<super::JobView>),
+    Morpion(Box<MorpionJobView>),
+}

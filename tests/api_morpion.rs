@@ -1,0 +1,220 @@
+//! Morpion Solitaire endgame proofs through `POST /v1/jobs` (`"game": "morpion"`,
+//! contract section 8): the contract's result fields with the pinned `dfs_it` count,
+//! the line replayed, Pentasol in and out, progress and cancel of a running proof,
+//! a node limit, and bad input refused with a 422 naming the problem and nothing stored.
+use crate::support::{self, TestService};
+use axum::http::StatusCode;
+use gaps_engine::morpion::record::Record;
+use serde_json::{json, Value};
+
+const BRUNEAU: &str = include_str!("../engine/tests/data/morpion/bruneau170.json");
+
+async fn start() -> TestService {
+    support::start_with(|c| c.server.body_limit_bytes = 65536).await
+}
+
+/// The record of `text` with the moves of `line` (in MSR form) after its first `from`:
+/// it must replay under `variant`.
+fn replay_with_line(text: &str, from: usize, line: &[Value]) -> usize {
+    let record = Record::parse(text).unwrap();
+    let mut moves: Vec<Value> = serde_json::to_value(&record.moves[..from])
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone();
+    moves.extend(line.iter().cloned());
+    let game = json!({"variant": "5T", "moves": moves}).to_string();
+    let whole = Record::parse(&game).unwrap();
+    let variant = whole.variant_for(None).unwrap();
+    whole.replay(variant, whole.moves.len()).unwrap();
+    whole.moves.len()
+}
+
+#[tokio::test]
+async fn a_proof_ends_with_the_contract_fields_and_the_pinned_count() {
+    let t = start().await;
+    let job = t
+        .post_job(
+            json!({"game": "morpion", "record": BRUNEAU, "from": 150,
+                   "limits": {"time_ms": 60000}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["game"], "morpion");
+    assert_eq!(job["variant"], "5T");
+    assert_eq!(
+        (job["from"].as_u64(), job["record_length"].as_u64()),
+        (Some(150), Some(170))
+    );
+    assert_eq!(job["best"], 170, "{job}");
+    assert_eq!(job["proved"], true);
+    assert_eq!(job["improved"], false);
+    // dfs_it enters every position once: the count pinned in the engine's tests.
+    assert_eq!(job["nodes"], 88, "{job}");
+    assert!(job["elapsed_ms"].as_f64().unwrap() >= 0.0);
+    let line = job["line"].as_array().unwrap();
+    assert_eq!(line.len(), 20);
+    assert_eq!(replay_with_line(BRUNEAU, 150, line), 170);
+    // The same job read back.
+    let id = job["id"].as_str().unwrap();
+    let (status, _, again) = t.call("GET", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again["nodes"], 88);
+    assert_eq!(again["line"], job["line"]);
+    // Ended: it cannot be cancelled.
+    let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn pentasol_records_are_answered_in_pentasol_and_limits_end_a_proof_unproved() {
+    let t = start().await;
+    let record = Record::parse(BRUNEAU).unwrap();
+    let text = gaps_engine::morpion::record::pentasol_text(&record.moves, 3, 3);
+    let job = t
+        .post_job(
+            json!({"game": "morpion", "record": text, "from": 160, "variant": "5T",
+                   "limits": {"threads": 1}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(
+        (job["best"].as_u64(), job["nodes"].as_u64()),
+        (Some(170), Some(50))
+    );
+    let line = job["line"].as_array().unwrap();
+    assert_eq!(line.len(), 10);
+    assert!(
+        line.iter()
+            .all(|m| m.as_str().is_some_and(|s| s.starts_with('('))),
+        "{job}"
+    );
+    // A node limit: not proved, the record's own length at least, the reason said.
+    let job = t
+        .post_job(
+            json!({"game": "morpion", "record": BRUNEAU, "from": 120,
+                   "limits": {"nodes": 5000}}),
+            "?wait_ms=30000",
+        )
+        .await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["proved"], false, "{job}");
+    assert_eq!(job["stopped"], "node_limit");
+    assert!(job["best"].as_u64().unwrap() >= 170);
+    assert!(job["nodes"].as_u64().unwrap() < 6_597_732);
+}
+
+#[tokio::test]
+async fn a_running_proof_shows_progress_and_stops_when_cancelled() {
+    let t = start().await;
+    let job = t
+        .post_job(
+            json!({"game": "morpion", "record": BRUNEAU, "from": 90,
+                   "limits": {"time_ms": 60000, "threads": 1}}),
+            "",
+        )
+        .await;
+    let id = job["id"].as_str().unwrap().to_string();
+    let mut seen = Value::Null;
+    for _ in 0..200 {
+        seen = t.call("GET", &format!("/v1/jobs/{id}"), None).await.2;
+        if seen["state"] == "running" && seen["progress"]["nodes"].as_u64().unwrap_or(0) > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(seen["state"], "running", "{seen}");
+    assert!(seen["progress"]["nodes"].as_u64().unwrap() > 0, "{seen}");
+    let (status, _, after) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let (_, _, end) = t
+        .call("GET", &format!("/v1/jobs/{id}?wait_ms=5000"), None)
+        .await;
+    assert_eq!(end["state"], "cancelled", "{end}");
+    assert_eq!(end["stopped"], "cancelled", "{end}");
+    assert_eq!(end["proved"], false);
+    assert!(
+        end["best"].as_u64().unwrap() >= 170,
+        "what it found is kept: {end}"
+    );
+}
+
+#[tokio::test]
+async fn bad_records_and_ks_are_refused_naming_the_problem_and_nothing_is_stored() {
+    let t = start().await;
+    let mut illegal: Value = serde_json::from_str(BRUNEAU).unwrap();
+    illegal["moves"][9]["pos"] = json!((illegal["moves"][9]["pos"].as_u64().unwrap() + 1) % 5);
+    let rosin_5d = include_str!("../engine/tests/data/morpion/rosin82-5d.json");
+    let cases = [
+        (
+            json!({"game": "morpion", "record": illegal.to_string(), "from": 100}),
+            "move 10",
+        ),
+        (
+            json!({"game": "morpion", "record": BRUNEAU, "from": 171}),
+            "from: 171 is out of range",
+        ),
+        (
+            json!({"game": "morpion", "record": BRUNEAU, "from": 100, "variant": "5D"}),
+            "5T game, not 5D",
+        ),
+        (
+            json!({"game": "morpion", "record": rosin_5d, "from": 80, "variant": "4T"}),
+            "variant must be 5T or 5D",
+        ),
+        (
+            json!({"game": "morpion", "record": "hello", "from": 0}),
+            "unknown record format",
+        ),
+        (
+            json!({"game": "morpion", "record": "(3,3)\n(3,4) | -7\n", "from": 0}),
+            "Pentasol line",
+        ),
+        (
+            json!({"game": "chess", "record": BRUNEAU, "from": 100}),
+            "game must be",
+        ),
+        (json!({"game": "morpion", "record": BRUNEAU}), "from"),
+        (
+            json!({"game": "morpion", "record": BRUNEAU, "from": 100, "position": "x"}),
+            "unknown field",
+        ),
+        (
+            json!({"game": "morpion", "record": BRUNEAU, "from": 100, "limits": {"time_ms": 0}}),
+            "limits.time_ms",
+        ),
+        (
+            json!({"game": "morpion", "record": BRUNEAU, "from": 100, "limits": {"threads": 99}}),
+            "limits.threads",
+        ),
+    ];
+    for (body, expected) in cases {
+        let (status, content_type, problem) =
+            t.call("POST", "/v1/jobs", Some(&body.to_string())).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {problem}"
+        );
+        assert_eq!(content_type, "application/problem+json");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(expected), "{expected:?} not in {detail:?}");
+    }
+    // Nothing was stored: the first job accepted is the only one there is.
+    let job = t
+        .post_job(
+            json!({"game": "morpion", "record": BRUNEAU, "from": 170}),
+            "?wait_ms=10000",
+        )
+        .await;
+    assert_eq!(
+        (job["best"].as_u64(), job["nodes"].as_u64()),
+        (Some(170), Some(1))
+    );
+    let stored = t.service.state.store.morpion_job_count().await.unwrap();
+    assert_eq!(stored, 1);
+    let (status, _, _) = t.call("GET", "/v1/jobs/no-such-job", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
