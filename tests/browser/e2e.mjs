@@ -261,6 +261,30 @@ async function run() {
     assert.ok(boardOverflow <= 1, `all 13 columns of the board fit a phone (${boardOverflow}px)`);
     await shot(small, 'phone');
 
+    console.log('step: the Morpion page draws a record, proves its endgame and draws the longest continuation');
+    await page.goto(`${base}/morpion`);
+    await page.click('#m-bruneau');
+    await page.waitForFunction(() => document.querySelectorAll('#m-grid circle.kept-dot').length === 150);
+    assert.equal(await page.locator('#m-grid circle.cross').count(), 36);
+    assert.equal(await page.locator('#m-grid circle.rest-dot').count(), 20, 'the record after move K, dashed');
+    await page.fill('#m-record', '(3,3)\n(3,4) | -7\n');
+    await page.click('#m-prove');
+    await page.waitForFunction(() => document.querySelector('#m-error').textContent.length > 0);
+    assert.match(await page.textContent('#m-error'), /Pentasol|not a Pentasol move/);
+    await page.click('#m-bruneau');
+    await page.waitForFunction(() => document.querySelectorAll('#m-grid circle.kept-dot').length === 150);
+    await page.fill('#m-from', '171');
+    await page.click('#m-prove');
+    await page.waitForFunction(() => /out of range/.test(document.querySelector('#m-error').textContent));
+    await page.fill('#m-from', '150');
+    await page.click('#m-prove');
+    await page.waitForFunction(() => document.querySelector('#m-state').textContent.startsWith('done'), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#m-answer'), '170 moves, proved optimal');
+    assert.equal(await page.textContent('#m-nodes-count'), '88');
+    assert.equal(await page.locator('#m-grid circle.found-dot').count(), 20);
+    assert.equal(await page.locator('#m-grid circle.rest-dot').count(), 0);
+    await shot(page, 'morpion');
+
     assert.deepEqual(errors, [], 'no script errors');
     console.log('browser tests passed');
   } finally {

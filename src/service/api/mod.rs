@@ -84,6 +84,9 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(ui::index))
         .route("/ui/app.js", get(ui::script))
         .route("/ui/app.css", get(ui::style))
+        .route("/morpion", get(ui::morpion_page))
+        .route("/ui/morpion.js", get(ui::morpion_script))
+        .route("/ui/morpion/{name}", get(ui::morpion_record))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(

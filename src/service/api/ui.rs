@@ -57,6 +57,33 @@ pub async fn style() -> Response {
     )
 }
 
+/// The Morpion page: a record, K, the proof as a job, the grid drawn.
+pub async fn morpion_page() -> Response {
+    asset(
+        "text/html; charset=utf-8",
+        include_str!("../assets/ui/morpion.html"),
+    )
+}
+
+/// The Morpion page's script.
+pub async fn morpion_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/ui/morpion.js"),
+    )
+}
+
+/// The record games the Morpion page offers (MSR JSON, as published with their
+/// origin and licence in the engine's test data).
+pub async fn morpion_record(Path(name): Path<String>) -> ApiResult<Response> {
+    let text = match name.as_str() {
+        "bruneau170.json" => include_str!("../../../engine/tests/data/morpion/bruneau170.json"),
+        "rosin178.json" => include_str!("../../../engine/tests/data/morpion/rosin178.json"),
+        _ => return Err(ApiError::NotFound(format!("no record {name:?}"))),
+    };
+    Ok(asset("application/json", text))
+}
+
 /// Size of a numbered deal.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
