@@ -218,3 +218,128 @@ async fn bad_records_and_ks_are_refused_naming_the_problem_and_nothing_is_stored
     let (status, _, _) = t.call("GET", "/v1/jobs/no-such-job", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_shared_proof_is_split_into_units_and_concludes_to_the_whole_count() {
+    let t = start().await;
+    let job = t
+        .post_job(
+            json!({"game": "morpion", "record": BRUNEAU, "from": 130, "units": 50}),
+            "?wait_ms=30000",
+        )
+        .await;
+    let id = job["id"].as_str().unwrap();
+    let (_, _, job) = t
+        .call("GET", &format!("/v1/jobs/{id}?wait_ms=30000"), None)
+        .await;
+    assert_eq!(job["state"], "done", "{}", job["state"]);
+    assert_eq!(
+        (job["best"].as_u64(), job["proved"].as_bool()),
+        (Some(170), Some(true))
+    );
+    assert_eq!(
+        job["nodes"], 268_911,
+        "the pinned count, whatever the split"
+    );
+    assert_eq!(job["shared_units"], 50);
+    let units = job["units"].as_i64().unwrap();
+    assert!(units >= 50);
+    assert_eq!(job["units_done"].as_i64(), Some(units));
+    assert_eq!(
+        replay_with_line(BRUNEAU, 130, job["line"].as_array().unwrap()),
+        170
+    );
+    for units in [0, 16_385] {
+        let body = json!({"game": "morpion", "record": BRUNEAU, "from": 130, "units": units});
+        let (status, _, problem) = t.call("POST", "/v1/jobs", Some(&body.to_string())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{problem}");
+        assert!(problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("units must be between 1 and 16384"));
+    }
+}
+
+#[tokio::test]
+async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() {
+    use gaps::service::store::Lease;
+    use gaps_engine::morpion::board::MorpionVariant;
+    use gaps_engine::morpion::endgame::{prefix, Frontier, Method};
+    // An API-only node takes the job; no node runs anything yet.
+    let Some(api) = support::start_on_postgres_with(|c| {
+        c.solver.threads = Some(0);
+        c.server.body_limit_bytes = 65536;
+    })
+    .await
+    else {
+        return;
+    };
+    let job = api
+        .post_job(
+            json!({"game": "morpion", "record": BRUNEAU, "from": 115, "units": 256}),
+            "",
+        )
+        .await;
+    let id = job["id"].as_str().unwrap().to_string();
+    // A node claims it, splits it as every node would, takes a unit and dies (its
+    // leases run out at once).
+    let store = &api.service.state.store;
+    let dead = Lease {
+        node_id: "dead".into(),
+        duration: std::time::Duration::from_millis(1),
+    };
+    let claimed = store.claim_morpion(&dead).await.unwrap().unwrap();
+    assert_eq!(claimed.id, id);
+    let record = Record::parse(BRUNEAU).unwrap();
+    let mut board = prefix(&record, MorpionVariant::T5, 115).unwrap();
+    let frontier = Frontier::with_units(&mut board, 256, Method::Incremental);
+    let (depth, units) = (frontier.depth as i64, frontier.units.len() as i64);
+    assert!(store
+        .split_morpion(&claimed, depth, units, frontier.nodes as i64)
+        .await
+        .unwrap());
+    let lost = store.claim_unit(&dead).await.unwrap().unwrap();
+    // Two working nodes share the rest, and the lost unit once its lease has run out.
+    let b = support::another_node(&api, "node-b", |c| c.solver.threads = Some(2)).await;
+    let c = support::another_node(&api, "node-c", |c| c.solver.threads = Some(2)).await;
+    let mut end = Value::Null;
+    for _ in 0..12 {
+        end = b
+            .call("GET", &format!("/v1/jobs/{id}?wait_ms=5000"), None)
+            .await
+            .2;
+        if end["state"] != "running" {
+            break;
+        }
+    }
+    let states: Vec<String> = store
+        .units_of(&id)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.state != "done")
+        .map(|r| format!("{}:{}:{:?}", r.unit, r.state, r.node_id))
+        .collect();
+    assert_eq!(
+        end["state"], "done",
+        "{} {} {states:?}",
+        end["state"], end["error"]
+    );
+    assert_eq!(end["nodes"], 31_867_703, "the one-node count");
+    assert_eq!(
+        (end["best"].as_u64(), end["proved"].as_bool()),
+        (Some(170), Some(true))
+    );
+    assert_eq!(end["units_done"].as_i64(), Some(units));
+    let rows = store.units_of(&id).await.unwrap();
+    let lost_row = rows.iter().find(|r| r.unit == lost.unit).unwrap();
+    assert_ne!(lost_row.node_id.as_deref(), Some("dead"));
+    assert!(lost_row.attempts >= 2);
+    let workers: std::collections::HashSet<_> =
+        rows.iter().filter_map(|r| r.node_id.clone()).collect();
+    assert!(
+        workers.contains("node-b") && workers.contains("node-c"),
+        "{workers:?}"
+    );
+    drop(c);
+}

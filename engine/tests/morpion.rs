@@ -4,7 +4,8 @@
 use gaps_engine::internals::Budget;
 use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::{
-    count_positions, prove, EndgameOptions, Frontier, Method, Searcher,
+    conclude, count_positions, prefix, prove, search_unit, EndgameOptions, Frontier, Method,
+    Searcher,
 };
 use gaps_engine::morpion::record::Record;
 
@@ -119,6 +120,55 @@ fn splits_threads_and_move_order_leave_the_count_unchanged() {
     assert!(found.complete());
     assert_eq!(found.nodes, alone.2);
     assert_eq!(130 + found.line.len(), alone.0);
+}
+
+#[test]
+fn units_searched_one_at_a_time_conclude_to_the_whole_proof() {
+    // What the nodes of a shared proof do: each unit alone, in any order, then one
+    // conclusion over all of them.
+    let record = record(BRUNEAU);
+    let alone = run(&record, 130, Method::Incremental, 1, None);
+    let mut board = prefix(&record, MorpionVariant::T5, 130).unwrap();
+    let frontier = Frontier::with_units(&mut board, 40, Method::Incremental);
+    assert!(frontier.units.len() >= 40);
+    let options = EndgameOptions::default();
+    let mut results = vec![None; frontier.units.len()];
+    for index in (0..frontier.units.len()).rev() {
+        let (result, stop) = search_unit(&board, &frontier, index, &options, None, None);
+        assert!(stop.is_none() && result.complete);
+        results[index] = Some(result);
+    }
+    let report = conclude(
+        &record,
+        MorpionVariant::T5,
+        130,
+        &board,
+        &frontier,
+        &results,
+        None,
+    );
+    assert_eq!((report.best, report.proved, report.nodes), alone);
+    // A unit cut short by its limit says so, and the conclusion is then not a proof.
+    let tight = EndgameOptions {
+        max_nodes: Some(10),
+        ..EndgameOptions::default()
+    };
+    let biggest = (0..frontier.units.len())
+        .max_by_key(|&i| results[i].as_ref().unwrap().nodes)
+        .unwrap();
+    let (cut, stop) = search_unit(&board, &frontier, biggest, &tight, None, None);
+    assert!(!cut.complete && stop.is_some());
+    results[biggest] = Some(cut);
+    let report = conclude(
+        &record,
+        MorpionVariant::T5,
+        130,
+        &board,
+        &frontier,
+        &results,
+        stop,
+    );
+    assert!(!report.proved);
 }
 
 #[test]

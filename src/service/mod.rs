@@ -18,6 +18,7 @@ pub mod memory;
 pub mod metrics;
 pub mod model;
 pub mod morpion_runner;
+pub mod morpion_shared;
 pub mod runner;
 pub mod solver_pool;
 pub mod store;
@@ -84,6 +85,8 @@ impl Service {
         let morpion_back = store
             .take_back_morpion(max_attempts, store.backend() != "sqlite")
             .await?;
+        let morpion_back =
+            morpion_back + store.take_back_units(store.backend() != "sqlite").await?;
         if morpion_back > 0 {
             tracing::info!(
                 jobs = morpion_back,
@@ -114,11 +117,19 @@ impl Service {
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
         let (runner, mut lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
-        lanes.push(morpion_runner::start(
-            runner.clone(),
-            store.clone(),
-            max_attempts,
-        ));
+        // A node without solver threads (API only) takes no Morpion work either.
+        if threads > 0 {
+            lanes.push(morpion_runner::start(
+                runner.clone(),
+                store.clone(),
+                max_attempts,
+            ));
+            lanes.extend(morpion_shared::start_workers(
+                runner.clone(),
+                store.clone(),
+                threads,
+            ));
+        }
         maintenance::start(&config, &runner, &store, &metrics);
         let batches = Arc::new(BatchFiller::new(
             runner.clone(),

@@ -67,6 +67,12 @@ async fn run_next(runner: &Runner, store: &Store) -> sqlx::Result<bool> {
     let Some(job) = store.claim_morpion(lease).await? else {
         return Ok(false);
     };
+    if job.split_units.is_some() {
+        // A shared proof: split into units that every node's workers search.
+        super::morpion_shared::split(runner, store, &job).await?;
+        runner.wake_waiters(&job.id);
+        return Ok(true);
+    }
     let duration = lease.duration;
     let flag = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(AtomicU64::new(0));

@@ -36,18 +36,28 @@ fn view(state: &AppState, row: JobRow) -> JobView {
     view
 }
 
-/// The view of Morpion job `row`, with the live node count when this process runs it
-/// (else the count its holder last wrote).
-fn morpion_view(state: &AppState, row: MorpionJobRow) -> MorpionJobView {
+/// The view of Morpion job `row`: while it runs, the live node count when this
+/// process runs it whole (else the count its holder last wrote); for a shared proof,
+/// the units done and the nodes of every unit so far.
+async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<MorpionJobView> {
     let running = row.state == JobState::Running;
-    let id = row.id.clone();
+    let (id, split, frontier) = (row.id.clone(), row.units_total, row.frontier_nodes);
     let mut view = MorpionJobView::from(row);
-    if running {
+    if split.is_some() {
+        let units = state.store.units_progress(&id).await?;
+        view.units_done = Some(units.done);
+        if running {
+            let nodes = frontier.unwrap_or(0).saturating_add(units.nodes);
+            view.progress = Some(Progress {
+                nodes: nodes as u64,
+            });
+        }
+    } else if running {
         if let Some(nodes) = state.runner.progress(&id) {
             view.progress = Some(Progress { nodes });
         }
     }
-    view
+    Ok(view)
 }
 
 /// Refuses a `wait_ms` above `limits.max_wait_ms` (before anything is stored).
@@ -185,7 +195,9 @@ async fn create_morpion(
     Ok((
         StatusCode::ACCEPTED,
         [(header::LOCATION, location)],
-        Json(AnyJobView::Morpion(Box::new(morpion_view(state, row)))),
+        Json(AnyJobView::Morpion(Box::new(
+            morpion_view(state, row).await?,
+        ))),
     )
         .into_response())
 }
@@ -217,9 +229,9 @@ pub async fn get(
     } else {
         morpion_runner::wait_final(&state.runner, &state.store, &id, wait).await?
     };
-    morpion
-        .map(|r| Json(AnyJobView::Morpion(Box::new(morpion_view(&state, r)))))
-        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))
+    let row = morpion.ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    let view = morpion_view(&state, row).await?;
+    Ok(Json(AnyJobView::Morpion(Box::new(view))))
 }
 
 /// Cancel a queued or running job.
@@ -322,9 +334,8 @@ async fn cancel_morpion(
             .await?
             .unwrap_or(after)
     };
-    Ok(Json(AnyJobView::Morpion(Box::new(morpion_view(
-        state, after,
-    )))))
+    let view = morpion_view(state, after).await?;
+    Ok(Json(AnyJobView::Morpion(Box::new(view))))
 }
 
 /// List jobs, newest first, with filters and a cursor.

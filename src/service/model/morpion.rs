@@ -11,6 +11,7 @@ use super::{object, whole, whole_opt, Progress};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::JobState;
+use crate::service::morpion_shared::MAX_UNITS;
 use crate::service::store::{MorpionJobRow, NewMorpionJob};
 use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::prefix;
@@ -51,6 +52,12 @@ pub struct MorpionJobRequest {
     /// `5T` or `5D` (default: the record's own; 5T for Pentasol text). A variant other
     /// than the one an MSR record names is refused.
     pub variant: Option<String>,
+    /// Share the proof between nodes: split it into at least this many subtrees
+    /// (1 to 16384), searched one by one by every node's workers; a node that stops
+    /// loses only the subtrees it was searching. The limits then apply to each
+    /// subtree, and `limits.threads` is not used. Absent: one node proves it whole.
+    #[serde(default, deserialize_with = "whole_opt")]
+    pub units: Option<u64>,
     /// Search limits.
     #[serde(default, deserialize_with = "object")]
     pub limits: MorpionLimits,
@@ -90,10 +97,14 @@ pub struct MorpionJobView {
     /// MSR move objects or Pentasol lines.
     #[schema(value_type = Option<Vec<Value>>)]
     pub line: Option<Vec<serde_json::Value>>,
-    /// Threads the proof ran on, the depth it was split at and its units.
+    /// Threads the proof ran on (1 a subtree for a shared proof), the depth it was
+    /// split at and its units.
     pub threads: Option<i64>,
     pub split_depth: Option<i64>,
     pub units: Option<i64>,
+    /// For a shared proof: the subtrees asked for, and those searched so far.
+    pub shared_units: Option<i64>,
+    pub units_done: Option<i64>,
     /// Why a `failed` job failed.
     pub error: Option<String>,
     /// Times a node started this job.
@@ -136,6 +147,8 @@ impl From<MorpionJobRow> for MorpionJobView {
             threads: r.threads_used,
             split_depth: r.split_depth,
             units: r.units,
+            shared_units: r.split_units,
+            units_done: None,
             error: r.error,
             attempts: r.attempts,
             node_id: r.node_id,
@@ -196,6 +209,13 @@ impl MorpionJobRequest {
         let variant = record
             .variant_for(asked)
             .map_err(|e| bad(format!("variant: {e}")))?;
+        if let Some(units) = self.units {
+            if !(1..=MAX_UNITS).contains(&units) {
+                return Err(bad(format!(
+                    "units must be between 1 and {MAX_UNITS} (got {units})"
+                )));
+            }
+        }
         let len = record.moves.len() as u64;
         if self.from_move > len {
             return Err(bad(format!(
@@ -215,6 +235,7 @@ impl MorpionJobRequest {
             limit_time_ms: time_ms as i64,
             threads: threads as i64,
             created_by: Some(created_by.to_string()),
+            split_units: self.units.map(|n| n as i64),
         })
     }
 }

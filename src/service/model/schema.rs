@@ -130,6 +130,8 @@ fn morpion_request(schemas: &mut Value, config: &Config) {
     request["record"]["examples"] = json!([MORPION_EXAMPLE]);
     request["variant"]["enum"] = json!(["5T", "5D", null]);
     request["from"]["examples"] = json!([0]);
+    request["units"]["minimum"] = json!(1);
+    request["units"]["maximum"] = json!(crate::service::morpion_shared::MAX_UNITS);
     let props = &mut schemas["MorpionLimits"]["properties"];
     for (limit, cap) in [
         (Limit::Nodes, limits.max_nodes),

@@ -30,6 +30,9 @@ pub struct NewMorpionJob {
     pub limit_time_ms: i64,
     pub threads: i64,
     pub created_by: Option<String>,
+    /// Units a proof shared between nodes is split into (at least); `None`: one node
+    /// proves it whole.
+    pub split_units: Option<i64>,
 }
 
 /// A Morpion job as stored.
@@ -66,6 +69,11 @@ pub struct MorpionJobRow {
     pub created_at: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
+    pub split_units: Option<i64>,
+    /// Units of a shared proof, once split (its units are then in `morpion_units`).
+    pub units_total: Option<i64>,
+    /// Nodes of the frontier walk of a shared proof.
+    pub frontier_nodes: Option<i64>,
 }
 
 impl MorpionJobRow {
@@ -113,8 +121,8 @@ impl Store {
         in_transaction!(self, |Db, tx, _d| {
             let row = sqlx::query_as::<Db, MorpionJobRow>(
                 "INSERT INTO morpion_jobs (id, state, variant, record, record_length, from_move,
-                     limit_nodes, limit_time_ms, threads, created_by)
-                 VALUES ($1, 'queued', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *",
+                     limit_nodes, limit_time_ms, threads, created_by, split_units)
+                 VALUES ($1, 'queued', $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *",
             )
             .bind(&job.id)
             .bind(&job.variant)
@@ -125,6 +133,7 @@ impl Store {
             .bind(job.limit_time_ms)
             .bind(job.threads)
             .bind(&job.created_by)
+            .bind(job.split_units)
             .fetch_one(&mut *tx)
             .await?;
             tx.commit().await?;
@@ -281,15 +290,23 @@ impl Store {
     /// flagged (its holder stops it). The job after the change, or `None`.
     pub async fn cancel_morpion(&self, id: &str) -> sqlx::Result<Option<MorpionJobRow>> {
         in_transaction!(self, |Db, tx, d| {
+            // A queued job, or a shared proof (no one holder to stop it), ends at once;
+            // the units not yet claimed are dropped, running ones stop at their next
+            // heartbeat.
             sqlx::query::<Db>(&format!(
                 "UPDATE morpion_jobs SET state = 'cancelled', cancel_requested = TRUE,
                      finished_at = {now}
-                 WHERE id = $1 AND state = 'queued'",
+                 WHERE id = $1 AND (state = 'queued'
+                     OR (state = 'running' AND units_total IS NOT NULL))",
                 now = d.now
             ))
             .bind(id)
             .execute(&mut *tx)
             .await?;
+            sqlx::query::<Db>("DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             sqlx::query::<Db>(
                 "UPDATE morpion_jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'",
             )
@@ -314,10 +331,14 @@ impl Store {
         expired_only: bool,
     ) -> sqlx::Result<u64> {
         on_pool!(self, write, |Db, pool, d| {
+            // A shared proof has no holder once split: its units are taken back instead.
             let which = if expired_only {
-                format!("state = 'running' AND lease_until < {}", d.now_ms)
+                format!(
+                    "state = 'running' AND units_total IS NULL AND lease_until < {}",
+                    d.now_ms
+                )
             } else {
-                "state = 'running'".to_string()
+                "state = 'running' AND units_total IS NULL".to_string()
             };
             let ends = "(cancel_requested = TRUE OR attempts >= $1)";
             Ok(sqlx::query::<Db>(&format!(
@@ -358,6 +379,7 @@ mod tests {
             limit_time_ms: 1000,
             threads: 1,
             created_by: Some("me".into()),
+            split_units: None,
         }
     }
 

@@ -185,6 +185,35 @@ pub fn search_frontier(
     )
 }
 
+/// Searches unit `index` of `frontier` below `board` alone, on one thread, under the
+/// limits of `options` (its threads are not used): the work of one node of a proof
+/// shared between nodes. Its result and why it stopped early.
+pub fn search_unit(
+    board: &Board,
+    frontier: &Frontier,
+    index: usize,
+    options: &EndgameOptions,
+    cancel: Option<&AtomicBool>,
+    counter: Option<&AtomicU64>,
+) -> (UnitResult, Option<StopReason>) {
+    // Every other unit counts as done, so the walk over the units searches this one.
+    let placeholder = UnitResult {
+        nodes: 0,
+        line: Vec::new(),
+        complete: true,
+    };
+    let mut done = vec![Some(placeholder); frontier.units.len()];
+    done[index] = None;
+    let one = EndgameOptions {
+        threads: 1,
+        ..options.clone()
+    };
+    let (mut results, stop) =
+        search_frontier(board, frontier, &one, done, cancel, counter, &|_, _| {});
+    let result = results[index].take().expect("the unit was searched");
+    (result, stop)
+}
+
 /// The report of a proof from its frontier and unit results (some possibly from
 /// earlier runs): the longest line among the record's, the frontier's and the units'.
 pub fn conclude(

@@ -1,0 +1,418 @@
+//! Morpion proofs shared between nodes (a job with `units`): the node that claims such
+//! a job splits it into the subtrees below a frontier of the search tree; every
+//! node's unit workers (one per solver thread) claim units, search each alone and
+//! store its result; the node that stores the last unit concludes the job.
+//!
+//! Invariants:
+//! - Every node computes the frontier from the stored record and K with the engine's
+//!   deterministic split (`Frontier::with_units`); a node whose frontier differs from
+//!   the one recorded at the split (units, depth, frontier nodes) fails the job rather
+//!   than store results for other subtrees.
+//! - A unit holds one of the pool's threads while it runs (so units, Gaps searches and
+//!   whole Morpion proofs together never exceed the pool), on a thread at the solvers'
+//!   priority; its lease is renewed by a heartbeat that also stops it when its job
+//!   was cancelled. A node that stops loses only the units it was searching: they go
+//!   back to the queue (at shutdown at once, after a crash when their lease runs out).
+//! - Each unit's result is stored once, under its claim; the conclusion rebuilds every
+//!   unit's line on the board (a line that does not replay fails the job) and the
+//!   engine's `conclude` replays the answer from the cross before it is stored.
+
+use super::runner::Runner;
+use super::store::{
+    Announce, MorpionFinish, MorpionJobRow, MorpionResult, MorpionUnitRow, Store, UnitDone,
+};
+use crate::report::morpion_line;
+use gaps_engine::morpion::board::{Board, MorpionVariant, Move};
+use gaps_engine::morpion::endgame::{
+    conclude, prefix, search_unit, EndgameOptions, Frontier, Method, UnitResult,
+};
+use gaps_engine::morpion::record::{Record, RecordMove};
+use gaps_engine::StopReason;
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
+
+/// The most units a shared proof may ask for.
+pub const MAX_UNITS: u64 = 16_384;
+
+/// A shared proof's record, board after K moves and frontier, as this node computed
+/// them.
+struct Prepared {
+    record: Record,
+    variant: MorpionVariant,
+    from: usize,
+    board: Board,
+    frontier: Frontier,
+}
+
+/// Prepared proofs by job id (a node computes each frontier once).
+type Cache = Arc<Mutex<HashMap<String, Arc<Prepared>>>>;
+
+/// Runs `work` on a thread of its own at the solvers' priority (never on the async
+/// runtime); `None` if it panicked or the thread could not start.
+async fn on_solver_thread<T: Send + 'static>(
+    runner: &Runner,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let priority = runner.priority();
+    let spawned = std::thread::Builder::new()
+        .name("morpion".into())
+        .spawn(move || {
+            let _ = priority.apply_to_current_thread();
+            let _ = reply.send(catch_unwind(AssertUnwindSafe(work)).ok());
+        });
+    match spawned {
+        Ok(_) => answer.await.ok().flatten(),
+        Err(_) => None,
+    }
+}
+
+fn prepare(job: &MorpionJobRow) -> Result<Prepared, String> {
+    let record = Record::parse(&job.record).map_err(|e| e.to_string())?;
+    let variant = MorpionVariant::from_code(&job.variant)
+        .ok_or_else(|| format!("stored variant {:?} is not 5T or 5D", job.variant))?;
+    let from = usize::try_from(job.from_move).map_err(|_| "stored K is negative".to_string())?;
+    let mut board = prefix(&record, variant, from).map_err(|e| e.to_string())?;
+    let wanted = usize::try_from(job.split_units.unwrap_or(1).max(1)).unwrap_or(1);
+    let frontier = Frontier::with_units(&mut board, wanted, Method::Incremental);
+    Ok(Prepared {
+        record,
+        variant,
+        from,
+        board,
+        frontier,
+    })
+}
+
+/// Splits the claimed shared-proof `job` into its units (or fails it when its record
+/// no longer replays); true if it changed (split or failed).
+pub async fn split(runner: &Runner, store: &Store, job: &MorpionJobRow) -> sqlx::Result<bool> {
+    let row = job.clone();
+    let prepared = on_solver_thread(runner, move || prepare(&row)).await;
+    match prepared {
+        Some(Ok(p)) => {
+            let (depth, units) = (p.frontier.depth as i64, p.frontier.units.len() as i64);
+            let nodes = i64::try_from(p.frontier.nodes).unwrap_or(i64::MAX);
+            let split = store.split_morpion(job, depth, units, nodes).await?;
+            if split {
+                runner.notify_new_work();
+                store.announce(Announce::Work);
+            }
+            Ok(split)
+        }
+        Some(Err(error)) => {
+            store
+                .finish_morpion(job, &MorpionFinish::Failed(error))
+                .await
+        }
+        None => {
+            let failed = MorpionFinish::Failed("the split of the proof panicked".into());
+            store.finish_morpion(job, &failed).await
+        }
+    }
+}
+
+/// Starts `workers` unit workers; they end when shutdown begins.
+pub fn start_workers(runner: Arc<Runner>, store: Store, workers: usize) -> Vec<JoinHandle<()>> {
+    let cache: Cache = Arc::default();
+    (0..workers)
+        .map(|_| tokio::spawn(worker(runner.clone(), store.clone(), cache.clone())))
+        .collect()
+}
+
+async fn worker(runner: Arc<Runner>, store: Store, cache: Cache) {
+    let shared = store.backend() == "postgres";
+    while !runner.is_shutting_down() {
+        let woken = runner.work_signal().notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        if shared {
+            if let Err(e) = store.take_back_units(true).await {
+                tracing::warn!(error = %e, "taking back expired Morpion units failed");
+            }
+        }
+        let claimed = match store.claim_unit(runner.queue_role().0).await {
+            Ok(unit) => unit,
+            Err(e) => {
+                tracing::error!(error = %e, "claiming a Morpion unit failed; retrying in 1 s");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        match claimed {
+            Some(unit) => {
+                if let Err(e) = run_unit(&runner, &store, &cache, &unit).await {
+                    tracing::error!(job = %unit.job_id, unit = unit.unit, error = %e,
+                        "a Morpion unit failed; it goes back to the queue");
+                    let _ = store.requeue_unit(&unit).await;
+                }
+            }
+            None => {
+                if let Err(e) = conclude_leftovers(&runner, &store, &cache).await {
+                    tracing::warn!(error = %e, "concluding finished shared proofs failed");
+                }
+                let _ = tokio::time::timeout(Duration::from_secs(1), woken).await;
+            }
+        }
+    }
+}
+
+/// Concludes the shared proofs whose units are all done but that no node concluded
+/// (the one that stored the last unit stopped first).
+async fn conclude_leftovers(runner: &Runner, store: &Store, cache: &Cache) -> sqlx::Result<()> {
+    for job in store.unconcluded_shared().await? {
+        match prepared(runner, cache, &job).await {
+            Ok(p) => finish_job(runner, store, &job.id, p).await?,
+            Err(error) => {
+                store
+                    .finish_morpion(&job, &MorpionFinish::Failed(error))
+                    .await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The prepared proof of `job`, computed once per node, and checked against the
+/// split recorded in the store.
+async fn prepared(
+    runner: &Runner,
+    cache: &Cache,
+    job: &MorpionJobRow,
+) -> Result<Arc<Prepared>, String> {
+    if let Some(p) = cache.lock().expect("cache").get(&job.id) {
+        return Ok(p.clone());
+    }
+    let row = job.clone();
+    let p = on_solver_thread(runner, move || prepare(&row))
+        .await
+        .ok_or_else(|| "the split of the proof panicked".to_string())??;
+    let here = (
+        Some(p.frontier.units.len() as i64),
+        Some(p.frontier.depth as i64),
+        Some(p.frontier.nodes as i64),
+    );
+    if here != (job.units_total, job.split_depth, job.frontier_nodes) {
+        return Err(format!(
+            "this node's frontier ({} units at depth {}, {} nodes) differs from the split's \
+             ({:?} units at depth {:?}, {:?} nodes): nodes of different versions?",
+            p.frontier.units.len(),
+            p.frontier.depth,
+            p.frontier.nodes,
+            job.units_total,
+            job.split_depth,
+            job.frontier_nodes
+        ));
+    }
+    let p = Arc::new(p);
+    let mut cache = cache.lock().expect("cache");
+    // A few proofs at a time at most: forget them all rather than grow (each holds
+    // its frontier, up to tens of MB).
+    if cache.len() >= 4 {
+        cache.clear();
+    }
+    cache.insert(job.id.clone(), p.clone());
+    Ok(p)
+}
+
+/// Searches one claimed unit and stores its result; concludes the job after its last.
+async fn run_unit(
+    runner: &Runner,
+    store: &Store,
+    cache: &Cache,
+    unit: &MorpionUnitRow,
+) -> sqlx::Result<()> {
+    let Some(job) = store.morpion_job(&unit.job_id).await? else {
+        return Ok(());
+    };
+    let p = match prepared(runner, cache, &job).await {
+        Ok(p) => p,
+        Err(error) => {
+            tracing::error!(job = %job.id, %error, "cannot work this shared proof");
+            store
+                .finish_morpion(&job, &MorpionFinish::Failed(error))
+                .await?;
+            store.announce(Announce::Done(&job.id));
+            runner.wake_waiters(&job.id);
+            return Ok(());
+        }
+    };
+    let flag = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(AtomicU64::new(0));
+    let key = format!("{}#{}", unit.job_id, unit.unit);
+    runner.register(&key, flag.clone(), progress.clone());
+    if runner.is_shutting_down() || job.state.is_final() {
+        flag.store(true, Ordering::SeqCst);
+    }
+    let heartbeat = {
+        let (store, unit, flag, progress) =
+            (store.clone(), unit.clone(), flag.clone(), progress.clone());
+        let (lease, every) = runner.queue_role();
+        let duration = lease.duration;
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            ticks.tick().await;
+            loop {
+                ticks.tick().await;
+                let nodes = progress.load(Ordering::Relaxed);
+                match store.unit_heartbeat(&unit, duration, nodes).await {
+                    Ok(Some(false)) => {}
+                    Ok(Some(true)) | Ok(None) => flag.store(true, Ordering::SeqCst),
+                    Err(e) => tracing::warn!(error = %e, "unit heartbeat failed"),
+                }
+            }
+        })
+    };
+    let (own, _) = runner.cores(&flag, 0).await;
+    let options = EndgameOptions {
+        max_nodes: job.limit_nodes.map(|n| n as u64),
+        time: Some(Duration::from_millis(job.limit_time_ms as u64)),
+        ..EndgameOptions::default()
+    };
+    let index = usize::try_from(unit.unit).unwrap_or(usize::MAX);
+    let (work, cancel, counter) = (p.clone(), flag.clone(), progress.clone());
+    let outcome = on_solver_thread(runner, move || {
+        let started = Instant::now();
+        let found = (index < work.frontier.units.len()).then(|| {
+            search_unit(
+                &work.board,
+                &work.frontier,
+                index,
+                &options,
+                Some(&cancel),
+                Some(&counter),
+            )
+        });
+        (found, started.elapsed())
+    })
+    .await;
+    drop(own);
+    heartbeat.abort();
+    runner.unregister(&key);
+    let (result, stop, elapsed) = match outcome {
+        Some((Some((result, stop)), elapsed)) => (result, stop, elapsed),
+        _ => {
+            let error = format!("unit {} of the proof could not be searched", unit.unit);
+            store
+                .finish_morpion(&job, &MorpionFinish::Failed(error))
+                .await?;
+            return Ok(());
+        }
+    };
+    if stop == Some(StopReason::Cancelled) && runner.is_shutting_down() {
+        store.requeue_unit(unit).await?;
+        runner.notify_new_work();
+        store.announce(Announce::Work);
+        return Ok(());
+    }
+    let done = UnitDone {
+        nodes: i64::try_from(result.nodes).unwrap_or(i64::MAX),
+        complete: result.complete,
+        stopped: stop.map(|s| s.name().to_string()),
+        line: result
+            .line
+            .iter()
+            .map(|&m| serde_json::to_value(RecordMove::from(m)).expect("a move serialises"))
+            .collect(),
+        elapsed_ms: elapsed.as_secs_f64() * 1e3,
+    };
+    let (stored, left) = store.finish_unit(unit, &done).await?;
+    if stored && left == 0 {
+        finish_job(runner, store, &job.id, p).await?;
+    }
+    Ok(())
+}
+
+/// Concludes a shared proof whose units are all done: the report over every unit's
+/// result, stored as the job's (once: the finish is conditional on the job running).
+async fn finish_job(
+    runner: &Runner,
+    store: &Store,
+    id: &str,
+    p: Arc<Prepared>,
+) -> sqlx::Result<()> {
+    let units = store.units_of(id).await?;
+    let Some(job) = store.morpion_job(id).await? else {
+        return Ok(());
+    };
+    let concluded = on_solver_thread(runner, move || conclusion(&p, &units)).await;
+    let finish = match concluded {
+        Some(Ok(result)) => MorpionFinish::Done(result),
+        Some(Err(error)) => MorpionFinish::Failed(error),
+        None => MorpionFinish::Failed("the conclusion of the proof panicked".into()),
+    };
+    if store.finish_morpion(&job, &finish).await? {
+        store.announce(Announce::Done(id));
+    }
+    runner.wake_waiters(id);
+    Ok(())
+}
+
+/// The job's result from its units' (every line rebuilt on the board first).
+fn conclusion(p: &Prepared, units: &[MorpionUnitRow]) -> Result<MorpionResult, String> {
+    let mut results: Vec<Option<UnitResult>> = vec![None; p.frontier.units.len()];
+    let mut stop = None;
+    let mut elapsed_ms = 0.0;
+    for row in units {
+        let index = usize::try_from(row.unit)
+            .ok()
+            .filter(|&i| i < results.len());
+        let index = index.ok_or_else(|| format!("unit {} is not in the frontier", row.unit))?;
+        let moves: Vec<RecordMove> = row
+            .line
+            .as_ref()
+            .map(|l| serde_json::from_value(serde_json::Value::Array(l.0.clone())))
+            .transpose()
+            .map_err(|e| format!("unit {}: its line does not decode: {e}", row.unit))?
+            .unwrap_or_default();
+        let line = replay_line(&p.board, &moves)
+            .ok_or_else(|| format!("unit {}: its line does not replay", row.unit))?;
+        if let Some(reason) = row.stopped.as_deref() {
+            stop = stop.or_else(|| reason.parse::<StopReason>().ok());
+        }
+        elapsed_ms += row.elapsed_ms.unwrap_or(0.0);
+        results[index] = Some(UnitResult {
+            nodes: row.nodes.unwrap_or(0) as u64,
+            line,
+            complete: row.complete.unwrap_or(false),
+        });
+    }
+    let report = conclude(
+        &p.record,
+        p.variant,
+        p.from,
+        &p.board,
+        &p.frontier,
+        &results,
+        stop,
+    );
+    Ok(MorpionResult {
+        best: report.best as i64,
+        proved: report.proved,
+        improved: report.improved,
+        stopped: report.stop.map(|s| s.name().to_string()),
+        nodes: i64::try_from(report.nodes).unwrap_or(i64::MAX),
+        elapsed_ms,
+        line: morpion_line(&p.record, &report.line),
+        split_depth: report.split_depth as i64,
+        units: report.units as i64,
+        threads_used: 1,
+    })
+}
+
+/// `moves` played from `board`, each checked; `None` if one is illegal.
+fn replay_line(board: &Board, moves: &[RecordMove]) -> Option<Vec<Move>> {
+    let mut board = board.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        let found = board.find_move(m.x, m.y, m.dir, m.pos).ok()?;
+        board.play(found);
+        out.push(found);
+    }
+    Some(out)
+}
