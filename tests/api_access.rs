@@ -191,6 +191,20 @@ async fn a_client_at_its_queued_cap_gets_429_until_its_jobs_run() {
         .await;
     assert_eq!(status, StatusCode::ACCEPTED);
     assert_eq!(t.job_count().await, 3);
+    // Morpion proofs count against the same cap, and Gaps jobs against theirs.
+    let morpion = json!({"game": "morpion", "record": "(3,3)\n(2,2) / 0\n", "from": 1}).to_string();
+    let (status, _, _) = t
+        .call_as("POST", "/v1/jobs", Some(&morpion), Some(ALICE), None)
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let (status, _, _) = t
+        .call_as("POST", "/v1/jobs", Some(&morpion), Some(BOB), None)
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (status, _, _) = t
+        .call_as("POST", "/v1/jobs", Some(&body), Some(BOB), None)
+        .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
 
 #[tokio::test]

@@ -60,6 +60,12 @@ async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<Morpion
     Ok(view)
 }
 
+/// The jobs of both games `client` has queued (with its batches' deals not yet
+/// queued), counted against `limits.max_queued_per_client`.
+async fn queued_by(state: &AppState, client: &str) -> ApiResult<i64> {
+    Ok(state.store.queued_by(client).await? + state.store.morpion_queued_by(client).await?)
+}
+
 /// Refuses a `wait_ms` above `limits.max_wait_ms` (before anything is stored).
 fn check_wait(state: &AppState, wait: &WaitQuery) -> ApiResult<()> {
     let max = state.config.limits.max_wait_ms;
@@ -114,7 +120,7 @@ pub async fn create(
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &caller.name, &state.config)?;
     let cap = state.config.limits.max_queued_per_client;
-    if cap > 0 && state.store.queued_by(&caller.name).await? >= cap as i64 {
+    if cap > 0 && queued_by(&state, &caller.name).await? >= cap as i64 {
         state.metrics.count_refusal("queued");
         return Err(ApiError::TooManyRequests(format!(
             "this client has {cap} jobs queued, the most allowed; retry when some have run"
@@ -178,6 +184,14 @@ async fn create_morpion(
     let request: MorpionJobRequest = from_json(body)?;
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &caller.name, &state.config)?;
+    // The same cap as for Gaps jobs, over both games' queued jobs.
+    let cap = state.config.limits.max_queued_per_client;
+    if cap > 0 && queued_by(state, &caller.name).await? >= cap as i64 {
+        state.metrics.count_refusal("queued");
+        return Err(ApiError::TooManyRequests(format!(
+            "this client has {cap} jobs queued, the most allowed; retry when some have run"
+        )));
+    }
     let mut row = state.store.insert_morpion_job(&job).await?;
     state.runner.notify_new_work();
     state.store.announce(Announce::Work);

@@ -151,6 +151,18 @@ impl Store {
         })
     }
 
+    /// How many Morpion jobs created by `client` are queued.
+    pub async fn morpion_queued_by(&self, client: &str) -> sqlx::Result<i64> {
+        on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_scalar::<Db, i64>(
+                "SELECT COUNT(*) FROM morpion_jobs WHERE state = 'queued' AND created_by = $1",
+            )
+            .bind(client)
+            .fetch_one(pool)
+            .await
+        })
+    }
+
     /// How many Morpion jobs are stored, in every state.
     pub async fn morpion_job_count(&self) -> sqlx::Result<i64> {
         on_pool!(self, read, |Db, pool, _d| {
