@@ -229,6 +229,11 @@ async fn run_unit(
     let Some(job) = store.morpion_job(&unit.job_id).await? else {
         return Ok(());
     };
+    if job.state.is_final() {
+        // Ended meanwhile (cancelled, failed): release the unit unsearched.
+        store.finish_unit(unit, &UnitDone::skipped()).await?;
+        return Ok(());
+    }
     let p = match prepared(runner, cache, &job).await {
         Ok(p) => p,
         Err(error) => {
@@ -236,6 +241,7 @@ async fn run_unit(
             store
                 .finish_morpion(&job, &MorpionFinish::Failed(error))
                 .await?;
+            store.finish_unit(unit, &UnitDone::skipped()).await?;
             store.announce(Announce::Done(&job.id));
             runner.wake_waiters(&job.id);
             return Ok(());
@@ -301,6 +307,7 @@ async fn run_unit(
             store
                 .finish_morpion(&job, &MorpionFinish::Failed(error))
                 .await?;
+            store.finish_unit(unit, &UnitDone::skipped()).await?;
             return Ok(());
         }
     };

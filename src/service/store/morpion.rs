@@ -275,6 +275,15 @@ impl Store {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+            if n == 1 {
+                // An ended shared proof leaves no unit to claim.
+                sqlx::query::<Db>(
+                    "DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'",
+                )
+                .bind(&job.id)
+                .execute(&mut *tx)
+                .await?;
+            }
             tx.commit().await?;
             Ok(n == 1)
         })

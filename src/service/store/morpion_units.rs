@@ -51,6 +51,19 @@ pub struct UnitDone {
     pub elapsed_ms: f64,
 }
 
+impl UnitDone {
+    /// A unit released unsearched because its job ended (no nodes, not complete).
+    pub fn skipped() -> UnitDone {
+        UnitDone {
+            nodes: 0,
+            complete: false,
+            stopped: Some("cancelled".into()),
+            line: Vec::new(),
+            elapsed_ms: 0.0,
+        }
+    }
+}
+
 /// The units of a shared proof: how many are done, and the nodes searched so far
 /// (the frontier's, the finished units' and the running units' last heartbeats).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
