@@ -39,6 +39,8 @@ use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
 
+mod outside;
+
 /// How often a waiter reads a job that another node may be running.
 const WAIT_POLL: Duration = Duration::from_millis(250);
 
@@ -187,61 +189,6 @@ impl Runner {
             .expect("running map")
             .get(id)
             .map(|job| job.progress.load(Ordering::Relaxed))
-    }
-
-    /// Registers a job run outside the lanes (a Morpion proof): `stop_running`,
-    /// `progress` and shutdown then reach it as they reach a lane's job.
-    pub(crate) fn register(&self, id: &str, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) {
-        self.running
-            .lock()
-            .expect("running map")
-            .insert(id.to_string(), Running { cancel, progress });
-    }
-
-    /// Forgets a job registered with [`Runner::register`].
-    pub(crate) fn unregister(&self, id: &str) {
-        self.running.lock().expect("running map").remove(id);
-    }
-
-    /// Wakes when jobs were queued (or shutdown began).
-    pub(crate) fn work_signal(&self) -> &Notify {
-        &self.wake
-    }
-
-    /// This node's claims and how often a running job's lease is renewed.
-    pub(crate) fn queue_role(&self) -> (&Lease, Duration) {
-        (&self.lease, self.heartbeat)
-    }
-
-    /// The CPU priority of solver threads.
-    pub(crate) fn priority(&self) -> SolverPriority {
-        self.priority
-    }
-
-    /// One of the pool's threads, waited for (`None` if `flag` rises meanwhile), and up
-    /// to `extra` more that are idle now: a search outside the lanes is bounded by the
-    /// same pool.
-    pub(crate) async fn cores(
-        &self,
-        flag: &AtomicBool,
-        extra: usize,
-    ) -> (Option<SemaphorePermit<'_>>, Vec<SemaphorePermit<'_>>) {
-        let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
-        let extra = match own {
-            Some(_) => self.idle_cores(extra),
-            None => Vec::new(),
-        };
-        (own, extra)
-    }
-
-    /// A receiver woken when job `id` ends on this node (see [`Runner::wake_waiters`]).
-    pub(crate) fn waiter(&self, id: &str) -> oneshot::Receiver<()> {
-        let (tx, rx) = oneshot::channel();
-        let mut waiters = self.waiters.lock().expect("waiters map");
-        let list = waiters.entry(id.to_string()).or_default();
-        list.retain(|w| !w.is_closed());
-        list.push(tx);
-        rx
     }
 
     /// Begins a graceful shutdown: no more claims; running solves stop and re-queue.
@@ -632,70 +579,4 @@ async fn lane(runner: Arc<Runner>, solver: SolverThread) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::job::Stored;
-    use crate::service::store::test_support::new_job;
-    use gaps_engine::{Algorithm, Variant};
-    use std::sync::atomic::AtomicUsize;
-
-    #[test]
-    fn a_stored_job_becomes_the_engine_options_it_asked_for() {
-        let spec = NewJob {
-            variant: Stored(Variant::Common),
-            algorithm: Stored(Algorithm::Exact),
-            limit_nodes: Some(5_000),
-            limit_time_ms: 2_500,
-            table_mb: Some(3),
-            search_seed: 42,
-            limit_probes: Some(77),
-            ..new_job("a", 1)
-        };
-        let options = solve_options(&spec, 2);
-        assert_eq!(options.variant, Variant::Common);
-        assert_eq!(options.algorithm, Algorithm::Exact);
-        assert_eq!(options.max_nodes, Some(5_000));
-        assert_eq!(options.time_limit, Some(Duration::from_millis(2_500)));
-        assert_eq!(options.memory_limit, Some(3 << 20));
-        assert_eq!(options.seed, 42);
-        assert_eq!(options.probes, Some(77));
-        assert_eq!(options.threads, 2);
-        // What a request leaves out stays the engine's default.
-        let plain = solve_options(&new_job("b", 1), 1);
-        assert_eq!(
-            (plain.max_nodes, plain.memory_limit, plain.probes),
-            (None, None, None)
-        );
-        assert_eq!(plain.dfs, SolveOptions::default().dfs);
-    }
-
-    #[tokio::test]
-    async fn a_wait_for_permits_ends_with_them_or_with_the_flag_and_nudges_meanwhile() {
-        let pool = Semaphore::new(2);
-        let flag = AtomicBool::new(false);
-        let nudges = AtomicUsize::new(0);
-        let count = || {
-            nudges.fetch_add(1, Ordering::SeqCst);
-        };
-        // Free permits: taken at once, no nudge.
-        let held = wait_for(&pool, 2, &flag, &count)
-            .await
-            .expect("free permits");
-        assert_eq!(pool.available_permits(), 0);
-        assert_eq!(nudges.load(Ordering::SeqCst), 0);
-        // None free: every 200 ms a nudge (here the nudge frees them) until they come.
-        let give_back = || {
-            if nudges.fetch_add(1, Ordering::SeqCst) == 1 {
-                pool.add_permits(1);
-            }
-        };
-        let one = wait_for(&pool, 1, &flag, &give_back).await;
-        assert!(one.is_some());
-        assert_eq!(nudges.load(Ordering::SeqCst), 2);
-        // None free and the flag raised: the wait ends holding nothing.
-        flag.store(true, Ordering::SeqCst);
-        assert!(wait_for(&pool, 1, &flag, &count).await.is_none());
-        drop((held, one));
-        assert_eq!(pool.available_permits(), 3);
-    }
-}
+mod tests;
