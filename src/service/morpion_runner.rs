@@ -15,6 +15,7 @@
 //! - The record is replayed again before the proof (it was checked when accepted); a
 //!   stored record that no longer replays ends the job `failed`, never `done`.
 
+use super::morpion_shared::{every, on_solver_thread};
 use super::runner::Runner;
 use super::store::{Announce, MorpionFinish, MorpionJobRow, MorpionResult, Store};
 use crate::report::morpion_line;
@@ -22,7 +23,6 @@ use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::{prove, EndgameError, EndgameOptions, EndgameReport};
 use gaps_engine::morpion::record::Record;
 use gaps_engine::StopReason;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,7 +63,7 @@ async fn run_next(runner: &Runner, store: &Store) -> sqlx::Result<bool> {
     if runner.is_shutting_down() {
         return Ok(false);
     }
-    let (lease, every) = runner.queue_role();
+    let (lease, interval) = runner.queue_role();
     let Some(job) = store.claim_morpion(lease).await? else {
         return Ok(false);
     };
@@ -83,22 +83,26 @@ async fn run_next(runner: &Runner, store: &Store) -> sqlx::Result<bool> {
     let heartbeat = {
         let (store, job, flag, progress) =
             (store.clone(), job.clone(), flag.clone(), progress.clone());
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(every);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            ticks.tick().await;
-            loop {
-                ticks.tick().await;
+        every(interval, move || {
+            let (store, job, flag, progress) =
+                (store.clone(), job.clone(), flag.clone(), progress.clone());
+            async move {
                 let nodes = progress.load(Ordering::Relaxed);
                 match store.morpion_heartbeat(&job, duration, nodes).await {
-                    Ok(Some(false)) => {}
-                    Ok(Some(true)) => flag.store(true, Ordering::SeqCst),
+                    Ok(Some(false)) => true,
+                    Ok(Some(true)) => {
+                        flag.store(true, Ordering::SeqCst);
+                        true
+                    }
                     Ok(None) => {
                         tracing::warn!(job = %job.id, "lease taken back; stopping");
                         flag.store(true, Ordering::SeqCst);
-                        return;
+                        false
                     }
-                    Err(e) => tracing::warn!(job = %job.id, error = %e, "heartbeat failed"),
+                    Err(e) => {
+                        tracing::warn!(job = %job.id, error = %e, "heartbeat failed");
+                        true
+                    }
                 }
             }
         })
@@ -142,34 +146,19 @@ async fn run_claimed(
         time: Some(Duration::from_millis(job.limit_time_ms as u64)),
         ..EndgameOptions::default()
     };
-    let (reply, answer) = tokio::sync::oneshot::channel();
     let (text, variant, from) = (job.record.clone(), job.variant.clone(), job.from_move);
-    let (cancel, counter, priority) = (flag.clone(), progress.clone(), runner.priority());
-    let spawned = std::thread::Builder::new()
-        .name("morpion".into())
-        .spawn(move || {
-            if let Err(e) = priority.apply_to_current_thread() {
-                tracing::warn!(?priority, error = %e, "could not lower the prover's priority");
-            }
-            let started = Instant::now();
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                run_proof(&text, &variant, from, &options, &cancel, &counter)
-            }));
-            let _ = reply.send((outcome, started.elapsed()));
-        });
-    let outcome = match spawned {
-        Ok(_) => answer.await.ok(),
-        Err(e) => {
-            tracing::error!(error = %e, "could not start the Morpion prover thread");
-            None
-        }
-    };
+    let (cancel, counter) = (flag.clone(), progress.clone());
+    let outcome = on_solver_thread(runner, move || {
+        let started = Instant::now();
+        let proof = run_proof(&text, &variant, from, &options, &cancel, &counter);
+        (proof, started.elapsed())
+    })
+    .await;
     drop((own, extra));
     let finish = match outcome {
-        None => MorpionFinish::Failed("the prover thread could not run".into()),
-        Some((Err(_), _)) => MorpionFinish::Failed("the prover panicked".into()),
-        Some((Ok(Err(error)), _)) => MorpionFinish::Failed(error),
-        Some((Ok(Ok((record, report))), elapsed)) => {
+        None => MorpionFinish::Failed("the prover panicked or its thread could not start".into()),
+        Some((Err(error), _)) => MorpionFinish::Failed(error),
+        Some((Ok((record, report)), elapsed)) => {
             let result = result_of(&record, &report, elapsed, threads);
             if report.stop == Some(StopReason::Cancelled) {
                 if !store.morpion_cancel_requested(&job.id).await? && runner.is_shutting_down() {

@@ -51,9 +51,29 @@ struct Prepared {
 /// Prepared proofs by job id (a node computes each frontier once).
 type Cache = Arc<Mutex<HashMap<String, Arc<Prepared>>>>;
 
+/// Calls `beat` every `interval` (the first time one interval from now) until it
+/// returns false or the task is aborted: the heartbeat of a proof or of a unit.
+pub fn every<F, Fut>(interval: Duration, mut beat: F) -> JoinHandle<()>
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = bool> + Send,
+{
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await; // the first tick is immediate: the claim set the lease
+        loop {
+            ticks.tick().await;
+            if !beat().await {
+                return;
+            }
+        }
+    })
+}
+
 /// Runs `work` on a thread of its own at the solvers' priority (never on the async
 /// runtime); `None` if it panicked or the thread could not start.
-async fn on_solver_thread<T: Send + 'static>(
+pub async fn on_solver_thread<T: Send + 'static>(
     runner: &Runner,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Option<T> {
@@ -257,19 +277,23 @@ async fn run_unit(
     let heartbeat = {
         let (store, unit, flag, progress) =
             (store.clone(), unit.clone(), flag.clone(), progress.clone());
-        let (lease, every) = runner.queue_role();
+        let (lease, interval) = runner.queue_role();
         let duration = lease.duration;
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(every);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            ticks.tick().await;
-            loop {
-                ticks.tick().await;
+        every(interval, move || {
+            let (store, unit, flag, progress) =
+                (store.clone(), unit.clone(), flag.clone(), progress.clone());
+            async move {
                 let nodes = progress.load(Ordering::Relaxed);
                 match store.unit_heartbeat(&unit, duration, nodes).await {
-                    Ok(Some(false)) => {}
-                    Ok(Some(true)) | Ok(None) => flag.store(true, Ordering::SeqCst),
-                    Err(e) => tracing::warn!(error = %e, "unit heartbeat failed"),
+                    Ok(Some(false)) => true,
+                    Ok(Some(true)) | Ok(None) => {
+                        flag.store(true, Ordering::SeqCst);
+                        false
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "unit heartbeat failed");
+                        true
+                    }
                 }
             }
         })

@@ -36,7 +36,8 @@ pub struct Reclaimed {
     pub cancelled: u64,
 }
 
-fn millis(d: Duration) -> i64 {
+/// A duration in whole milliseconds, as the lease columns hold it.
+pub(super) fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 

@@ -9,7 +9,7 @@
 //! - A job whose lease ran out goes back to the queue, or ends `cancelled` when a user
 //!   asked for that, or `failed` once claimed `max_attempts` times.
 
-use super::leases::Lease;
+use super::leases::{millis, Lease};
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::JobState;
 use sqlx::types::Json;
@@ -109,10 +109,6 @@ pub enum MorpionFinish {
     Cancelled(Option<MorpionResult>),
     /// The engine failed.
     Failed(String),
-}
-
-fn millis(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 impl Store {

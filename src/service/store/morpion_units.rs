@@ -12,7 +12,7 @@
 //! - Units are claimed only from jobs that are still running: a cancel deletes a job's
 //!   queued units and its running ones stop at their next heartbeat.
 
-use super::leases::Lease;
+use super::leases::{millis, Lease};
 use super::morpion::MorpionJobRow;
 use super::{in_transaction, on_pool, Store};
 use sqlx::types::Json;
@@ -70,10 +70,6 @@ impl UnitDone {
 pub struct UnitsProgress {
     pub done: i64,
     pub nodes: i64,
-}
-
-fn millis(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 impl Store {
