@@ -300,8 +300,10 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
         .unwrap());
     let lost = store.claim_unit(&dead).await.unwrap().unwrap();
     // Two working nodes share the rest, and the lost unit once its lease has run out.
-    let b = support::another_node(&api, "node-b", |c| c.solver.threads = Some(2)).await;
-    let c = support::another_node(&api, "node-c", |c| c.solver.threads = Some(2)).await;
+    let (b, c) = tokio::join!(
+        support::another_node(&api, "node-b", |c| c.solver.threads = Some(2)),
+        support::another_node(&api, "node-c", |c| c.solver.threads = Some(2)),
+    );
     let mut end = Value::Null;
     for _ in 0..12 {
         end = b
