@@ -300,9 +300,16 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
         .unwrap());
     let lost = store.claim_unit(&dead).await.unwrap().unwrap();
     // Two working nodes share the rest, and the lost unit once its lease has run out.
+    // Short leases: the periodic reclaim (every lease_ms / 2) takes the lost unit back
+    // within a second.
+    let working = |c: &mut gaps::service::config::Config| {
+        c.solver.threads = Some(2);
+        c.queue.lease_ms = 2000;
+        c.queue.heartbeat_ms = 500;
+    };
     let (b, c) = tokio::join!(
-        support::another_node(&api, "node-b", |c| c.solver.threads = Some(2)),
-        support::another_node(&api, "node-c", |c| c.solver.threads = Some(2)),
+        support::another_node(&api, "node-b", working),
+        support::another_node(&api, "node-c", working),
     );
     let mut end = Value::Null;
     for _ in 0..12 {

@@ -119,11 +119,7 @@ impl Service {
         let (runner, mut lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
         // A node without solver threads (API only) takes no Morpion work either.
         if threads > 0 {
-            lanes.push(morpion_runner::start(
-                runner.clone(),
-                store.clone(),
-                max_attempts,
-            ));
+            lanes.push(morpion_runner::start(runner.clone(), store.clone()));
             lanes.extend(morpion_shared::start_workers(
                 runner.clone(),
                 store.clone(),

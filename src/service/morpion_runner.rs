@@ -10,8 +10,8 @@
 //!   shutdown reach it; a heartbeat renews its lease, writes its node count and brings
 //!   back a cancel asked through any node.
 //! - On shutdown a running proof stops and its job goes back to the queue (unless a
-//!   user cancelled it); jobs whose lease ran out are taken back by the lane (any node
-//!   on PostgreSQL), and at start on SQLite.
+//!   user cancelled it); jobs whose lease ran out are taken back by the service's
+//!   periodic reclaim of expired leases (`maintenance`), and at start on SQLite.
 //! - The record is replayed again before the proof (it was checked when accepted); a
 //!   stored record that no longer replays ends the job `failed`, never `done`.
 
@@ -29,22 +29,15 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinHandle;
 
 /// Starts the lane; it ends when shutdown begins.
-pub fn start(runner: Arc<Runner>, store: Store, max_attempts: i64) -> JoinHandle<()> {
-    tokio::spawn(lane(runner, store, max_attempts))
+pub fn start(runner: Arc<Runner>, store: Store) -> JoinHandle<()> {
+    tokio::spawn(lane(runner, store))
 }
 
-async fn lane(runner: Arc<Runner>, store: Store, max_attempts: i64) {
-    let shared = store.backend() == "postgres";
+async fn lane(runner: Arc<Runner>, store: Store) {
     while !runner.is_shutting_down() {
         let woken = runner.work_signal().notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
-        if shared {
-            // Other nodes may have stopped holding theirs.
-            if let Err(e) = store.take_back_morpion(max_attempts, true).await {
-                tracing::warn!(error = %e, "taking back expired Morpion jobs failed");
-            }
-        }
         match run_next(&runner, &store).await {
             Ok(true) => {}
             Ok(false) => {

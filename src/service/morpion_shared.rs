@@ -145,16 +145,11 @@ pub fn start_workers(runner: Arc<Runner>, store: Store, workers: usize) -> Vec<J
 }
 
 async fn worker(runner: Arc<Runner>, store: Store, cache: Cache) {
-    let shared = store.backend() == "postgres";
+    // Units whose lease ran out are taken back by `maintenance`, with the jobs'.
     while !runner.is_shutting_down() {
         let woken = runner.work_signal().notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
-        if shared {
-            if let Err(e) = store.take_back_units(true).await {
-                tracing::warn!(error = %e, "taking back expired Morpion units failed");
-            }
-        }
         let claimed = match store.claim_unit(runner.queue_role().0).await {
             Ok(unit) => unit,
             Err(e) => {
