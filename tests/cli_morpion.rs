@@ -1,5 +1,6 @@
 //! `gaps morpion prove` on the command line: the contract's JSON fields, Pentasol
-//! input, resumable state files, and bad records, K and flags refused with exit 2.
+//! input, resumable state files and their audit, and bad records, K and flags refused
+//! with exit 2.
 use crate::cli::gaps_json;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -110,6 +111,85 @@ fn a_state_file_resumes_a_proof_and_refuses_another() {
     ]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("made for another proof"), "{stderr}");
+}
+
+#[test]
+fn an_audit_searches_stored_units_again_and_catches_a_changed_one() {
+    let record = fixture("rosin178.json");
+    let record = record.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.txt");
+    let state = state.to_str().unwrap();
+    let prove = [
+        "prove", "--record", record, "--from", "120", "--state", state,
+    ];
+    let (code, _, stderr) = morpion(&[&prove[..], &["--json"]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let text = std::fs::read_to_string(state).unwrap();
+    let audit_all = [&prove[..], &["--audit", "100000", "--json"]].concat();
+    let (code, json, stderr) = morpion(&audit_all);
+    assert_eq!(code, Some(0), "{stderr}");
+    let stored = json["stored"].as_u64().unwrap();
+    assert_eq!(json["audited"].as_u64(), Some(stored));
+    assert_eq!(json["agreed"].as_u64(), Some(stored));
+    assert_eq!(
+        json["units"].as_u64(),
+        Some(stored),
+        "the proof stored every unit"
+    );
+    assert_eq!(
+        std::fs::read_to_string(state).unwrap(),
+        text,
+        "an audit only reads"
+    );
+    // The same seed picks the same units; a few of them are searched.
+    let some = [&prove[..], &["--audit", "5", "--seed", "9", "--json"]].concat();
+    let (_, first, _) = morpion(&some);
+    let (_, again, _) = morpion(&some);
+    assert_eq!(first["audited"], 5);
+    assert_eq!(first["nodes"], again["nodes"]);
+    // One unit's count changed by one: the audit of every unit says which.
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let (index, changed) = lines
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find_map(|(i, line)| {
+            let fields: Vec<&str> = line.split(' ').collect();
+            let nodes: u64 = fields[1].parse().unwrap();
+            (nodes > 10).then(|| (i, (fields[0].parse::<u64>().unwrap(), nodes)))
+        })
+        .unwrap();
+    lines[index] = lines[index].replacen(
+        &format!("{} {} ", changed.0, changed.1),
+        &format!("{} {} ", changed.0, changed.1 + 1),
+        1,
+    );
+    std::fs::write(state, lines.join("\n") + "\n").unwrap();
+    let (code, json, stderr) = morpion(&audit_all);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("1 of"), "{stderr}");
+    assert_eq!(json["disagreed"][0]["unit"].as_u64(), Some(changed.0));
+    assert_eq!(
+        json["disagreed"][0]["stored_nodes"].as_u64(),
+        Some(changed.1 + 1)
+    );
+    assert_eq!(json["disagreed"][0]["nodes"].as_u64(), Some(changed.1));
+    // Bad audits: no state file, zero units, a missing file.
+    let missing = dir.path().join("missing.txt");
+    for (args, needle) in [
+        (vec!["--audit", "3"], "--state"),
+        (vec!["--state", state, "--audit", "0"], "at least 1"),
+        (
+            vec!["--state", missing.to_str().unwrap(), "--audit", "3"],
+            "cannot read",
+        ),
+    ] {
+        let full = [&["prove", "--record", record, "--from", "120"][..], &args].concat();
+        let (code, _, stderr) = morpion(&full);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
 }
 
 #[test]

@@ -4,21 +4,26 @@
 //! Invariants: a record that does not decode or replay, or a K out of range, exits
 //! with code 2 before anything is searched or written; with `--state FILE` the proof
 //! is resumable: the file's header pins the record prefix, variant, method and split,
-//! each finished unit is appended (and flushed) as it ends, and a rerun skips them.
+//! each finished unit is appended (and flushed) as it ends, and a rerun skips them
+//! ([`state`]); `--audit N` searches N stored units again and compares ([`audit`]).
+
+mod audit;
+mod state;
 
 use super::input_error;
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
-use gaps_engine::morpion::board::{Board, Dir, MorpionVariant, Move};
+use gaps_engine::morpion::board::{Board, MorpionVariant};
 use gaps_engine::morpion::endgame::{
     conclude, prefix, search_frontier, split_for, EndgameOptions, EndgameReport, Frontier, Method,
     UnitResult,
 };
-use gaps_engine::morpion::record::{Record, RecordMove};
+use gaps_engine::morpion::record::Record;
 use gaps_engine::StopReason;
 use serde::Serialize;
+use state::Load;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -114,6 +119,15 @@ pub struct ProveArgs {
     /// Resumable proof: finished subtrees are appended to FILE and skipped on a rerun.
     #[arg(long)]
     state: Option<PathBuf>,
+    /// Check a state file instead of resuming it: search N of its stored units again,
+    /// picked at random (--seed; N at least the units stored: all of them), and
+    /// compare their node counts and longest lines with the stored ones. Read only:
+    /// the file may belong to a proof still running.
+    #[arg(long, value_name = "N", requires = "state")]
+    audit: Option<usize>,
+    /// Seed of the units --audit picks.
+    #[arg(long, requires = "audit")]
+    seed: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -214,10 +228,20 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
         _ => split_for(&mut board, &options),
     };
     let remainder = record.moves.len() - args.game.from;
-    let header = state_header(&record, variant, args.game.from, method, &frontier);
+    let header = state::header(&record, variant, args.game.from, method, &frontier);
+    if let (Some(units), Some(path)) = (args.audit, &args.state) {
+        let stored = state::load(path, &board, &header, &frontier, remainder, Load::ReadOnly)?;
+        let audit = audit::Audit {
+            units,
+            seed: args.seed.unwrap_or(1),
+            json: args.json,
+        };
+        return audit.run(&board, &frontier, &options, &stored, path);
+    }
     let (done, resumed, sink) = match &args.state {
         Some(path) => {
-            let (done, resumed) = load_state(path, &board, &header, &frontier, remainder)?;
+            let stored = state::load(path, &board, &header, &frontier, remainder, Load::Resume)?;
+            let (done, resumed) = (stored.results, stored.count);
             let file = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
@@ -240,19 +264,9 @@ fn prove(args: ProveArgs) -> anyhow::Result<()> {
     let on_unit = |index: usize, result: &UnitResult| {
         finished_units.fetch_add(1, Ordering::Relaxed);
         let Some(sink) = &sink else { return };
-        let line = if result.line.len() > remainder {
-            result
-                .line
-                .iter()
-                .map(|&m| compact_move(RecordMove::from(m)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        } else {
-            String::new()
-        };
         // One write of the whole line: a reader (or a kill) sees whole lines or a
-        // partial last one, which `load_state` drops.
-        let text = format!("{index} {} {} {line}\n", result.nodes, result.line.len());
+        // partial last one, which `state::load` drops.
+        let text = state::unit_line(index, result, remainder);
         let mut file = sink.lock().expect("not poisoned");
         let written = file.write_all(text.as_bytes()).and_then(|()| file.flush());
         if let Err(e) = written {
@@ -325,131 +339,6 @@ fn report_progress(
             seconds
         );
     }
-}
-
-/// The state file's first line: what its unit numbers refer to.
-fn state_header(
-    record: &Record,
-    variant: MorpionVariant,
-    from: usize,
-    method: Method,
-    frontier: &Frontier,
-) -> String {
-    use sha2::{Digest, Sha256};
-    let mut hash = Sha256::new();
-    for m in &record.moves[..from] {
-        hash.update(compact_move(*m).as_bytes());
-        hash.update(b" ");
-    }
-    format!(
-        "# gaps morpion prove state v1 variant={} from={from} prefix-sha256={} method={} split-depth={} units={} frontier-nodes={}",
-        variant.code(),
-        hex::encode(hash.finalize()),
-        method.name(),
-        frontier.depth,
-        frontier.units.len(),
-        frontier.nodes
-    )
-}
-
-/// The units a state file holds (a line `index nodes length [moves]` each), and how
-/// many; a file made for another proof is refused.
-fn load_state(
-    path: &Path,
-    base: &Board,
-    header: &str,
-    frontier: &Frontier,
-    remainder: usize,
-) -> anyhow::Result<(Vec<Option<UnitResult>>, usize)> {
-    let mut done = vec![None; frontier.units.len()];
-    let mut text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((done, 0)),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    if !text.is_empty() && !text.ends_with('\n') {
-        // A run stopped in the middle of writing a line: that unit is searched again,
-        // and the partial line is cut so the next line starts on its own.
-        let whole = text.rfind('\n').map_or(0, |i| i + 1);
-        text.truncate(whole);
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|file| file.set_len(whole as u64))
-            .with_context(|| format!("cutting the partial last line of {}", path.display()))?;
-    }
-    let mut lines = text.lines();
-    match lines.next() {
-        None => return Ok((done, 0)),
-        Some(first) if first == header => {}
-        Some(first) => {
-            return Err(input_error(format!(
-                "{} was made for another proof:\n  it has: {first}\n  this is: {header}",
-                path.display()
-            )))
-        }
-    }
-    let mut count = 0;
-    for (number, line) in lines.enumerate() {
-        let bad = || {
-            input_error(format!(
-                "{} line {}: not `index nodes length [moves]`",
-                path.display(),
-                number + 2
-            ))
-        };
-        let mut fields = line.splitn(4, ' ');
-        let index: usize = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
-        let nodes: u64 = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
-        let length: usize = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
-        if index >= done.len() {
-            return Err(bad());
-        }
-        let line = if length > remainder {
-            // Only lines longer than the record's are kept; replay them from the
-            // split root to recover the moves.
-            parse_line(fields.next().unwrap_or(""), base, frontier, index).ok_or_else(bad)?
-        } else {
-            Vec::new()
-        };
-        if done[index].is_none() {
-            count += 1;
-        }
-        done[index] = Some(UnitResult {
-            nodes,
-            line,
-            complete: true,
-        });
-    }
-    Ok((done, count))
-}
-
-/// The moves of a stored line (`x,y,DIR,pos` each, from the split root), replayed on
-/// `base` through the unit's own path; `None` if one does not parse or is illegal.
-fn parse_line(text: &str, base: &Board, frontier: &Frontier, index: usize) -> Option<Vec<Move>> {
-    let unit = &frontier.units[index];
-    let moves: Vec<&str> = text.split_whitespace().collect();
-    if moves.len() < unit.path.len() {
-        return None;
-    }
-    let mut board = base.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for text in &moves {
-        let mut fields = text.split(',');
-        let x: i32 = fields.next()?.parse().ok()?;
-        let y: i32 = fields.next()?.parse().ok()?;
-        let dir = Dir::from_code(fields.next()?)?;
-        let pos: u8 = fields.next()?.parse().ok()?;
-        let m = board.find_move(x, y, dir, pos).ok()?;
-        board.play(m);
-        out.push(m);
-    }
-    (out[..unit.path.len()] == unit.path[..]).then_some(out)
-}
-
-/// A move as `x,y,DIR,pos` (the state file's form).
-fn compact_move(m: RecordMove) -> String {
-    format!("{},{},{},{}", m.x, m.y, m.dir.code(), m.pos)
 }
 
 #[allow(clippy::too_many_arguments)]
