@@ -331,6 +331,8 @@ impl Board {
 
     #[inline(always)]
     fn set_dot(&mut self, index: usize, on: bool) {
+        debug_assert!(index < GRID * GRID);
+        let index = index & (GRID * GRID - 1);
         let (x, y) = (index % GRID, index / GRID);
         for dir in 0..4 {
             let (line, t) = line_of(dir, x, y);
@@ -417,7 +419,10 @@ impl Board {
     #[inline]
     pub fn play(&mut self, m: Move) {
         self.set_dot(m.dot as usize, true);
-        let (dir, line) = ((m.lane & 3) as usize, (m.lane >> 2) as usize);
+        let (dir, line) = (
+            (m.lane & 3) as usize,
+            (m.lane >> 2) as usize & (2 * GRID - 1),
+        );
         self.used[dir][line] |= self.reach_mask << m.t;
         self.key ^= m.key();
         self.played.push(m);
@@ -428,7 +433,10 @@ impl Board {
     pub fn unplay(&mut self, m: Move) {
         debug_assert_eq!(self.played.last(), Some(&m));
         self.set_dot(m.dot as usize, false);
-        let (dir, line) = ((m.lane & 3) as usize, (m.lane >> 2) as usize);
+        let (dir, line) = (
+            (m.lane & 3) as usize,
+            (m.lane >> 2) as usize & (2 * GRID - 1),
+        );
         self.used[dir][line] &= !(self.reach_mask << m.t);
         self.key ^= m.key();
         self.played.pop();
@@ -459,46 +467,64 @@ impl Board {
     /// legal before it. Returns the new length, or `None` if they did not all fit in
     /// `out` (those beyond are dropped).
     #[inline]
-    pub fn moves_through(&mut self, last: Move, out: &mut [Move], mut len: usize) -> Option<usize> {
-        let p = last.dot as usize;
+    pub fn moves_through(&mut self, last: Move, out: &mut [Move], len: usize) -> Option<usize> {
+        // Every dot is below GRID * GRID: the mask lets the compiler drop the bounds
+        // checks of the line rows (a line index is below 2 * GRID).
+        let p = last.dot as usize & (GRID * GRID - 1);
         let (px, py) = (p % GRID, p / GRID);
-        let inner = MARGIN..GRID - MARGIN;
+        // One copy of the direction's code each (the direction a constant in it).
         let mut complete = true;
-        for dir in 0..4 {
-            let (line, t) = line_of(dir, px, py);
-            // Bit k: the point at place t - 4 + k of the line (p is bit 4).
-            let around = (self.dots[dir][line] >> (t - 4) & 0x1ff) as usize;
-            let used = (self.used[dir][line] >> (t - 4) & 0x1ff) as usize;
-            // Bit i: the line starting at place t - 4 + i has exactly one empty point
-            // and no used place (both from a table of the nine points around p).
-            let mut lines = ONE_EMPTY[around] & self.free[used];
-            while lines != 0 {
-                let i = lines.trailing_zeros() as usize;
-                lines &= lines - 1;
-                let window = around >> i & 0x1f;
-                let s = t - 4 + i;
-                let empty = (!window & 0x1f).trailing_zeros() as usize;
-                let (x, y) = point_of(dir, line, s + empty);
-                if !inner.contains(&x) || !inner.contains(&y) {
-                    self.overflowed = true;
-                    continue;
-                }
-                if len == out.len() {
-                    complete = false;
-                    continue;
-                }
-                let (sx, sy) = point_of(dir, line, s);
-                out[len] = Move {
-                    dot: (y * GRID + x) as u16,
-                    start: (sy * GRID + sx) as u16,
-                    lane: (line << 2 | dir) as u16,
-                    t: s as u8,
-                    pos: empty as u8,
-                };
-                len += 1;
-            }
-        }
+        let len = self.through_dir::<0>(px, py, out, len, &mut complete);
+        let len = self.through_dir::<1>(px, py, out, len, &mut complete);
+        let len = self.through_dir::<2>(px, py, out, len, &mut complete);
+        let len = self.through_dir::<3>(px, py, out, len, &mut complete);
         complete.then_some(len)
+    }
+
+    /// [`Board::moves_through`] along direction `DIR`.
+    #[inline(always)]
+    fn through_dir<const DIR: usize>(
+        &mut self,
+        px: usize,
+        py: usize,
+        out: &mut [Move],
+        mut len: usize,
+        complete: &mut bool,
+    ) -> usize {
+        let inner = MARGIN..GRID - MARGIN;
+        let (line, t) = line_of(DIR, px, py);
+        // Bit k: the point at place t - 4 + k of the line (p is bit 4).
+        let around = (self.dots[DIR][line] >> (t - 4) & 0x1ff) as usize;
+        let used = (self.used[DIR][line] >> (t - 4) & 0x1ff) as usize;
+        // Bit i: the line starting at place t - 4 + i has exactly one empty point
+        // and no used place (both from a table of the nine points around p).
+        let mut lines = ONE_EMPTY[around] & self.free[used];
+        while lines != 0 {
+            let i = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let window = around >> i & 0x1f;
+            let s = t - 4 + i;
+            let empty = (!window & 0x1f).trailing_zeros() as usize;
+            let (x, y) = point_of(DIR, line, s + empty);
+            if !inner.contains(&x) || !inner.contains(&y) {
+                self.overflowed = true;
+                continue;
+            }
+            if len == out.len() {
+                *complete = false;
+                continue;
+            }
+            let (sx, sy) = point_of(DIR, line, s);
+            out[len] = Move {
+                dot: (y * GRID + x) as u16,
+                start: (sy * GRID + sx) as u16,
+                lane: (line << 2 | DIR) as u16,
+                t: s as u8,
+                pos: empty as u8,
+            };
+            len += 1;
+        }
+        len
     }
 }
 

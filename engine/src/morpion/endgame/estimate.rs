@@ -9,7 +9,7 @@
 //!
 //! Invariants: randomness only from the explicit seed; the board is left as given.
 
-use super::search::{child_list, LIST_CAPACITY};
+use super::search::{child_list, low_bits, LIST_CAPACITY};
 use crate::deal::SplitMix64;
 use crate::morpion::board::{Board, Move};
 
@@ -82,14 +82,5 @@ pub fn estimate(board: &mut Board, probes: u64, seed: u64) -> Estimate {
         probes,
         max_depth,
         truncated,
-    }
-}
-
-/// A mask of the `n` lowest bits (`n <= 128`).
-fn low_bits(n: usize) -> u128 {
-    if n >= 128 {
-        u128::MAX
-    } else {
-        (1 << n) - 1
     }
 }

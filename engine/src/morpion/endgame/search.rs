@@ -70,17 +70,43 @@ pub(super) fn child_list(
     out: &mut [Move],
 ) -> (usize, u128, bool) {
     let (m, reach) = (parent[i], board.variant().reach());
-    let (mut len, mut child_known) = (0, 0u128);
-    for (j, &t) in parent.iter().enumerate() {
-        if j != i && t.compatible(m, reach) {
+    // Branch-free compaction: each parent move is written at `len`, which advances
+    // only when the move is kept, and its T bit is set only then. Lists of at most 64
+    // moves (nearly all) keep T in 64-bit words: 128-bit variable shifts cost several
+    // instructions each.
+    let mut len = 0;
+    let child_known = if parent.len() <= 64 {
+        let (known, mut child_known) = (known as u64, 0u64);
+        for (j, &t) in parent.iter().enumerate() {
+            let keep = j != i && t.compatible(m, reach);
             out[len] = t;
-            child_known |= (known >> j & 1) << len;
-            len += 1;
+            child_known |= (known >> j & keep as u64) << len;
+            len += keep as usize;
         }
-    }
+        u128::from(child_known)
+    } else {
+        let mut child_known = 0u128;
+        for (j, &t) in parent.iter().enumerate() {
+            let keep = j != i && t.compatible(m, reach);
+            out[len] = t;
+            child_known |= (known >> j & keep as u128) << len;
+            len += keep as usize;
+        }
+        child_known
+    };
     match board.moves_through(m, out, len) {
         Some(len) => (len, child_known, true),
         None => (out.len(), child_known, false),
+    }
+}
+
+/// A mask of the `n` lowest bits (`n <= 128`).
+#[inline(always)]
+pub(super) fn low_bits(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1 << n) - 1
     }
 }
 
@@ -250,10 +276,11 @@ impl Run<'_, '_> {
             return;
         }
         let (base, child) = (depth * LIST_CAPACITY, (depth + 1) * LIST_CAPACITY);
-        for i in 0..n {
-            if known >> i & 1 != 0 {
-                continue;
-            }
+        // The moves not in T, lowest first (T only gains moves already passed).
+        let mut open = low_bits(n) & !known;
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
             let m = self.lists[base + i];
             if let Some(table) = self.table.as_deref_mut() {
                 let key = self.board.key() ^ m.key();
