@@ -334,9 +334,10 @@ impl Store {
     }
 
     /// Deletes finished jobs (done, failed, cancelled) that ended more than `days` days
-    /// ago and belong to no batch, in chunks of 1,000 (short write transactions).
-    /// Known verdicts and the statistics are kept: they live in their own tables.
-    /// Returns how many jobs were deleted.
+    /// ago and belong to no batch, in chunks of 1,000 (short write transactions), and
+    /// the Morpion jobs that ended as long ago with their units
+    /// ([`Store::prune_finished_morpion`]). Known verdicts and the statistics are
+    /// kept: they live in their own tables. Returns how many jobs were deleted.
     pub async fn prune_finished(&self, days: u32) -> sqlx::Result<u64> {
         let days = i32::try_from(days).unwrap_or(i32::MAX);
         let mut deleted = 0;
@@ -357,9 +358,10 @@ impl Store {
             });
             deleted += n;
             if n < 1000 {
-                return Ok(deleted);
+                break;
             }
         }
+        Ok(deleted + self.prune_finished_morpion(days).await?)
     }
 
     /// Writes a consistent, compacted copy of an SQLite store to `path` (a new file) with

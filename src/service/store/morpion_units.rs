@@ -306,6 +306,56 @@ impl Store {
             Ok(UnitsProgress { done, nodes })
         })
     }
+
+    /// Deletes the Morpion jobs (done, failed, cancelled) that ended more than `days`
+    /// days ago, their units first, in statements of at most 10,000 units or 1,000
+    /// jobs (each its own short write). Returns how many jobs were deleted.
+    pub async fn prune_finished_morpion(&self, days: i32) -> sqlx::Result<u64> {
+        loop {
+            let n = on_pool!(self, write, |Db, pool, d| {
+                sqlx::query::<Db>(&format!(
+                    "DELETE FROM morpion_units WHERE (job_id, unit) IN (
+                         SELECT u.job_id, u.unit FROM morpion_jobs j
+                         JOIN morpion_units u ON u.job_id = j.id
+                         WHERE j.state IN ('done', 'failed', 'cancelled')
+                             AND j.finished_at < {cutoff}
+                         LIMIT 10000)",
+                    cutoff = d.days_ago
+                ))
+                .bind(days)
+                .execute(pool)
+                .await?
+                .rows_affected()
+            });
+            if n < 10_000 {
+                break;
+            }
+        }
+        let mut deleted = 0;
+        loop {
+            // A job goes once it has no unit left (a unit is never added to an
+            // ended job, so the check only guards a concurrent sweep's order).
+            let n = on_pool!(self, write, |Db, pool, d| {
+                sqlx::query::<Db>(&format!(
+                    "DELETE FROM morpion_jobs WHERE seq IN (
+                         SELECT seq FROM morpion_jobs j
+                         WHERE state IN ('done', 'failed', 'cancelled')
+                             AND finished_at < {cutoff}
+                             AND NOT EXISTS (SELECT 1 FROM morpion_units u WHERE u.job_id = j.id)
+                         LIMIT 1000)",
+                    cutoff = d.days_ago
+                ))
+                .bind(days)
+                .execute(pool)
+                .await?
+                .rows_affected()
+            });
+            deleted += n;
+            if n < 1000 {
+                return Ok(deleted);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -322,6 +372,56 @@ mod tests {
             line: vec![serde_json::json!({"x": 1, "y": 2, "dir": "H", "pos": 0})],
             elapsed_ms: 1.0,
         }
+    }
+
+    #[tokio::test]
+    async fn the_retention_sweep_deletes_old_ended_morpion_jobs_with_their_units() {
+        on_both(|store| async move {
+            for id in ["old", "recent", "queued"] {
+                let new = NewMorpionJob {
+                    id: id.into(),
+                    variant: "5T".into(),
+                    record: "{}".into(),
+                    record_length: 170,
+                    from_move: 120,
+                    limit_nodes: None,
+                    limit_time_ms: 1000,
+                    threads: 1,
+                    created_by: None,
+                    split_units: Some(3),
+                };
+                store.insert_morpion_job(&new).await.unwrap();
+            }
+            // "old" and "recent" are split, one unit of each stored, then cancelled
+            // (their queued units go, the stored one stays).
+            for id in ["old", "recent"] {
+                let job = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
+                assert_eq!(job.id, id);
+                assert!(store.split_morpion(&job, 1, 3, 1).await.unwrap());
+                let unit = store.claim_unit(&test_lease()).await.unwrap().unwrap();
+                assert_eq!(unit.job_id, id);
+                store.finish_unit(&unit, &done(10)).await.unwrap();
+                store.cancel_morpion(id).await.unwrap();
+                assert_eq!(store.units_of(id).await.unwrap().len(), 1);
+            }
+            on_pool!(store, write, |Db, pool, _d| {
+                sqlx::query::<Db>(
+                    "UPDATE morpion_jobs SET finished_at = '2020-01-01T00:00:00.000Z'
+                     WHERE id = 'old'",
+                )
+                .execute(pool)
+                .await
+                .unwrap();
+            });
+            assert_eq!(store.prune_finished(30).await.unwrap(), 1);
+            assert!(store.morpion_job("old").await.unwrap().is_none());
+            assert!(store.units_of("old").await.unwrap().is_empty());
+            assert_eq!(store.units_of("recent").await.unwrap().len(), 1);
+            assert!(store.morpion_job("recent").await.unwrap().is_some());
+            assert!(store.morpion_job("queued").await.unwrap().is_some());
+            assert_eq!(store.prune_finished(30).await.unwrap(), 0);
+        })
+        .await;
     }
 
     #[tokio::test]
