@@ -364,6 +364,23 @@ mod tests {
     use super::super::test_support::{on_both, test_lease};
     use super::*;
 
+    /// A queued job asking for a shared proof in 3 units (the store never reads the
+    /// record).
+    fn shared(id: &str) -> NewMorpionJob {
+        NewMorpionJob {
+            id: id.into(),
+            variant: "5T".into(),
+            record: "{}".into(),
+            record_length: 170,
+            from_move: 120,
+            limit_nodes: None,
+            limit_time_ms: 1000,
+            threads: 1,
+            created_by: None,
+            split_units: Some(3),
+        }
+    }
+
     fn done(nodes: i64) -> UnitDone {
         UnitDone {
             nodes,
@@ -378,19 +395,7 @@ mod tests {
     async fn the_retention_sweep_deletes_old_ended_morpion_jobs_with_their_units() {
         on_both(|store| async move {
             for id in ["old", "recent", "queued"] {
-                let new = NewMorpionJob {
-                    id: id.into(),
-                    variant: "5T".into(),
-                    record: "{}".into(),
-                    record_length: 170,
-                    from_move: 120,
-                    limit_nodes: None,
-                    limit_time_ms: 1000,
-                    threads: 1,
-                    created_by: None,
-                    split_units: Some(3),
-                };
-                store.insert_morpion_job(&new).await.unwrap();
+                store.insert_morpion_job(&shared(id)).await.unwrap();
             }
             // "old" and "recent" are split, one unit of each stored, then cancelled
             // (their queued units go, the stored one stays).
@@ -427,19 +432,7 @@ mod tests {
     #[tokio::test]
     async fn a_split_job_is_worked_unit_by_unit_and_each_unit_stored_once() {
         on_both(|store| async move {
-            let new = NewMorpionJob {
-                id: "s".into(),
-                variant: "5T".into(),
-                record: "{}".into(),
-                record_length: 170,
-                from_move: 120,
-                limit_nodes: None,
-                limit_time_ms: 1000,
-                threads: 1,
-                created_by: None,
-                split_units: Some(3),
-            };
-            store.insert_morpion_job(&new).await.unwrap();
+            store.insert_morpion_job(&shared("s")).await.unwrap();
             let job = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
             let stale = MorpionJobRow {
                 lease_token: Some("old".into()),
