@@ -340,28 +340,43 @@ impl Store {
     /// kept: they live in their own tables. Returns how many jobs were deleted.
     pub async fn prune_finished(&self, days: u32) -> sqlx::Result<u64> {
         let days = i32::try_from(days).unwrap_or(i32::MAX);
+        let jobs = self
+            .delete_ended_before(
+                "DELETE FROM jobs WHERE seq IN (
+                     SELECT seq FROM jobs
+                     WHERE batch_id IS NULL AND finished_at < {cutoff}
+                         AND state IN ('done', 'failed', 'cancelled')
+                     LIMIT 1000)",
+                1000,
+                days,
+            )
+            .await?;
+        Ok(jobs + self.prune_finished_morpion(days).await?)
+    }
+
+    /// Runs `delete`, a statement deleting at most `chunk` rows whose `{cutoff}` stands
+    /// for the instant `days` days ago, until a run deletes fewer than `chunk` (each
+    /// run its own short write). Returns the rows deleted.
+    pub(super) async fn delete_ended_before(
+        &self,
+        delete: &str,
+        chunk: u64,
+        days: i32,
+    ) -> sqlx::Result<u64> {
         let mut deleted = 0;
         loop {
             let n = on_pool!(self, write, |Db, pool, d| {
-                sqlx::query::<Db>(&format!(
-                    "DELETE FROM jobs WHERE seq IN (
-                         SELECT seq FROM jobs
-                         WHERE batch_id IS NULL AND finished_at < {cutoff}
-                             AND state IN ('done', 'failed', 'cancelled')
-                         LIMIT 1000)",
-                    cutoff = d.days_ago
-                ))
-                .bind(days)
-                .execute(pool)
-                .await?
-                .rows_affected()
+                sqlx::query::<Db>(&delete.replace("{cutoff}", d.days_ago))
+                    .bind(days)
+                    .execute(pool)
+                    .await?
+                    .rows_affected()
             });
             deleted += n;
-            if n < 1000 {
-                break;
+            if n < chunk {
+                return Ok(deleted);
             }
         }
-        Ok(deleted + self.prune_finished_morpion(days).await?)
     }
 
     /// Writes a consistent, compacted copy of an SQLite store to `path` (a new file) with

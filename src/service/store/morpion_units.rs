@@ -311,50 +311,30 @@ impl Store {
     /// days ago, their units first, in statements of at most 10,000 units or 1,000
     /// jobs (each its own short write). Returns how many jobs were deleted.
     pub async fn prune_finished_morpion(&self, days: i32) -> sqlx::Result<u64> {
-        loop {
-            let n = on_pool!(self, write, |Db, pool, d| {
-                sqlx::query::<Db>(&format!(
-                    "DELETE FROM morpion_units WHERE (job_id, unit) IN (
-                         SELECT u.job_id, u.unit FROM morpion_jobs j
-                         JOIN morpion_units u ON u.job_id = j.id
-                         WHERE j.state IN ('done', 'failed', 'cancelled')
-                             AND j.finished_at < {cutoff}
-                         LIMIT 10000)",
-                    cutoff = d.days_ago
-                ))
-                .bind(days)
-                .execute(pool)
-                .await?
-                .rows_affected()
-            });
-            if n < 10_000 {
-                break;
-            }
-        }
-        let mut deleted = 0;
-        loop {
-            // A job goes once it has no unit left (a unit is never added to an
-            // ended job, so the check only guards a concurrent sweep's order).
-            let n = on_pool!(self, write, |Db, pool, d| {
-                sqlx::query::<Db>(&format!(
-                    "DELETE FROM morpion_jobs WHERE seq IN (
-                         SELECT seq FROM morpion_jobs j
-                         WHERE state IN ('done', 'failed', 'cancelled')
-                             AND finished_at < {cutoff}
-                             AND NOT EXISTS (SELECT 1 FROM morpion_units u WHERE u.job_id = j.id)
-                         LIMIT 1000)",
-                    cutoff = d.days_ago
-                ))
-                .bind(days)
-                .execute(pool)
-                .await?
-                .rows_affected()
-            });
-            deleted += n;
-            if n < 1000 {
-                return Ok(deleted);
-            }
-        }
+        self.delete_ended_before(
+            "DELETE FROM morpion_units WHERE (job_id, unit) IN (
+                 SELECT u.job_id, u.unit FROM morpion_jobs j
+                 JOIN morpion_units u ON u.job_id = j.id
+                 WHERE j.state IN ('done', 'failed', 'cancelled')
+                     AND j.finished_at < {cutoff}
+                 LIMIT 10000)",
+            10_000,
+            days,
+        )
+        .await?;
+        // A job goes once it has no unit left (a unit is never added to an ended job,
+        // so the check only guards a concurrent sweep's order).
+        self.delete_ended_before(
+            "DELETE FROM morpion_jobs WHERE seq IN (
+                 SELECT seq FROM morpion_jobs j
+                 WHERE state IN ('done', 'failed', 'cancelled')
+                     AND finished_at < {cutoff}
+                     AND NOT EXISTS (SELECT 1 FROM morpion_units u WHERE u.job_id = j.id)
+                 LIMIT 1000)",
+            1000,
+            days,
+        )
+        .await
     }
 }
 
