@@ -10,6 +10,7 @@ mod support;
 
 mod api;
 mod api_access;
+mod api_algorithms;
 mod api_bad_input;
 mod api_morpion;
 mod api_page;
