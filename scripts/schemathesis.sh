@@ -56,7 +56,7 @@ for _ in $(seq 100); do
 done
 
 # Every check but one: `use_after_free` expects a resource to be gone after a
-# successful DELETE, while `DELETE /v1/jobs/{id}` cancels a job (contract section 4)
+# successful DELETE, while `DELETE /v1/jobs/{id}` cancels a job (docs/http.md)
 # and the job stays readable in state `cancelled`, as its documented answer says.
 args=(run "http://127.0.0.1:$port/openapi.json" --checks all --exclude-checks use_after_free
       --max-examples "$max_examples" --workers 2 --generation-database none)

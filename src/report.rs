@@ -204,6 +204,10 @@ pub struct StatsJson {
     pub memory_mb: u64,
     /// Milliseconds the job waited for that memory to be free.
     pub memory_wait_ms: f64,
+    /// Milliseconds a batch job's search stood paused while single jobs ran on its
+    /// threads (counted in `elapsed_ms`, not against its time limit).
+    #[serde(default)]
+    pub gave_way_ms: f64,
     /// A search with redeals: its rounds (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<RoundsJson>,
@@ -254,6 +258,7 @@ impl From<&SearchStats> for StatsJson {
             threads: 1,
             memory_mb: 0,
             memory_wait_ms: 0.0,
+            gave_way_ms: 0.0,
             rounds: None,
         }
     }

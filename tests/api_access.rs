@@ -1,4 +1,4 @@
-//! Access control through the router (contract section 5.1): bearer tokens, protected
+//! Access control through the router (docs/http.md, "Access and quotas"): bearer tokens, protected
 //! reads, who may cancel, rate limits and the queued-jobs cap. Every refusal is
 //! problem+json and stores nothing.
 

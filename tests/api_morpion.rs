@@ -1,5 +1,5 @@
 //! Morpion Solitaire endgame proofs through `POST /v1/jobs` (`"game": "morpion"`,
-//! contract section 8): the contract's result fields with the pinned `dfs_it` count,
+//! docs/morpion.md): the result fields docs/morpion.md lists with the pinned `dfs_it` count,
 //! the line replayed, Pentasol in and out, progress and cancel of a running proof,
 //! a node limit, and bad input refused with a 422 naming the problem and nothing stored.
 use crate::support::{self, TestService};

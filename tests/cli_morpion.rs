@@ -1,4 +1,4 @@
-//! `gaps morpion prove` on the command line: the contract's JSON fields, Pentasol
+//! `gaps morpion prove` on the command line: the JSON fields docs/morpion.md lists, Pentasol
 //! input, resumable state files and their audit, and bad records, K and flags refused
 //! with exit 2.
 use crate::cli::gaps_json;

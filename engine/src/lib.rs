@@ -48,12 +48,14 @@ pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;
 pub use search::budget::MAX_THREADS as MAX_SEARCH_THREADS;
 pub use search::dfs::DfsOptions;
+pub use search::pause::PauseGate;
 pub use search::stats::SearchStats;
 pub use solve::{
     check_request, count_reachable, default_dfs_table_bytes, redeals_for, resolve_algorithm,
     runs_on_threads, sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit,
-    OptionError, Redeals, RedealsError, RoundsReport, SolveError, SolveOptions, SolveReport,
-    Solver, UnknownAlgorithm, UnknownName, Verdict, MAX_REDEALS, MAX_TABLE_MB, MIN_SIZED_BYTES,
+    OptionError, Redeals, RedealsError, RoundsReport, SolveControls, SolveError, SolveOptions,
+    SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict, MAX_REDEALS, MAX_TABLE_MB,
+    MIN_SIZED_BYTES,
 };
 pub use tuning::{AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 pub use variant::Variant;

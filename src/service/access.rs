@@ -1,4 +1,4 @@
-//! Access control (contract section 5.1): bearer tokens and per-client rate limits.
+//! Access control (docs/http.md, "Access and quotas"): bearer tokens and per-client rate limits.
 //!
 //! Invariants:
 //! - With no tokens configured the service is open. With tokens, every `POST` and

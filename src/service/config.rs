@@ -33,7 +33,7 @@ pub struct Config {
     pub queue: QueueConfig,
     /// Re-searching stored `unknown` verdicts on idle threads.
     pub deepen: DeepenConfig,
-    /// Bearer tokens (contract section 5.1).
+    /// Bearer tokens (docs/http.md, "Access and quotas").
     pub auth: AuthConfig,
     /// How long finished jobs are kept.
     pub retention: RetentionConfig,

@@ -109,6 +109,8 @@ async fn round(
         progress: Arc::new(AtomicU64::new(0)),
         // Deepening works on `verdicts`, the positions' first-round verdicts.
         redeals: None,
+        // A job stops deepening instead (it is redone from its stored limits).
+        pause: None,
     };
     tracing::debug!(position = %from.position.0, time_ms = limits.limit_time_ms, "deepening");
     let result = solver.solve(work).await;

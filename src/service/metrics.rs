@@ -63,6 +63,8 @@ pub struct Metrics {
     pub waits_refused: Counter,
     /// Requests that took longer than `server.request_timeout_ms` (answered 503).
     pub timed_out: Counter,
+    /// Times a running batch job gave way (paused) so that a single job could run.
+    pub gave_way: Counter,
     /// Resets of the SQLite WAL, by `result`: `truncated` or `busy` (a long reader).
     pub wal_resets: Family<Labels, Counter>,
 }
@@ -106,6 +108,7 @@ impl Default for Metrics {
             created_by_token: Family::default(),
             waits_refused: Counter::default(),
             timed_out: Counter::default(),
+            gave_way: Counter::default(),
             wal_resets: Family::default(),
         };
         registry.register(
@@ -117,6 +120,11 @@ impl Default for Metrics {
             "waits_refused",
             "Requests answered without the wait they asked for (wait caps reached)",
             m.waits_refused.clone(),
+        );
+        registry.register(
+            "batch_gave_way",
+            "Times a running batch job paused so that a single job could run on its threads",
+            m.gave_way.clone(),
         );
         registry.register(
             "timed_out",

@@ -8,7 +8,7 @@
 //! threads inherit their creator's policy and nice value), so searches that fill every
 //! core do not delay the HTTP workers, the heartbeats or a local database server.
 
-use gaps_engine::{Position, Redeals, SolveOptions, SolveReport, Solver};
+use gaps_engine::{PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport, Solver};
 use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -29,6 +29,8 @@ pub struct SolveWork {
     /// The redeals the search may use, with the deal's generator (`None`: its first
     /// round only).
     pub redeals: Option<Redeals>,
+    /// Parks the search while paused (a batch job giving way to a single job).
+    pub pause: Option<Arc<PauseGate>>,
 }
 
 /// A solve's report, or the engine's error (or panic) as text.
@@ -85,6 +87,25 @@ impl SolverThread {
         table_bytes: usize,
         priority: SolverPriority,
     ) -> std::io::Result<SolverThread> {
+        Self::spawn_with(name, table_bytes, priority, false)
+    }
+
+    /// [`SolverThread::spawn`], but its solver (and so its table) is made for each solve
+    /// and dropped after it: a thread that solves now and then holds no table between.
+    pub fn spawn_per_solve(
+        name: String,
+        table_bytes: usize,
+        priority: SolverPriority,
+    ) -> std::io::Result<SolverThread> {
+        Self::spawn_with(name, table_bytes, priority, true)
+    }
+
+    fn spawn_with(
+        name: String,
+        table_bytes: usize,
+        priority: SolverPriority,
+        per_solve: bool,
+    ) -> std::io::Result<SolverThread> {
         let (requests, inbox) = mpsc::channel::<Request>();
         std::thread::Builder::new()
             .name(name.clone())
@@ -93,31 +114,34 @@ impl SolverThread {
                     tracing::warn!(thread = %name, ?priority, error = %e,
                     "could not lower the solver thread's priority; it keeps the default");
                 }
-                let mut solver = Solver::with_table_bytes(table_bytes);
+                let new_solver = || Solver::with_table_bytes(table_bytes);
+                let mut kept = (!per_solve).then(new_solver);
                 while let Ok((work, reply)) = inbox.recv() {
-                    let outcome = catch_unwind(AssertUnwindSafe(|| match &work.redeals {
-                        Some(redeals) => solver.solve_with_redeals(
+                    let solver = kept.get_or_insert_with(new_solver);
+                    let controls = SolveControls {
+                        cancel: Some(&work.cancel),
+                        progress: Some(&work.progress),
+                        pause: work.pause.as_deref(),
+                    };
+                    let outcome = catch_unwind(AssertUnwindSafe(|| {
+                        solver.solve_controlled(
                             &work.position,
                             &work.options,
-                            redeals,
-                            Some(&work.cancel),
-                            Some(&work.progress),
-                        ),
-                        None => solver.solve_watched(
-                            &work.position,
-                            &work.options,
-                            Some(&work.cancel),
-                            Some(&work.progress),
-                        ),
+                            work.redeals.as_ref(),
+                            controls,
+                        )
                     }));
                     let result = match outcome {
                         Ok(Ok(report)) => Ok(report),
                         Ok(Err(e)) => Err(e.to_string()),
                         Err(_) => {
-                            solver = Solver::with_table_bytes(table_bytes);
+                            *solver = new_solver();
                             Err("the solver panicked".to_string())
                         }
                     };
+                    if per_solve {
+                        kept = None;
+                    }
                     // The receiver may be gone (its task was dropped): nothing to do.
                     let _ = reply.send(result);
                 }

@@ -1,10 +1,14 @@
-//! Search limits: a node limit, a deadline and a cooperative cancel flag.
+//! Search limits: a node limit, a deadline, a cooperative cancel flag and a pause
+//! gate.
 //!
 //! Invariant: searches call [`Budget::exhausted`] about every
-//! [`CHECK_INTERVAL`](crate::tuning::CHECK_INTERVAL) nodes, so a cancel or deadline is
-//! noticed within that many nodes (well under a millisecond);
-//! reaching a limit is an outcome (`unknown`), never an error.
+//! [`CHECK_INTERVAL`](crate::tuning::CHECK_INTERVAL) nodes, so a cancel, deadline or
+//! pause is noticed within that many nodes (well under a millisecond);
+//! reaching a limit is an outcome (`unknown`), never an error. A paused search waits
+//! inside that call, and its deadline moves by the time it waited
+//! ([`PauseGate`]).
 
+use super::pause::PauseGate;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -66,6 +70,8 @@ pub struct Budget<'a> {
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
     progress: Option<&'a AtomicU64>,
+    /// Parks the search while paused; its paused time moves the deadline.
+    pause: Option<&'a PauseGate>,
     /// Raised by a sibling thread when it stops the whole search: the innermost
     /// search's flag first, then the flag of the search around it (a parallel exact
     /// search inside the `auto` portfolio). Two levels are all the engine nests.
@@ -85,6 +91,7 @@ impl<'a> Budget<'a> {
             deadline: time.map(|t| Instant::now() + t),
             cancel,
             progress: None,
+            pause: None,
             halts: [None, None],
         }
     }
@@ -95,6 +102,7 @@ impl<'a> Budget<'a> {
             deadline: None,
             cancel: None,
             progress: None,
+            pause: None,
             halts: [None, None],
         }
     }
@@ -102,6 +110,27 @@ impl<'a> Budget<'a> {
     /// (so another thread can watch a running search).
     pub fn with_progress(self, progress: Option<&'a AtomicU64>) -> Self {
         Budget { progress, ..self }
+    }
+
+    /// The same budget, also parking the search while `pause` is paused (and moving
+    /// its deadline by that time).
+    pub fn with_pause(self, pause: Option<&'a PauseGate>) -> Self {
+        Budget { pause, ..self }
+    }
+
+    /// The gate that pauses this search, if any (for a search that builds budgets of
+    /// its own from its request's limits).
+    pub fn pause_gate(&self) -> Option<&'a PauseGate> {
+        self.pause
+    }
+
+    /// The deadline, moved by the time the search was paused.
+    fn effective_deadline(&self) -> Option<Instant> {
+        let deadline = self.deadline?;
+        Some(match self.pause {
+            Some(gate) => deadline + gate.paused_for(),
+            None => deadline,
+        })
     }
 
     /// The same budget with at most `max_nodes` nodes (counted like the original's).
@@ -158,7 +187,7 @@ impl<'a> Budget<'a> {
 
     /// The time left before the deadline (`None`: no deadline).
     pub fn time_left(&self) -> Option<Duration> {
-        self.deadline
+        self.effective_deadline()
             .map(|deadline| deadline.saturating_duration_since(Instant::now()))
     }
 
@@ -171,24 +200,74 @@ impl<'a> Budget<'a> {
         if nodes >= self.max_nodes {
             return Some(StopReason::NodeLimit);
         }
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+        if self.stop_raised() {
+            return Some(StopReason::Cancelled);
+        }
+        if let Some(gate) = self.pause.filter(|gate| gate.is_paused()) {
+            gate.wait(|| self.stop_raised());
+            if self.stop_raised() {
+                return Some(StopReason::Cancelled);
+            }
+        }
+        if let Some(deadline) = self.deadline {
+            // The gate's lock is taken only once the unmoved deadline has passed.
+            if Instant::now() >= deadline
+                && self
+                    .effective_deadline()
+                    .is_some_and(|d| Instant::now() >= d)
+            {
+                return Some(StopReason::TimeLimit);
+            }
+        }
+        None
+    }
+
+    /// Whether the cancel flag or a halt flag is raised.
+    #[inline]
+    fn stop_raised(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
             || self
                 .halts
                 .iter()
                 .any(|h| h.is_some_and(|h| h.load(Ordering::Relaxed)))
-        {
-            return Some(StopReason::Cancelled);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(StopReason::TimeLimit);
-        }
-        None
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paused_budget_waits_and_its_deadline_moves_by_the_pause() {
+        let gate = PauseGate::new();
+        let budget =
+            Budget::new(None, Some(Duration::from_millis(100)), None).with_pause(Some(&gate));
+        gate.pause();
+        std::thread::scope(|s| {
+            let check = s.spawn(|| {
+                let began = Instant::now();
+                (budget.exhausted(1), began.elapsed())
+            });
+            std::thread::sleep(Duration::from_millis(300));
+            gate.resume();
+            let (stop, waited) = check.join().unwrap();
+            assert_eq!(stop, None, "300 ms paused do not count against 100 ms");
+            assert!(waited >= Duration::from_millis(250));
+        });
+        assert!(budget.time_left().unwrap() > Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(150));
+        assert_eq!(budget.exhausted(2), Some(StopReason::TimeLimit));
+        // A cancel stops a parked search.
+        let cancel = AtomicBool::new(false);
+        let budget = Budget::new(None, None, Some(&cancel)).with_pause(Some(&gate));
+        gate.pause();
+        std::thread::scope(|s| {
+            let check = s.spawn(|| budget.exhausted(1));
+            std::thread::sleep(Duration::from_millis(30));
+            cancel.store(true, Ordering::SeqCst);
+            assert_eq!(check.join().unwrap(), Some(StopReason::Cancelled));
+        });
+    }
 
     #[test]
     fn a_budget_stops_when_either_of_its_halt_flags_is_raised() {

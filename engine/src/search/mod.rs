@@ -28,6 +28,7 @@ pub mod exact;
 pub mod hybrid;
 mod memory;
 pub mod outcome;
+pub mod pause;
 pub mod rounds;
 pub mod sampling;
 pub mod stats;

@@ -47,4 +47,4 @@ pub use options::{
 };
 pub use rounds::{redeals_for, Redeals, RedealsError, RoundsReport, MAX_REDEALS};
 pub use sizing::{sized_memory, sizes_memory, MIN_SIZED_BYTES};
-pub use solver::Solver;
+pub use solver::{SolveControls, Solver};

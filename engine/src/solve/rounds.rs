@@ -21,7 +21,7 @@
 //! limit of the request) is `unknown`. Every win is replayed with its redeals
 //! ([`verify_with_redeals`]) before it is returned.
 
-use super::{SolveError, SolveOptions, SolveReport, Solver, Verdict};
+use super::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::redeal::{redeal, RedealStream};
@@ -128,9 +128,9 @@ enum RoundEnd {
 /// The limits and counts of one solve over rounds.
 struct Run<'a> {
     options: SolveOptions,
-    cancel: Option<&'a AtomicBool>,
-    progress: Option<&'a AtomicU64>,
-    deadline: Option<Instant>,
+    controls: SolveControls<'a>,
+    /// The request's deadline as set; [`Run::deadline`] moves it by the time paused.
+    deadline_set: Option<Instant>,
     max_nodes: u64,
     max_entries: usize,
     nodes: u64,
@@ -139,12 +139,25 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// The deadline, moved by the time the solve was paused.
+    fn deadline(&self) -> Option<Instant> {
+        let paused = self
+            .controls
+            .pause
+            .map_or(Duration::ZERO, |g| g.paused_for());
+        self.deadline_set.map(|d| d + paused)
+    }
+
     fn stop(&self) -> Option<StopReason> {
         if self.nodes >= self.max_nodes {
             Some(StopReason::NodeLimit)
-        } else if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        } else if self
+            .controls
+            .cancel
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
             Some(StopReason::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if self.deadline().is_some_and(|d| Instant::now() >= d) {
             Some(StopReason::TimeLimit)
         } else {
             None
@@ -153,7 +166,7 @@ impl Run<'_> {
 
     fn count(&mut self, nodes: u64) {
         self.nodes += nodes;
-        if let Some(p) = self.progress {
+        if let Some(p) = self.controls.progress {
             p.store(self.nodes, Ordering::Relaxed);
         }
     }
@@ -171,8 +184,25 @@ impl Solver {
         cancel: Option<&AtomicBool>,
         progress: Option<&AtomicU64>,
     ) -> Result<SolveReport, SolveError> {
+        let controls = SolveControls {
+            cancel,
+            progress,
+            pause: None,
+        };
+        self.solve_rounds(start, options, redeals, controls)
+    }
+
+    /// [`Solver::solve_with_redeals`] under `controls` (through
+    /// [`Solver::solve_controlled`]).
+    pub(super) fn solve_rounds(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        redeals: &Redeals,
+        controls: SolveControls<'_>,
+    ) -> Result<SolveReport, SolveError> {
         if redeals.count == 0 {
-            let mut report = self.solve_watched(start, options, cancel, progress)?;
+            let mut report = self.solve_first_round(start, options, controls)?;
             report.rounds = Some(RoundsReport {
                 first_round: Some(report.verdict),
                 ..RoundsReport::default()
@@ -187,9 +217,8 @@ impl Solver {
                 memory_limit: options.memory_limit.map(|m| m - m / 4),
                 ..*options
             },
-            cancel,
-            progress,
-            deadline: options.time_limit.map(|t| began + t),
+            controls,
+            deadline_set: options.time_limit.map(|t| began + t),
             max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             max_entries: (memory / 4 / BYTES_PER_ENTRY).max(1),
             nodes: 0,
@@ -263,7 +292,7 @@ impl Solver {
         let own = if left == 0 { allowance } else { allowance / 2 };
         let time = (top && left > 0)
             .then(|| {
-                run.deadline
+                run.deadline()
                     .map(|d| d.saturating_duration_since(Instant::now()) / 4)
             })
             .flatten();
@@ -293,10 +322,11 @@ impl Solver {
             let room = allowance.saturating_sub(spent(run));
             let budget = Budget::new(
                 Some(run.max_nodes.saturating_sub(run.nodes).min(room)),
-                run.deadline
+                run.deadline()
                     .map(|d| d.saturating_duration_since(Instant::now())),
-                run.cancel,
-            );
+                run.controls.cancel,
+            )
+            .with_pause(run.controls.pause);
             let most = entries.min(run.max_entries);
             let (tree, end, nodes) = RoundTree::build(start, variant, most, &budget);
             run.count(nodes);
@@ -383,7 +413,7 @@ impl Solver {
             return Ok(RoundEnd::Stopped(reason));
         }
         let left = run
-            .deadline
+            .deadline()
             .map(|d| d.saturating_duration_since(Instant::now()));
         let options = SolveOptions {
             max_nodes: Some(nodes.min(run.max_nodes - run.nodes)),
@@ -393,7 +423,11 @@ impl Solver {
             },
             ..run.options
         };
-        let report = self.solve_watched(start, &options, run.cancel, None)?;
+        let controls = SolveControls {
+            progress: None,
+            ..run.controls
+        };
+        let report = self.solve_first_round(start, &options, controls)?;
         run.count(report.stats.nodes);
         run.stats.absorb(&report.stats);
         Ok(match report.verdict {

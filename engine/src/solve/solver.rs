@@ -9,6 +9,7 @@ use super::limits::{runs_on_threads, Limit};
 use super::names::Algorithm;
 use super::names::Verdict;
 use super::options::{resolve_algorithm, SolveError, SolveOptions, SolveReport};
+use super::rounds::Redeals;
 use crate::deal::SplitMix64;
 use crate::position::Position;
 use crate::replay::verify_solution;
@@ -20,11 +21,23 @@ use crate::search::dfs::DepthFirst;
 use crate::search::exact::ExactSearch;
 use crate::search::hybrid::HybridSearch;
 use crate::search::outcome::Outcome;
+use crate::search::pause::PauseGate;
 use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
 use crate::tuning::{DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
+
+/// How a caller steers a running solve: all optional.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveControls<'a> {
+    /// Raised to stop the solve (it ends `unknown`, stopped `cancelled`).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Receives the nodes searched so far, about every 1024 nodes.
+    pub progress: Option<&'a AtomicU64>,
+    /// Parks the solve while paused; the time limit does not count that time.
+    pub pause: Option<&'a PauseGate>,
+}
 
 /// A reusable solver: one per thread. Owns its transposition table, sampler, hybrid
 /// search buffers and block search (with its box tables).
@@ -89,9 +102,41 @@ impl Solver {
         cancel: Option<&AtomicBool>,
         progress: Option<&AtomicU64>,
     ) -> Result<SolveReport, SolveError> {
+        let controls = SolveControls {
+            cancel,
+            progress,
+            pause: None,
+        };
+        self.solve_controlled(start, options, None, controls)
+    }
+
+    /// The one entry every solve goes through: the first round of `start`, or with
+    /// `redeals` its rounds (see `rounds`), under `options`, stopped, watched and
+    /// paused through `controls`.
+    pub fn solve_controlled(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        redeals: Option<&Redeals>,
+        controls: SolveControls<'_>,
+    ) -> Result<SolveReport, SolveError> {
+        match redeals {
+            Some(redeals) => self.solve_rounds(start, options, redeals, controls),
+            None => self.solve_first_round(start, options, controls),
+        }
+    }
+
+    /// The first round of `start` (no redeals).
+    pub(super) fn solve_first_round(
+        &mut self,
+        start: &Position,
+        options: &SolveOptions,
+        controls: SolveControls<'_>,
+    ) -> Result<SolveReport, SolveError> {
         let began = Instant::now();
-        let budget =
-            Budget::new(options.max_nodes, options.time_limit, cancel).with_progress(progress);
+        let budget = Budget::new(options.max_nodes, options.time_limit, controls.cancel)
+            .with_progress(controls.progress)
+            .with_pause(controls.pause);
         let resolved = resolve_algorithm(options.algorithm, options.variant)?;
         // The thread rules of the request checks (`limits`), so the two cannot drift.
         let threads = options.threads as u64;

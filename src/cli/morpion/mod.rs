@@ -133,7 +133,7 @@ pub struct ProveArgs {
     json: bool,
 }
 
-/// `gaps morpion prove --json` (contract section 8).
+/// `gaps morpion prove --json` (its fields: docs/morpion.md, "The search").
 #[derive(Serialize)]
 struct ProveJson {
     variant: &'static str,

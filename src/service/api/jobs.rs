@@ -10,7 +10,7 @@ use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
 use crate::service::model::{
     from_json, is_cursor, AnyJobRequest, AnyJobView, JobPage, JobRequest, JobView, ListQuery,
-    MorpionJobRequest, MorpionJobView, Progress, WaitQuery,
+    MorpionJobRequest, MorpionJobView, Progress, QueueView, WaitQuery,
 };
 use crate::service::morpion_runner;
 use crate::service::store::MorpionJobRow;
@@ -25,15 +25,37 @@ use axum::Json;
 use gaps_engine::{Variant, Verdict};
 use std::time::Duration;
 
-/// The view of `row`, with the live node count when a lane of this process runs it.
+/// The view of `row`, with the live node count and what it waits for when a lane of
+/// this process runs it.
 fn view(state: &AppState, row: JobRow) -> JobView {
     let running = row.state == JobState::Running;
     let id = row.spec.id.clone();
     let mut view = JobView::from(row);
     if running {
         view.progress = state.runner.progress(&id).map(|nodes| Progress { nodes });
+        view.waiting_for = state
+            .runner
+            .status(&id)
+            .and_then(|status| status.waiting_for())
+            .map(str::to_string);
     }
     view
+}
+
+/// [`view`], with its place in the queue when it is queued (a bounded count: lists
+/// leave it out).
+async fn view_alone(state: &AppState, row: JobRow) -> ApiResult<JobView> {
+    let place = match row.state {
+        JobState::Queued => Some((row.queue_class, state.store.queue_place(&row).await?)),
+        _ => None,
+    };
+    let mut view = view(state, row);
+    view.queue = place.map(|(class, place)| QueueView {
+        class: if class == 0 { "single" } else { "batch" }.into(),
+        ahead: place.ahead,
+        ahead_at_least: place.at_least,
+    });
+    Ok(view)
 }
 
 /// The view of Morpion job `row`: while it runs, the live node count when this
@@ -66,21 +88,18 @@ async fn queued_by(state: &AppState, client: &str) -> ApiResult<i64> {
     Ok(state.store.queued_by(client).await? + state.store.morpion_queued_by(client).await?)
 }
 
-/// Refuses a `wait_ms` above `limits.max_wait_ms` (before anything is stored).
-fn check_wait(state: &AppState, wait: &WaitQuery) -> ApiResult<()> {
-    let max = state.config.limits.max_wait_ms;
-    match wait.wait_ms {
-        Some(ms) if ms > max => Err(ApiError::BadRequest(format!(
-            "wait_ms must be between 0 and {max} (got {ms})"
-        ))),
-        _ => Ok(()),
-    }
-}
+/// The header that says how long a request with `wait_ms` waited at most: the wait
+/// asked, capped at `limits.max_wait_ms`, or 0 when the node's waits were all taken.
+pub const WAIT_HEADER: &str = "gaps-wait-ms";
 
-/// How long this request may wait, with the slot that lets it: no wait (and no slot)
-/// when none was asked or the wait caps are reached. `wait` passed [`check_wait`].
+/// How long this request may wait, with the slot that lets it: `wait_ms` capped at
+/// `limits.max_wait_ms` (a long-poll client waits the cap and asks again); no wait
+/// (and no slot) when none was asked or the wait caps are reached.
 fn wait_time(state: &AppState, caller: &Caller, wait: &WaitQuery) -> (Duration, Option<WaitSlot>) {
-    let asked = wait.wait_ms.unwrap_or(0);
+    let asked = wait
+        .wait_ms
+        .unwrap_or(0)
+        .min(state.config.limits.max_wait_ms);
     if asked == 0 {
         return (Duration::ZERO, None);
     }
@@ -93,11 +112,18 @@ fn wait_time(state: &AppState, caller: &Caller, wait: &WaitQuery) -> (Duration, 
     }
 }
 
+/// The [`WAIT_HEADER`] of an answer to a request that gave `wait_ms`.
+fn wait_header(wait: &WaitQuery, used: Duration) -> Option<(&'static str, String)> {
+    wait.wait_ms
+        .map(|_| (WAIT_HEADER, used.as_millis().to_string()))
+}
+
 /// Submit a job: a Gaps position or deal, or (with `"game": "morpion"`) a Morpion
 /// Solitaire endgame proof.
 #[utoipa::path(post, path = "/v1/jobs", request_body = AnyJobRequest, params(WaitQuery),
     responses(
-        (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = AnyJobView),
+        (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = AnyJobView,
+            headers(("gaps-wait-ms" = u64, description = "With `wait_ms`: the wait used, in ms (`wait_ms` capped at `limits.max_wait_ms`; 0 when the node's waits were all taken)"))),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid position, variant, algorithm or limits", body = Problem, content_type = "application/problem+json"),
@@ -112,7 +138,6 @@ pub async fn create(
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
-    check_wait(&state, &wait)?;
     if body.get("game").is_some() {
         return create_morpion(&state, &caller, &wait, body).await;
     }
@@ -158,17 +183,18 @@ pub async fn create(
     };
     state.metrics.jobs_submitted.inc();
     caller.count_creation(&state.metrics);
-    let (wait, _slot) = wait_time(&state, &caller, &wait);
-    if !row.is_final() && !wait.is_zero() {
-        if let Some(after) = state.runner.wait_final(&row.spec.id, wait).await? {
+    let (used, _slot) = wait_time(&state, &caller, &wait);
+    if !row.is_final() && !used.is_zero() {
+        if let Some(after) = state.runner.wait_final(&row.spec.id, used).await? {
             row = after;
         }
     }
     let location = format!("/v1/jobs/{}", row.spec.id);
     Ok((
         StatusCode::ACCEPTED,
-        [(header::LOCATION, location)],
-        Json(AnyJobView::Gaps(Box::new(view(&state, row)))),
+        [(header::LOCATION.as_str(), location)],
+        wait_header(&wait, used).map(|h| [h]),
+        Json(AnyJobView::Gaps(Box::new(view_alone(&state, row).await?))),
     )
         .into_response())
 }
@@ -197,10 +223,10 @@ async fn create_morpion(
     state.store.announce(Announce::Work);
     state.metrics.jobs_submitted.inc();
     caller.count_creation(&state.metrics);
-    let (wait, _slot) = wait_time(state, caller, wait);
-    if !row.is_final() && !wait.is_zero() {
+    let (used, _slot) = wait_time(state, caller, wait);
+    if !row.is_final() && !used.is_zero() {
         if let Some(after) =
-            morpion_runner::wait_final(&state.runner, &state.store, &row.id, wait).await?
+            morpion_runner::wait_final(&state.runner, &state.store, &row.id, used).await?
         {
             row = after;
         }
@@ -208,7 +234,8 @@ async fn create_morpion(
     let location = format!("/v1/jobs/{}", row.id);
     Ok((
         StatusCode::ACCEPTED,
-        [(header::LOCATION, location)],
+        [(header::LOCATION.as_str(), location)],
+        wait_header(wait, used).map(|h| [h]),
         Json(AnyJobView::Morpion(Box::new(
             morpion_view(state, row).await?,
         ))),
@@ -219,7 +246,8 @@ async fn create_morpion(
 /// Read a job, optionally waiting up to `wait_ms` for it to finish.
 #[utoipa::path(get, path = "/v1/jobs/{id}", params(("id" = String, Path, description = "Job id"), WaitQuery),
     responses(
-        (status = 200, description = "The job", body = AnyJobView),
+        (status = 200, description = "The job", body = AnyJobView,
+            headers(("gaps-wait-ms" = u64, description = "With `wait_ms`: the wait used, in ms (`wait_ms` capped at `limits.max_wait_ms`; 0 when the node's waits were all taken)"))),
         (status = 404, description = "No such job", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get(
@@ -227,25 +255,26 @@ pub async fn get(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
-) -> ApiResult<Json<AnyJobView>> {
-    check_wait(&state, &wait)?;
-    let (wait, _slot) = wait_time(&state, &caller, &wait);
-    let row = if wait.is_zero() {
+) -> ApiResult<Response> {
+    let (used, _slot) = wait_time(&state, &caller, &wait);
+    let header = wait_header(&wait, used).map(|h| [h]);
+    let row = if used.is_zero() {
         state.store.job(&id).await?
     } else {
-        state.runner.wait_final(&id, wait).await?
+        state.runner.wait_final(&id, used).await?
     };
     if let Some(row) = row {
-        return Ok(Json(AnyJobView::Gaps(Box::new(view(&state, row)))));
+        let view = AnyJobView::Gaps(Box::new(view_alone(&state, row).await?));
+        return Ok((header, Json(view)).into_response());
     }
-    let morpion = if wait.is_zero() {
+    let morpion = if used.is_zero() {
         state.store.morpion_job(&id).await?
     } else {
-        morpion_runner::wait_final(&state.runner, &state.store, &id, wait).await?
+        morpion_runner::wait_final(&state.runner, &state.store, &id, used).await?
     };
     let row = morpion.ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
-    let view = morpion_view(&state, row).await?;
-    Ok(Json(AnyJobView::Morpion(Box::new(view))))
+    let view = AnyJobView::Morpion(Box::new(morpion_view(&state, row).await?));
+    Ok((header, Json(view)).into_response())
 }
 
 /// Cancel a queued or running job.

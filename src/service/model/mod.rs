@@ -270,9 +270,10 @@ pub struct PysolBatchSpec {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct WaitQuery {
-    /// Wait up to this many milliseconds for the job to finish (at most
-    /// `limits.max_wait_ms`; a request answered while the node's waits are all taken
-    /// does not wait).
+    /// Wait up to this many milliseconds for the job to finish. A larger value waits
+    /// `limits.max_wait_ms` (then ask again); a request answered while the node's
+    /// waits are all taken does not wait. The answer's `gaps-wait-ms` header says the
+    /// wait used.
     #[param(minimum = 0)]
     pub wait_ms: Option<u64>,
 }
@@ -352,6 +353,26 @@ pub struct JobView {
     pub finished_at: Option<String>,
     /// For a running job: the nodes searched so far (updated about every 1024 nodes).
     pub progress: Option<Progress>,
+    /// For a queued job read alone (`GET /v1/jobs/{id}`, `POST /v1/jobs`): where it
+    /// stands in the queue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueView>,
+    /// For a running job that the answering node runs, when it is not searching:
+    /// `memory` or `threads` (claimed, waiting for its share of the node), or
+    /// `single_job` (a batch job paused while a single job runs on its threads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting_for: Option<String>,
+}
+
+/// Where a queued job stands (docs/http.md, "Who runs first").
+#[derive(Serialize, Debug, Clone, ToSchema)]
+pub struct QueueView {
+    /// `single` (a job asked on its own: claimed before any batch's deal) or `batch`.
+    pub class: String,
+    /// Queued jobs that will be claimed before it.
+    pub ahead: i64,
+    /// True when `ahead` is a lower bound (counting stops at 10,000).
+    pub ahead_at_least: bool,
 }
 
 /// How far a running search has got.
@@ -413,6 +434,8 @@ impl From<JobRow> for JobView {
             started_at: r.started_at,
             finished_at: r.finished_at,
             progress: None,
+            queue: None,
+            waiting_for: None,
         }
     }
 }

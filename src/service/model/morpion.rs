@@ -1,5 +1,5 @@
 //! The JSON shapes of Morpion Solitaire endgame jobs (`POST /v1/jobs` with
-//! `"game": "morpion"`, contract section 8) and their validation.
+//! `"game": "morpion"`, docs/morpion.md, "Where it is available") and their validation.
 //!
 //! Invariants: a request becomes a [`NewMorpionJob`] only through
 //! [`MorpionJobRequest::validate`], which decodes the record and replays every move of
@@ -63,8 +63,8 @@ pub struct MorpionJobRequest {
     pub limits: MorpionLimits,
 }
 
-/// A Morpion job as returned by the API: the request, then (once done) the contract's
-/// result fields `best`, `proved`, `nodes`, `elapsed_ms` and `line`.
+/// A Morpion job as returned by the API: the request, then (once done) the result
+/// fields (docs/morpion.md) `best`, `proved`, `nodes`, `elapsed_ms` and `line`.
 #[derive(Serialize, Debug, Clone, ToSchema)]
 pub struct MorpionJobView {
     pub id: String,

@@ -349,9 +349,18 @@ fn complete_operation(
             }
         }
         let name = param["name"].as_str().unwrap_or_default().to_string();
+        if name == "wait_ms" {
+            // Any wait is accepted and capped (docs/http.md): the cap is stated, not
+            // enforced as a maximum.
+            param["description"] = json!(format!(
+                "Wait up to this many milliseconds for the job to finish; a larger value \
+                 waits {} (limits.max_wait_ms), then ask again. The answer's gaps-wait-ms \
+                 header says the wait used.",
+                limits.max_wait_ms
+            ));
+        }
         let schema = &mut param["schema"];
         match name.as_str() {
-            "wait_ms" => schema["maximum"] = json!(limits.max_wait_ms),
             "limit" => schema["maximum"] = json!(limits.max_page_size),
             "state" => schema["enum"] = json!(states),
             "variant" => schema["enum"] = json!(variants),

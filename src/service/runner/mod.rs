@@ -1,7 +1,9 @@
-//! The job runner: one async "lane" per solver thread claims the oldest queued job (from
-//! its node's floor in the queue: `Store::claim_next`), answers it from a known verdict
-//! or solves it on its thread, and stores the outcome; plus cancellation, waiting for a
-//! job and graceful shutdown. Batches are filled by `service::batch_filler`.
+//! The job runner: one async "lane" per solver thread claims the next queued job (single
+//! jobs first, clients in turn: `Store::claim_next`), answers it from a known verdict
+//! or solves it on its thread, and stores the outcome; one "single lane" per solver
+//! thread runs single jobs on the threads of a batch job that gives way
+//! (`give_way`); plus cancellation, waiting for a job and graceful shutdown. Batches
+//! are filled by `service::batch_filler`.
 //!
 //! Invariants:
 //! - The queue lives in the store, so nothing accepted is held only in memory: a job is
@@ -29,17 +31,21 @@ use super::error::database_unavailable;
 use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
-use super::store::{Announce, Finish, JobRow, Lease, NewJob, Store};
+use super::store::{Announce, ClaimScope, Finish, JobRow, Lease, Store};
 use crate::report::{redeals_shown, solution_steps, JobStats, RoundsJson, StatsJson};
-use gaps_engine::{PysolDeal, RedealStream, Redeals, SolveOptions, StopReason};
+use gaps_engine::StopReason;
+use give_way::{Givers, Lent};
+use spec::{pysol_deal, redeals_of, solve_options, wait_for};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
 
+mod give_way;
 mod outside;
+mod spec;
 
 /// How often a waiter reads a job that another node may be running.
 const WAIT_POLL: Duration = Duration::from_millis(250);
@@ -48,6 +54,60 @@ const WAIT_POLL: Duration = Duration::from_millis(250);
 struct Running {
     cancel: Arc<AtomicBool>,
     progress: Arc<AtomicU64>,
+    /// A [`RunStatus`] as its `u8`.
+    status: Arc<AtomicU8>,
+}
+
+/// What a job that this node runs is doing now (its view shows it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum RunStatus {
+    /// Its search runs.
+    Searching = 0,
+    /// Claimed, waiting for the memory its search draws.
+    WaitingMemory = 1,
+    /// Claimed, waiting for a solver thread.
+    WaitingThreads = 2,
+    /// A batch job paused while a single job runs on its threads.
+    GivingWay = 3,
+}
+
+impl RunStatus {
+    fn from_u8(value: u8) -> RunStatus {
+        match value {
+            1 => RunStatus::WaitingMemory,
+            2 => RunStatus::WaitingThreads,
+            3 => RunStatus::GivingWay,
+            _ => RunStatus::Searching,
+        }
+    }
+
+    /// The name the job's view gives it (`None` while it searches).
+    pub fn waiting_for(self) -> Option<&'static str> {
+        match self {
+            RunStatus::Searching => None,
+            RunStatus::WaitingMemory => Some("memory"),
+            RunStatus::WaitingThreads => Some("threads"),
+            RunStatus::GivingWay => Some("single_job"),
+        }
+    }
+}
+
+/// Which jobs a lane runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LaneKind {
+    /// Any job, single jobs first, on the pool's threads.
+    Shared,
+    /// Single jobs only, on the threads of a batch job that gives way (`give_way`).
+    Single,
+}
+
+/// The threads a solve runs on.
+enum Threads<'a> {
+    /// Permits of the pool (none when a cancel came while waiting for them).
+    Own(Vec<SemaphorePermit<'a>>),
+    /// Those of a batch job that gave way.
+    Lent(Lent<'a>),
 }
 
 /// Shared state of the lanes.
@@ -72,6 +132,10 @@ pub struct Runner {
     heartbeat: Duration,
     /// CPU priority of the solver threads (also that of the Morpion prover's).
     priority: SolverPriority,
+    /// The batch jobs running here, which can give way to single jobs.
+    givers: Givers,
+    /// MiB a single lane's solver holds while it runs (`give_way`), drawn from `memory`.
+    single_lane_mb: usize,
 }
 
 /// How this node takes part in the queue.
@@ -125,16 +189,21 @@ impl Runner {
             lease: queue.lease,
             heartbeat: queue.heartbeat,
             priority,
+            givers: Givers::default(),
+            single_lane_mb: table_mb.saturating_mul(2),
         });
         runner.metrics.solvers.set(threads as i64);
         runner
             .metrics
             .search_memory
             .set(i64::try_from(search_memory_mb << 20).unwrap_or(i64::MAX));
-        let mut lanes = Vec::with_capacity(threads);
+        let mut lanes = Vec::with_capacity(2 * threads);
         for index in 0..threads {
             let solver = SolverThread::spawn(format!("solver-{index}"), table_bytes, priority)?;
             lanes.push(tokio::spawn(lane(runner.clone(), solver)));
+            let solver =
+                SolverThread::spawn_per_solve(format!("single-{index}"), table_bytes, priority)?;
+            lanes.push(tokio::spawn(give_way::single_lane(runner.clone(), solver)));
         }
         Ok((runner, lanes))
     }
@@ -179,6 +248,21 @@ impl Runner {
     pub fn stop_running(&self, id: &str) {
         if let Some(job) = self.running.lock().expect("running map").get(id) {
             job.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// What the running job `id` is doing, if a lane of this process runs it.
+    pub fn status(&self, id: &str) -> Option<RunStatus> {
+        self.running
+            .lock()
+            .expect("running map")
+            .get(id)
+            .map(|job| RunStatus::from_u8(job.status.load(Ordering::Relaxed)))
+    }
+
+    fn set_status(&self, id: &str, status: RunStatus) {
+        if let Some(job) = self.running.lock().expect("running map").get(id) {
+            job.status.store(status as u8, Ordering::Relaxed);
         }
     }
 
@@ -242,12 +326,16 @@ impl Runner {
         }
     }
 
-    /// Claims and runs one job; false when the queue was empty.
-    async fn run_next(&self, solver: &SolverThread) -> sqlx::Result<bool> {
+    /// Claims and runs one job (of `kind`'s scope); false when there was none.
+    async fn run_next(&self, solver: &SolverThread, kind: LaneKind) -> sqlx::Result<bool> {
         if self.is_shutting_down() {
             return Ok(false);
         }
-        let Some(job) = self.store.claim_next(&self.lease).await? else {
+        let scope = match kind {
+            LaneKind::Shared => ClaimScope::Any,
+            LaneKind::Single => ClaimScope::SingleOnly,
+        };
+        let Some(job) = self.store.claim_next(&self.lease, scope).await? else {
             return Ok(false);
         };
         self.preempt_deepening();
@@ -258,6 +346,7 @@ impl Runner {
             Running {
                 cancel: flag.clone(),
                 progress: progress.clone(),
+                status: Arc::new(AtomicU8::new(RunStatus::WaitingThreads as u8)),
             },
         );
         // `begin_shutdown` raises the flags it finds in the map after setting its own
@@ -266,7 +355,7 @@ impl Runner {
             flag.store(true, Ordering::SeqCst);
         }
         let heartbeat = self.spawn_heartbeat(&job, &flag);
-        let result = self.run_claimed(solver, &job, &flag, progress).await;
+        let result = self.run_claimed(solver, &job, &flag, progress, kind).await;
         heartbeat.abort();
         self.running
             .lock()
@@ -303,6 +392,7 @@ impl Runner {
         job: &JobRow,
         flag: &Arc<AtomicBool>,
         progress: Arc<AtomicU64>,
+        kind: LaneKind,
     ) -> sqlx::Result<bool> {
         if self.store.cancel_requested(&job.spec.id).await? {
             flag.store(true, Ordering::SeqCst);
@@ -332,31 +422,74 @@ impl Runner {
             self.search_memory_mb,
         );
         let waited = std::time::Instant::now();
+        let id = &job.spec.id;
+        if memory_mb.is_some() {
+            self.set_status(id, RunStatus::WaitingMemory);
+        }
         let memory = match memory_mb {
             Some(mb) => wait_for(&self.memory, mb, flag, &|| self.preempt_deepening())
                 .await
                 .map(|permit| MemoryDraw::new(permit, mb, &self.metrics)),
             None => None,
         };
+        // A single lane's solver is made for the job: its table is drawn like a search's
+        // memory (`give_way`).
+        let lane_memory = match kind {
+            LaneKind::Single => {
+                wait_for(&self.memory, self.single_lane_mb, flag, &|| {
+                    self.preempt_deepening()
+                })
+                .await
+            }
+            LaneKind::Shared => None,
+        };
         let memory_wait = waited.elapsed();
-        let own_core = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
-        let extra_cores = self.idle_cores((job.spec.threads.max(1) - 1) as usize);
-        let threads = 1 + extra_cores.len();
+        self.set_status(id, RunStatus::WaitingThreads);
+        let asked = job.spec.threads.max(1) as usize;
+        let lent = match kind {
+            LaneKind::Single => self.borrow_from_batch(),
+            LaneKind::Shared => None,
+        };
+        let cores = match lent {
+            Some(lent) => Threads::Lent(lent),
+            None => {
+                let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
+                let mut permits: Vec<_> = own.into_iter().collect();
+                permits.extend(self.idle_cores(asked - 1));
+                Threads::Own(permits)
+            }
+        };
+        let (threads, busy) = match &cores {
+            Threads::Own(permits) => (permits.len().max(1), permits.len()),
+            // The paused job's threads stay counted busy under its name.
+            Threads::Lent(lent) => (lent.threads.min(asked), 0),
+        };
+        self.set_status(id, RunStatus::Searching);
         let mut options = solve_options(&job.spec, threads);
         if let Some(mb) = memory_mb {
             options.memory_limit = Some(mb << 20);
         }
+        // A batch job on the pool's threads can give way to single jobs.
+        let pause = match (&cores, &job.spec.batch_id) {
+            (Threads::Own(_), Some(_)) => Some(self.givers.add(id, threads)),
+            _ => None,
+        };
         let work = SolveWork {
             position: job.spec.position.0,
             options,
             cancel: flag.clone(),
             progress,
             redeals: redeals_of(&job.spec),
+            pause: pause.clone(),
         };
-        self.metrics.solvers_busy.inc_by(threads as i64);
+        self.metrics.solvers_busy.inc_by(busy as i64);
         let result = solver.solve(work).await;
-        self.metrics.solvers_busy.dec_by(threads as i64);
-        drop((memory, own_core, extra_cores));
+        self.metrics.solvers_busy.dec_by(busy as i64);
+        if pause.is_some() {
+            self.givers.remove(id);
+        }
+        let paused_ms = pause.map_or(0.0, |gate| gate.paused_for().as_secs_f64() * 1e3);
+        drop((memory, lane_memory, cores));
         let finish = match result {
             Err(error) => Finish::Failed { error },
             Ok(report) => {
@@ -368,6 +501,7 @@ impl Runner {
                     } else {
                         0.0
                     },
+                    gave_way_ms: paused_ms,
                     rounds: RoundsJson::of(&report).map(|mut rounds| {
                         if let Some(redeals) = redeals_of(&job.spec) {
                             rounds.redealt = redeals_shown(
@@ -500,72 +634,13 @@ impl Runner {
     }
 }
 
-/// `n` permits of `pool`, waited for, calling `nudge` every 200 ms meanwhile (it stops a
-/// deepening search that may hold them, even one started after the job was claimed);
-/// `None` when `flag` is raised (the job was cancelled, or the service is stopping)
-/// while it waits: the solve then stops at its first check, holding nothing.
-async fn wait_for<'a>(
-    pool: &'a Semaphore,
-    n: usize,
-    flag: &AtomicBool,
-    nudge: &(dyn Fn() + Sync),
-) -> Option<SemaphorePermit<'a>> {
-    let acquire = pool.acquire_many(u32::try_from(n).unwrap_or(u32::MAX));
-    tokio::pin!(acquire);
-    loop {
-        tokio::select! {
-            permit = &mut acquire => return permit.ok(),
-            () = tokio::time::sleep(Duration::from_millis(200)) => {
-                if flag.load(Ordering::SeqCst) {
-                    return None;
-                }
-                nudge();
-            }
-        }
-    }
-}
-
-/// The PySolFC game a job was submitted as, if any.
-fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
-    spec.pysol.as_deref().and_then(|text| text.parse().ok())
-}
-
-/// The redeals of a job with its deal's generator (`None` without redeals).
-fn redeals_of(spec: &NewJob) -> Option<Redeals> {
-    let count = u8::try_from(spec.redeals).ok().filter(|&k| k > 0)?;
-    let stream = match (pysol_deal(spec), spec.deal_seed) {
-        (Some(game), _) => RedealStream::pysol(game),
-        (None, Some(seed)) => RedealStream::deal(seed as u64, (spec.suits * spec.ranks) as usize),
-        // Refused by validation: a position has no generator.
-        (None, None) => return None,
-    };
-    Some(Redeals { count, stream })
-}
-
-/// The engine's options for a stored job on `threads` threads: its values are typed
-/// already (the position, variant and algorithm were parsed once, when the request
-/// came in).
-fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
-    SolveOptions {
-        variant: spec.variant.0,
-        algorithm: spec.algorithm.0,
-        max_nodes: spec.limit_nodes.map(|n| n as u64),
-        time_limit: Some(Duration::from_millis(spec.limit_time_ms as u64)),
-        seed: spec.search_seed as u64,
-        memory_limit: spec.table_mb.map(|mb| (mb as usize) << 20),
-        probes: spec.limit_probes.map(|p| p as u64),
-        threads,
-        ..SolveOptions::default()
-    }
-}
-
 /// One lane: claim, run, repeat; sleep until woken (or 1 s) when the queue is empty.
 async fn lane(runner: Arc<Runner>, solver: SolverThread) {
     while !runner.is_shutting_down() {
         let woken = runner.wake.notified();
         tokio::pin!(woken);
         woken.as_mut().enable();
-        match runner.run_next(&solver).await {
+        match runner.run_next(&solver, LaneKind::Shared).await {
             Ok(true) => {}
             Ok(false) => {
                 let _ = tokio::time::timeout(Duration::from_secs(1), woken).await;

@@ -18,10 +18,14 @@ impl Runner {
     /// Registers a job run outside the lanes (a Morpion proof): `stop_running`,
     /// `progress` and shutdown then reach it as they reach a lane's job.
     pub(crate) fn register(&self, id: &str, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) {
-        self.running
-            .lock()
-            .expect("running map")
-            .insert(id.to_string(), Running { cancel, progress });
+        self.running.lock().expect("running map").insert(
+            id.to_string(),
+            Running {
+                cancel,
+                progress,
+                status: Default::default(),
+            },
+        );
     }
 
     /// Forgets a job registered with [`Runner::register`].

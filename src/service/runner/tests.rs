@@ -4,7 +4,8 @@
 use super::*;
 use crate::service::job::Stored;
 use crate::service::store::test_support::new_job;
-use gaps_engine::{Algorithm, Variant};
+use crate::service::store::NewJob;
+use gaps_engine::{Algorithm, SolveOptions, Variant};
 use std::sync::atomic::AtomicUsize;
 
 #[test]

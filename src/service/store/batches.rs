@@ -6,6 +6,7 @@
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
 
 use super::jobs::{bind_new_job, new_job_columns};
+use super::queue::{take_turns_sql, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
@@ -175,7 +176,7 @@ impl Store {
         expected_offset: i64,
         jobs: &[NewJob],
     ) -> sqlx::Result<bool> {
-        in_transaction!(self, |Db, tx, _d| {
+        in_transaction!(self, |Db, tx, d| {
             let advanced = sqlx::query::<Db>(
                 "UPDATE batches SET materialized = materialized + $1
              WHERE id = $2 AND materialized = $3",
@@ -194,14 +195,30 @@ impl Store {
             // (and on SQLite the one writer) while it runs, so it must not wait on one
             // round trip a job (1,000 of them took about a second on PostgreSQL, during
             // which the claims and finishes sharing that counts row waited).
-            for rows in jobs.chunks(ROWS_PER_INSERT) {
+            // The chunk's turns, in deal order (`queue`: batches of different clients
+            // are served in turn).
+            let client = jobs
+                .first()
+                .and_then(|job| job.created_by.clone())
+                .unwrap_or_default();
+            let first_turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
+                .bind(BATCH)
+                .bind(&client)
+                .bind(jobs.len() as i64)
+                .fetch_one(&mut *tx)
+                .await?;
+            for (chunk, rows) in jobs.chunks(ROWS_PER_INSERT).enumerate() {
                 let mut insert = sqlx::QueryBuilder::<Db>::new(concat!(
                     "INSERT INTO jobs (",
                     new_job_columns!(),
-                    ", state) "
+                    ", queue_class, turn, state) "
                 ));
-                insert.push_values(rows, |mut row, job| {
-                    bind_new_job!(row, job, push_bind).push("'queued'");
+                let turns = first_turn + (chunk * ROWS_PER_INSERT) as i64..;
+                insert.push_values(rows.iter().zip(turns), |mut row, (job, turn)| {
+                    bind_new_job!(row, job, push_bind)
+                        .push_bind(BATCH)
+                        .push_bind(turn)
+                        .push("'queued'");
                 });
                 let inserted = insert.build().execute(&mut *tx).await?.rows_affected();
                 if inserted != rows.len() as u64 {
@@ -378,7 +395,21 @@ mod tests {
             // A job outside any batch counts nowhere.
             store.insert_job(&new_job("free", 99)).await.unwrap();
             assert_eq!(counts(&store, "b").await.queued, 6);
-            let claim = || async { store.claim_next(&test_lease()).await.unwrap().unwrap() };
+            let claim = || async {
+                let scope = crate::service::store::ClaimScope::Any;
+                store
+                    .claim_next(&test_lease(), scope)
+                    .await
+                    .unwrap()
+                    .unwrap()
+            };
+            // A single job is claimed before any batch job.
+            let free = claim().await;
+            assert_eq!(free.spec.id, "free");
+            assert!(store
+                .finish(&free, &verdict(Verdict::Solvable))
+                .await
+                .unwrap());
             let j0 = claim().await;
             assert_eq!(counts(&store, "b").await.running, 1);
             assert!(store

@@ -125,7 +125,11 @@ mod tests {
             assert!(store.next_to_deepen(10_000).await.unwrap().is_none());
             store.insert_job(&new_job("a", 3)).await.unwrap();
             assert!(store.has_queued().await.unwrap());
-            let a = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let a = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert!(!store.has_queued().await.unwrap());
             store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap();
             // Searched with 1000 ms: nothing to deepen under a cap of 1000 ms.

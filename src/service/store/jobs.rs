@@ -5,6 +5,7 @@
 //! so a late or repeated call can never move a job backwards or finish it twice.
 
 use super::known::{cached_stats, KnownVerdict};
+use super::queue::{class_of, take_turns_sql};
 use super::rows::{Finish, JobFilter, JobRow, NewJob};
 use super::{in_transaction, on_pool, Store};
 use crate::report::JobStats;
@@ -35,13 +36,23 @@ impl Store {
     /// statement is reset, where a failed commit (a full disk) is not reported, so a
     /// row would be returned as stored although it was rolled back.
     pub async fn insert_job(&self, job: &NewJob) -> sqlx::Result<JobRow> {
-        // One statement committed on its own (one round trip on PostgreSQL), read to
-        // its end: see `one_inserted`.
-        on_pool!(self, write, |Db, pool, _d| {
-            let rows = bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
-                .fetch_all(pool)
+        let class = class_of(job.batch_id.as_deref());
+        let client = job.created_by.clone().unwrap_or_default();
+        in_transaction!(self, |Db, tx, d| {
+            let turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
+                .bind(class)
+                .bind(&client)
+                .bind(1_i64)
+                .fetch_one(&mut *tx)
                 .await?;
-            one_inserted(rows)
+            let rows = bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
+                .bind(class)
+                .bind(turn)
+                .fetch_all(&mut *tx)
+                .await?;
+            let row = one_inserted(rows)?;
+            tx.commit().await?;
+            Ok(row)
         })
     }
 
@@ -390,9 +401,9 @@ fn redeal_kind(job: &NewJob) -> String {
 pub(super) const INSERT_QUEUED: &str = concat!(
     "INSERT INTO jobs (",
     new_job_columns!(),
-    ", state) VALUES (",
+    ", queue_class, turn, state) VALUES (",
     new_job_values!(),
-    ", 'queued') RETURNING *"
+    ", $18, $19, 'queued') RETURNING *"
 );
 
 /// The row of a one-row `INSERT ... RETURNING` run outside a transaction, read with
@@ -422,7 +433,11 @@ mod tests {
             store.insert_job(&new_job("b", 1)).await.unwrap();
             store.insert_job(&new_job("c", 2)).await.unwrap();
             // Oldest first.
-            let a = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let a = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(
                 (a.spec.id.as_str(), a.state, a.attempts),
                 ("a", JobState::Running, 1)
@@ -430,14 +445,26 @@ mod tests {
             assert!(store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap());
             // Finishing twice changes nothing.
             assert!(!store.finish(&a, &verdict(Verdict::Solvable)).await.unwrap());
-            let b = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let b = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert!(store.finish(&b, &verdict(Verdict::Solvable)).await.unwrap());
-            let c = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let c = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert!(store
                 .finish(&c, &verdict(Verdict::Unsolvable))
                 .await
                 .unwrap());
-            assert!(store.claim_next(&test_lease()).await.unwrap().is_none());
+            assert!(store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .is_none());
             // The exact verdict replaced the unknown; P1 counts once.
             let rows = store.win_rate_counts().await.unwrap();
             assert_eq!(rows.len(), 1);
@@ -452,7 +479,11 @@ mod tests {
             );
             // An exact verdict is never replaced.
             store.insert_job(&new_job("d", 2)).await.unwrap();
-            let d = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let d = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             store.finish(&d, &verdict(Verdict::Unknown)).await.unwrap();
             assert_eq!(
                 store
@@ -478,12 +509,20 @@ mod tests {
             store.insert_job(&new_job("s", 3)).await.unwrap();
             let r = store.cancel("q").await.unwrap().unwrap();
             assert_eq!(r.state, JobState::Cancelled);
-            let running = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let running = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(running.spec.id, "r");
             let flagged = store.cancel("r").await.unwrap().unwrap();
             assert_eq!(flagged.state, JobState::Running);
             assert!(flagged.cancel_requested);
-            let s = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let s = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(s.spec.id, "s");
             assert!(store.cancel("nope").await.unwrap().is_none());
             // A crash: `r` was cancelled by its user, `s` goes back to the queue.
@@ -492,7 +531,11 @@ mod tests {
                 store.job("r").await.unwrap().unwrap().state,
                 JobState::Cancelled
             );
-            let again = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let again = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
         })
         .await;

@@ -147,7 +147,11 @@ mod known_tests {
             tried.table_mb = Some(16);
             tried.threads = 1;
             store.insert_job(&tried).await.unwrap();
-            let running = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let running = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             store
                 .finish(&running, &verdict(Verdict::Unknown))
                 .await

@@ -12,6 +12,7 @@
 //!   been claimed `max_attempts` times, or `cancelled` if a user asked for that; any
 //!   node may do this, and the same rules hold for the jobs a crash left `running`.
 
+use super::queue::ClaimScope;
 use super::rows::JobRow;
 use super::{in_transaction, on_pool, Store};
 use std::time::Duration;
@@ -44,29 +45,32 @@ pub(super) fn millis(d: Duration) -> i64 {
 /// How often a node's claims look again from the start of the queue.
 const RESCAN_EVERY: Duration = Duration::from_secs(1);
 
-/// Where this node's claims start looking in the queue (shared by the store's clones).
+/// Where this node's claims start looking in each class of the queue (shared by the
+/// store's clones).
 ///
-/// Claims take jobs in `seq` order, so the queue's index holds, before its first queued
-/// job, an entry for every job claimed since the table was last vacuumed: PostgreSQL
-/// marks them dead but keeps them, and a claim that starts from the beginning steps
-/// over all of them (about a thousand index pages a claim a third of the way through a
-/// million-deal batch on a server without autovacuum, and the claims slowed with it).
-/// A claim therefore starts at the last `seq` this node claimed. A job can be queued
-/// below that: one put back in the queue, or one whose insert committed after that of
-/// a later `seq`. So a claim starts from the beginning when this node put a job back,
-/// when it was last done more than [`RESCAN_EVERY`] ago, and when a claim from the
-/// floor finds nothing: such a job waits at most about a second longer than in strict
-/// `seq` order, and a queued job is never left behind.
+/// Claims take jobs in `(turn, seq)` order within a class (`queue`), so the queue's
+/// index holds, before its first queued job, an entry for every job claimed since the
+/// table was last vacuumed: PostgreSQL marks them dead but keeps them, and a claim that
+/// starts from the beginning steps over all of them (about a thousand index pages a
+/// claim a third of the way through a million-deal batch on a server without
+/// autovacuum, and the claims slowed with it). A claim therefore starts at the last
+/// turn this node claimed in the class. A job can be queued below that: one put back in
+/// the queue, or one whose insert committed after that of a later turn. So a claim
+/// starts from the beginning when this node put a job back, when it was last done more
+/// than [`RESCAN_EVERY`] ago, and when a claim from the floor finds nothing: such a job
+/// waits at most about a second longer than in strict order, and a queued job is never
+/// left behind.
 #[derive(Debug)]
 pub(super) struct ClaimFloor {
-    state: std::sync::Mutex<FloorState>,
+    /// One per class (`queue::SINGLE`, `queue::BATCH`).
+    state: std::sync::Mutex<[FloorState; 2]>,
     /// How often claims start from the beginning ([`RESCAN_EVERY`]).
     every: Duration,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 struct FloorState {
-    seq: i64,
+    turn: i64,
     rescanned: Option<std::time::Instant>,
 }
 
@@ -78,81 +82,122 @@ impl Default for ClaimFloor {
 
 impl ClaimFloor {
     fn new(every: Duration) -> Self {
+        let empty = FloorState {
+            turn: 0,
+            rescanned: None,
+        };
         ClaimFloor {
-            state: std::sync::Mutex::new(FloorState {
-                seq: 0,
-                rescanned: None,
-            }),
+            state: std::sync::Mutex::new([empty; 2]),
             every,
         }
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, FloorState> {
+    fn state(&self) -> std::sync::MutexGuard<'_, [FloorState; 2]> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The `seq` the next claim starts from (0: the beginning).
-    fn start(&self) -> i64 {
-        let state = self.state();
-        match state.rescanned {
-            Some(at) if at.elapsed() < self.every => state.seq,
+    /// The turns the next claim starts from in each class (0: the beginning).
+    fn start(&self) -> [i64; 2] {
+        self.state().map(|state| match state.rescanned {
+            Some(at) if at.elapsed() < self.every => state.turn,
             _ => 0,
-        }
+        })
     }
 
-    /// A claim that started at `from` took `seq`, or found nothing (`None`).
-    fn claimed(&self, from: i64, seq: Option<i64>) {
-        let mut state = self.state();
-        if from == 0 {
-            state.rescanned = Some(std::time::Instant::now());
-            state.seq = seq.unwrap_or(state.seq);
-        } else if let Some(seq) = seq {
-            state.seq = state.seq.max(seq);
+    /// A claim in `scope` that started at `from` took a job of class `took.0` at turn
+    /// `took.1`, or found nothing (`None`).
+    fn claimed(&self, from: [i64; 2], scope: ClaimScope, took: Option<(i64, i64)>) {
+        let mut states = self.state();
+        for &class in scope.classes() {
+            let state = &mut states[class as usize];
+            let class = class as usize;
+            let turn = took.filter(|(c, _)| *c == class as i64).map(|(_, t)| t);
+            if from[class] == 0 {
+                // Nothing found from the beginning of a class looked at means it is
+                // empty; a job of a later class found means the same for this one.
+                if turn.is_some() || took.is_none_or(|(c, _)| c > class as i64) {
+                    state.rescanned = Some(std::time::Instant::now());
+                    state.turn = turn.unwrap_or(state.turn);
+                }
+            } else if let Some(turn) = turn {
+                state.turn = state.turn.max(turn);
+            }
         }
     }
 
     /// A job was put back in the queue: the next claim starts from the beginning.
     fn reset(&self) {
-        self.state().rescanned = None;
+        for state in self.state().iter_mut() {
+            state.rescanned = None;
+        }
     }
 }
 
 impl Store {
-    /// Moves the oldest queued job to `running` under a new lease and returns it (the
-    /// oldest from this node's floor: see `ClaimFloor`).
-    pub async fn claim_next(&self, lease: &Lease) -> sqlx::Result<Option<JobRow>> {
+    /// Moves the first queued job in `scope` (single jobs first, then by turn: see
+    /// `queue`) to `running` under a new lease and returns it (the first from this
+    /// node's floors: see `ClaimFloor`).
+    pub async fn claim_next(
+        &self,
+        lease: &Lease,
+        scope: ClaimScope,
+    ) -> sqlx::Result<Option<JobRow>> {
         let from = self.claim_floor.start();
-        let row = self.claim_from(from, lease).await?;
-        self.claim_floor.claimed(from, row.as_ref().map(|r| r.seq));
-        if row.is_some() || from == 0 {
+        let row = self.claim_from(from, lease, scope).await?;
+        let took = |row: &Option<JobRow>| row.as_ref().map(|r| (r.queue_class, r.turn));
+        self.claim_floor.claimed(from, scope, took(&row));
+        if row.is_some() || from == [0, 0] {
             return Ok(row);
         }
-        let row = self.claim_from(0, lease).await?;
-        self.claim_floor.claimed(0, row.as_ref().map(|r| r.seq));
+        let row = self.claim_from([0, 0], lease, scope).await?;
+        self.claim_floor.claimed([0, 0], scope, took(&row));
         Ok(row)
     }
 
-    /// Claims the oldest queued job whose `seq` is at least `from`.
-    async fn claim_from(&self, from: i64, lease: &Lease) -> sqlx::Result<Option<JobRow>> {
+    /// Claims the first queued job in `scope` whose turn is at least `from[class]`.
+    async fn claim_from(
+        &self,
+        from: [i64; 2],
+        lease: &Lease,
+        scope: ClaimScope,
+    ) -> sqlx::Result<Option<JobRow>> {
         let token = uuid::Uuid::now_v7().to_string();
         // A transaction, so that a failed commit is reported (see `insert_job`).
         in_transaction!(self, |Db, tx, d| {
-            let row = sqlx::query_as::<Db, JobRow>(&format!(
+            // One sub-select a class, in order: COALESCE runs the next only when the
+            // one before found nothing.
+            let picks: Vec<String> = scope
+                .classes()
+                .iter()
+                .map(|class| {
+                    format!(
+                        "(SELECT seq FROM jobs
+                          WHERE state = 'queued' AND queue_class = {class} AND turn >= ${param}
+                          ORDER BY turn, seq LIMIT 1 {lock})",
+                        param = 4 + class,
+                        lock = d.claim_lock
+                    )
+                })
+                .collect();
+            let sql = format!(
                 "UPDATE jobs SET state = 'running', started_at = {now}, attempts = attempts + 1,
                      node_id = $1, lease_token = $2, lease_until = {now_ms} + $3
-                 WHERE seq = (SELECT seq FROM jobs WHERE state = 'queued' AND seq >= $4
-                              ORDER BY seq LIMIT 1 {lock})
+                 WHERE seq = COALESCE({picks}, NULL)
                  RETURNING *",
                 now = d.now,
                 now_ms = d.now_ms,
-                lock = d.claim_lock
-            ))
-            .bind(&lease.node_id)
-            .bind(&token)
-            .bind(millis(lease.duration))
-            .bind(from)
-            .fetch_optional(&mut *tx)
-            .await?;
+                picks = picks.join(", "),
+            );
+            let query = sqlx::query_as::<Db, JobRow>(&sql)
+                .bind(&lease.node_id)
+                .bind(&token)
+                .bind(millis(lease.duration))
+                .bind(from[0]);
+            let query = match scope {
+                ClaimScope::Any => query.bind(from[1]),
+                ClaimScope::SingleOnly => query,
+            };
+            let row = query.fetch_optional(&mut *tx).await?;
             tx.commit().await?;
             Ok(row)
         })
@@ -277,7 +322,11 @@ mod tests {
         on_both(|store| async move {
             store.insert_job(&new_job("a", 1)).await.unwrap();
             // Node 1 claims with a short lease and pauses past it.
-            let first = store.claim_next(&lease("n1", 50)).await.unwrap().unwrap();
+            let first = store
+                .claim_next(&lease("n1", 50), ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(first.node_id.as_deref(), Some("n1"));
             assert_eq!(
                 store
@@ -298,7 +347,7 @@ mod tests {
             );
             // Node 2 claims it again.
             let second = store
-                .claim_next(&lease("n2", 60_000))
+                .claim_next(&lease("n2", 60_000), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -366,7 +415,11 @@ mod tests {
             let slow = with_rescans_every(&store, Duration::from_secs(3600));
             let claim = |s: &Store| {
                 let s = s.clone();
-                async move { s.claim_next(&lease("n", 60_000)).await.unwrap() }
+                async move {
+                    s.claim_next(&lease("n", 60_000), ClaimScope::Any)
+                        .await
+                        .unwrap()
+                }
             };
             assert_eq!(claim(&slow).await.unwrap().spec.id, "a");
             assert_eq!(claim(&slow).await.unwrap().spec.id, "b");
@@ -399,11 +452,19 @@ mod tests {
         on_both(|store| async move {
             store.insert_job(&new_job("b", 2)).await.unwrap();
             for _ in 0..2 {
-                store.claim_next(&lease("n", 1)).await.unwrap().unwrap();
+                store
+                    .claim_next(&lease("n", 1), ClaimScope::Any)
+                    .await
+                    .unwrap()
+                    .unwrap();
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 store.reclaim_expired(3).await.unwrap();
             }
-            let third = store.claim_next(&lease("n", 1)).await.unwrap().unwrap();
+            let third = store
+                .claim_next(&lease("n", 1), ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(third.attempts, 3);
             tokio::time::sleep(Duration::from_millis(20)).await;
             let back = store.reclaim_expired(3).await.unwrap();
@@ -421,7 +482,7 @@ mod tests {
             // A cancel asked through any node reaches the holder with its next heartbeat.
             store.insert_job(&new_job("c", 3)).await.unwrap();
             let running = store
-                .claim_next(&lease("n", 60_000))
+                .claim_next(&lease("n", 60_000), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -437,7 +498,7 @@ mod tests {
             // lease says.
             store.insert_job(&new_job("d", 4)).await.unwrap();
             store
-                .claim_next(&lease("n", 60_000))
+                .claim_next(&lease("n", 60_000), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();

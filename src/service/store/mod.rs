@@ -31,6 +31,7 @@ mod leases;
 mod morpion;
 mod morpion_units;
 mod pysol;
+mod queue;
 mod rows;
 pub(crate) mod sqlite_tx;
 mod stats;
@@ -47,6 +48,7 @@ pub use leases::{Lease, Reclaimed};
 pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
 pub use morpion_units::{MorpionUnitRow, UnitDone, UnitsProgress};
 pub use pysol::{PysolCounts, PysolRange, PysolVerdict};
+pub use queue::{ClaimScope, QueuePlace};
 pub use rows::{Finish, JobFilter, JobRow, NewJob};
 pub use stats::{EffortRow, WinRateCounts};
 pub use wal::{WalReset, WAL_RESET_BYTES};
@@ -78,6 +80,8 @@ pub(crate) struct Dialect {
     pub aggregate_shards: u64,
     /// "Now" minus `$1` days, in the text form of the timestamps.
     pub days_ago: &'static str,
+    /// The larger of two values.
+    pub greatest: &'static str,
 }
 
 pub(crate) const SQLITE: Dialect = Dialect {
@@ -87,6 +91,7 @@ pub(crate) const SQLITE: Dialect = Dialect {
     lock_effort: "",
     aggregate_shards: 1,
     days_ago: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $1 || ' days')",
+    greatest: "MAX",
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
@@ -97,6 +102,7 @@ pub(crate) const POSTGRES: Dialect = Dialect {
     aggregate_shards: 8,
     days_ago: "to_char((clock_timestamp() - make_interval(days => $1)) AT TIME ZONE 'UTC',
         'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
+    greatest: "GREATEST",
 };
 
 /// What one node tells the others (see [`Store::announce`]).
@@ -509,7 +515,11 @@ mod tests {
     async fn a_backup_of_a_live_store_opens_with_its_jobs_and_statistics() {
         let (store, dir) = temp_store().await;
         store.insert_job(&new_job("done", 1)).await.unwrap();
-        let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+        let job = store
+            .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(store
             .finish(&job, &verdict(Verdict::Solvable))
             .await
@@ -542,7 +552,11 @@ mod tests {
         super::test_support::on_both(|store| async move {
             for (id, seed) in [("old", 1), ("recent", 2)] {
                 store.insert_job(&new_job(id, seed)).await.unwrap();
-                let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+                let job = store
+                    .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                    .await
+                    .unwrap()
+                    .unwrap();
                 assert!(store
                     .finish(&job, &verdict(Verdict::Solvable))
                     .await

@@ -221,7 +221,11 @@ mod pysol_tests {
                 .into_iter()
                 .chain([Verdict::Solvable; 3])
             {
-                let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+                let job = store
+                    .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                    .await
+                    .unwrap()
+                    .unwrap();
                 store.finish(&job, &verdict(outcome)).await.unwrap();
             }
             let counts = |games, solvable, unknown| PysolCounts {
@@ -257,7 +261,11 @@ mod pysol_tests {
                 store.pysol_win_rate_counts().await.unwrap()[1],
                 counts(4, 2, 2)
             );
-            let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+            let job = store
+                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .await
+                .unwrap()
+                .unwrap();
             assert_eq!(job.spec.pysol.as_deref(), Some("montana:6"));
             store
                 .finish(&job, &verdict(Verdict::Solvable))
@@ -294,7 +302,11 @@ mod pysol_tests {
                 let number = if k == n - 1 { i64::MAX } else { 10 + 2 * k };
                 let job = game_job(&format!("j{k}"), k as u64, "montana", number);
                 store.insert_job(&job).await.unwrap();
-                let job = store.claim_next(&test_lease()).await.unwrap().unwrap();
+                let job = store
+                    .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                    .await
+                    .unwrap()
+                    .unwrap();
                 store
                     .finish(&job, &verdict(Verdict::Unsolvable))
                     .await

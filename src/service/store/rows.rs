@@ -37,6 +37,10 @@ pub struct JobRow {
     pub lease_token: Option<String>,
     /// When the lease ends unless renewed, in milliseconds since the Unix epoch.
     pub lease_until: Option<i64>,
+    /// 0: a job asked on its own, claimed before any batch's deal (1). See `queue`.
+    pub queue_class: i64,
+    /// Its place among the queued jobs of its class (see `queue`).
+    pub turn: i64,
 }
 
 impl JobRow {

@@ -1,0 +1,70 @@
+//! A stored job's inputs to the engine (its options and redeals), and the wait for a
+//! share of the pool (threads or memory) that a cancel can interrupt.
+//!
+//! Invariant: a stored job's values are typed already (parsed once, when the request
+//! came in); nothing here re-validates them.
+
+use crate::service::store::NewJob;
+use gaps_engine::{PysolDeal, RedealStream, Redeals, SolveOptions};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+/// `n` permits of `pool`, waited for, calling `nudge` every 200 ms meanwhile (it stops a
+/// deepening search that may hold them, even one started after the job was claimed);
+/// `None` when `flag` is raised (the job was cancelled, or the service is stopping)
+/// while it waits: the solve then stops at its first check, holding nothing.
+pub(super) async fn wait_for<'a>(
+    pool: &'a Semaphore,
+    n: usize,
+    flag: &AtomicBool,
+    nudge: &(dyn Fn() + Sync),
+) -> Option<SemaphorePermit<'a>> {
+    let acquire = pool.acquire_many(u32::try_from(n).unwrap_or(u32::MAX));
+    tokio::pin!(acquire);
+    loop {
+        tokio::select! {
+            permit = &mut acquire => return permit.ok(),
+            () = tokio::time::sleep(Duration::from_millis(200)) => {
+                if flag.load(Ordering::SeqCst) {
+                    return None;
+                }
+                nudge();
+            }
+        }
+    }
+}
+
+/// The PySolFC game a job was submitted as, if any.
+pub(super) fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
+    spec.pysol.as_deref().and_then(|text| text.parse().ok())
+}
+
+/// The redeals of a job with its deal's generator (`None` without redeals).
+pub(super) fn redeals_of(spec: &NewJob) -> Option<Redeals> {
+    let count = u8::try_from(spec.redeals).ok().filter(|&k| k > 0)?;
+    let stream = match (pysol_deal(spec), spec.deal_seed) {
+        (Some(game), _) => RedealStream::pysol(game),
+        (None, Some(seed)) => RedealStream::deal(seed as u64, (spec.suits * spec.ranks) as usize),
+        // Refused by validation: a position has no generator.
+        (None, None) => return None,
+    };
+    Some(Redeals { count, stream })
+}
+
+/// The engine's options for a stored job on `threads` threads: its values are typed
+/// already (the position, variant and algorithm were parsed once, when the request
+/// came in).
+pub(super) fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
+    SolveOptions {
+        variant: spec.variant.0,
+        algorithm: spec.algorithm.0,
+        max_nodes: spec.limit_nodes.map(|n| n as u64),
+        time_limit: Some(Duration::from_millis(spec.limit_time_ms as u64)),
+        seed: spec.search_seed as u64,
+        memory_limit: spec.table_mb.map(|mb| (mb as usize) << 20),
+        probes: spec.limit_probes.map(|p| p as u64),
+        threads,
+        ..SolveOptions::default()
+    }
+}
