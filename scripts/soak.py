@@ -4,6 +4,16 @@ nothing accepted was lost.
 
     scripts/soak.py --gaps target/release/gaps [--cycles 10] [--rate 500]
                     [--cycle-seconds 6] [--full-disk-seconds 10]
+    scripts/soak.py --gaps target/release/gaps --backend postgres --nodes 3 [--cycles 9]
+
+With `--backend postgres` it runs NODES nodes on the database `gaps_soak` of the
+PostgreSQL server at 127.0.0.1:5432 (dropped and created first); clients send to the
+nodes in turn; each cycle kills (-9) one node, the nodes in turn, and starts it again;
+after half the cycles the PostgreSQL server itself is restarted (`pg_ctlcluster`, as
+root: every node loses the database for a few seconds). There is no full-disk phase.
+The check reads the jobs with `psql` and asks the same of them (every accepted job
+there once, `done`, with a verdict), and says which node ran how many. Leases last
+5 s in both modes, so a killed node's jobs come back to the others quickly.
 
 Runs `gaps serve` on an SQLite database (on a tmpfs of --tmpfs-mb when this machine
 can mount one, so that the disk can be filled), with THREADS clients sending
@@ -35,12 +45,27 @@ import threading
 import time
 
 
-def start(args, db, port, log):
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
+PG_NAME = "gaps_soak"
+PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+
+
+def psql(url, sql, csv=False):
+    cmd = ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
+    if csv:
+        cmd[1:1] = ["--csv", "-t"]
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return done.stdout
+
+
+def start(args, db, port, log, node_id="soak"):
     env = dict(os.environ,
-               GAPS_SOLVER__THREADS="2", GAPS_SOLVER__TABLE_MB="16",
-               GAPS_DEEPEN__ENABLED="false", GAPS_LOG__FILTER="error")
+               GAPS_SOLVER__THREADS=str(args.solver_threads), GAPS_SOLVER__TABLE_MB="16",
+               GAPS_DEEPEN__ENABLED="false", GAPS_LOG__FILTER="error",
+               GAPS_QUEUE__NODE_ID=node_id, GAPS_QUEUE__LEASE_MS="5000")
+    url = PG_URL if args.backend == "postgres" else f"sqlite://{db}"
     proc = subprocess.Popen(
-        [args.gaps, "serve", "--listen", f"127.0.0.1:{port}", "--database", f"sqlite://{db}"],
+        [args.gaps, "serve", "--listen", f"127.0.0.1:{port}", "--database", url],
         env=env, stdout=subprocess.DEVNULL, stderr=open(log, "a"))
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -59,8 +84,8 @@ def start(args, db, port, log):
 class Clients:
     """THREADS senders at RATE in all; records accepted ids and every status."""
 
-    def __init__(self, args, port):
-        self.args, self.port = args, port
+    def __init__(self, args, ports):
+        self.args, self.ports = args, ports
         self.lock = threading.Lock()
         self.accepted = []
         self.statuses = {}
@@ -86,7 +111,8 @@ class Clients:
             body = json.dumps({"deal": {"seed": seed, "suits": 4, "ranks": 5}})
             try:
                 if conn is None:
-                    conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+                    port = self.ports[(k + seed) % len(self.ports)]
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                 conn.request("POST", "/v1/jobs", body, {"content-type": "application/json"})
                 response = conn.getresponse()
                 data = response.read()
@@ -132,6 +158,103 @@ def fill(path):
             pass
 
 
+def free_port():
+    sock = __import__("socket").socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def drain(ports, seconds):
+    """Waits until no job is queued or running (read through any node that answers)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        for port in ports:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                conn.request("GET", "/v1/jobs?state=queued&limit=1")
+                queued = json.loads(conn.getresponse().read())["jobs"]
+                conn.request("GET", "/v1/jobs?state=running&limit=1")
+                running = json.loads(conn.getresponse().read())["jobs"]
+            except (OSError, ValueError, KeyError, http.client.HTTPException):
+                continue
+            if not queued and not running:
+                return True
+            break
+        time.sleep(0.5)
+    return False
+
+
+def soak_postgres(args):
+    psql(PG_ADMIN, f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
+    psql(PG_ADMIN, f"CREATE DATABASE {PG_NAME}")
+    work = tempfile.mkdtemp(prefix="gaps-soak-")
+    log = os.path.join(work, "server.log")
+    ports = [free_port() for _ in range(args.nodes)]
+    procs = [start(args, None, port, log, f"soak{i}") for i, port in enumerate(ports)]
+    version = sorted(os.listdir("/etc/postgresql"))[-1]
+    began = time.time()
+    kills = db_restarts = 0
+    try:
+        with Clients(args, ports) as clients:
+            for cycle in range(args.cycles):
+                time.sleep(args.cycle_seconds)
+                k = cycle % len(procs)
+                procs[k].send_signal(signal.SIGKILL)
+                procs[k].wait()
+                kills += 1
+                procs[k] = start(args, None, ports[k], log, f"soak{k}")
+                print(f"cycle {cycle + 1}: node {k} killed and restarted; "
+                      f"{len(clients.accepted)} accepted so far", flush=True)
+                if cycle + 1 == args.cycles // 2:
+                    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version,
+                                    "main", "restart"], check=True, capture_output=True)
+                    db_restarts += 1
+                    print("PostgreSQL restarted", flush=True)
+        posting = time.time() - began
+        drained = drain(ports, args.drain)
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in procs:
+            proc.wait(timeout=30)
+        rows = {}
+        for line in psql(PG_URL, "SELECT id, state, verdict, attempts, node_id FROM jobs",
+                         csv=True).splitlines():
+            if line:
+                id_, state, verdict, attempts, node = line.split(",")
+                rows[id_] = (state, verdict or None, int(attempts), node)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+    accepted = clients.accepted
+    missing = [i for i in accepted if i not in rows]
+    not_done = [i for i in accepted if i in rows and (rows[i][0] != "done" or rows[i][1] is None)]
+    duplicates = len(accepted) - len(set(accepted))
+    errors = {k: v for k, v in clients.statuses.items() if isinstance(k, int) and k >= 500 and k != 503}
+    rerun = sum(1 for i in accepted if i in rows and rows[i][2] > 1)
+    by_node = {}
+    for i in accepted:
+        if i in rows:
+            by_node[rows[i][3]] = by_node.get(rows[i][3], 0) + 1
+    print(json.dumps({
+        "backend": "postgres", "nodes": args.nodes, "node kills": kills,
+        "database restarts": db_restarts, "drained": drained,
+        "seconds posting": round(posting, 1), "rate asked": args.rate,
+        "requests": sum(clients.statuses.values()),
+        "statuses": {str(k): v for k, v in clients.statuses.items()},
+        "accepted": len(accepted), "accepted per s": round(len(accepted) / posting, 1),
+        "missing": len(missing), "not done": len(not_done), "duplicate ids": duplicates,
+        "run more than once (interrupted by a kill)": rerun,
+        "done by node": by_node,
+    }, indent=1))
+    failed = missing or not_done or duplicates or errors or not drained
+    if failed:
+        print(f"the nodes' log: {log}", file=sys.stderr)
+    sys.exit(1 if failed else 0)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--gaps", default="target/release/gaps")
@@ -142,7 +265,14 @@ def main():
     p.add_argument("--full-disk-seconds", type=float, default=10)
     p.add_argument("--tmpfs-mb", type=int, default=256)
     p.add_argument("--drain", type=float, default=300, help="seconds to wait for the queue")
+    p.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    p.add_argument("--nodes", type=int, default=1)
+    p.add_argument("--solver-threads", type=int, default=2)
     args = p.parse_args()
+    if args.backend == "sqlite" and args.nodes != 1:
+        sys.exit("SQLite allows one node")
+    if args.backend == "postgres":
+        return soak_postgres(args)
 
     work = tempfile.mkdtemp(prefix="gaps-soak-")
     mnt = os.path.join(work, "disk")
@@ -158,7 +288,7 @@ def main():
     kills = 0
     disk_statuses = {}
     try:
-        with Clients(args, port) as clients:
+        with Clients(args, [port]) as clients:
             for cycle in range(args.cycles):
                 time.sleep(args.cycle_seconds)
                 proc.send_signal(signal.SIGKILL)

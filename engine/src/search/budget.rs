@@ -72,6 +72,9 @@ pub struct Budget<'a> {
     progress: Option<&'a AtomicU64>,
     /// Parks the search while paused; its paused time moves the deadline.
     pause: Option<&'a PauseGate>,
+    /// The gate's paused time when this budget's deadline was set: only pauses after
+    /// it move the deadline.
+    paused_before: Duration,
     /// Raised by a sibling thread when it stops the whole search: the innermost
     /// search's flag first, then the flag of the search around it (a parallel exact
     /// search inside the `auto` portfolio). Two levels are all the engine nests.
@@ -92,6 +95,7 @@ impl<'a> Budget<'a> {
             cancel,
             progress: None,
             pause: None,
+            paused_before: Duration::ZERO,
             halts: [None, None],
         }
     }
@@ -103,6 +107,7 @@ impl<'a> Budget<'a> {
             cancel: None,
             progress: None,
             pause: None,
+            paused_before: Duration::ZERO,
             halts: [None, None],
         }
     }
@@ -115,22 +120,25 @@ impl<'a> Budget<'a> {
     /// The same budget, also parking the search while `pause` is paused (and moving
     /// its deadline by that time).
     pub fn with_pause(self, pause: Option<&'a PauseGate>) -> Self {
-        Budget { pause, ..self }
-    }
-
-    /// The gate that pauses this search, if any (for a search that builds budgets of
-    /// its own from its request's limits).
-    pub fn pause_gate(&self) -> Option<&'a PauseGate> {
-        self.pause
+        Budget {
+            pause,
+            paused_before: pause.map_or(Duration::ZERO, PauseGate::paused_for),
+            ..self
+        }
     }
 
     /// The deadline, moved by the time the search was paused.
     fn effective_deadline(&self) -> Option<Instant> {
         let deadline = self.deadline?;
         Some(match self.pause {
-            Some(gate) => deadline + gate.paused_for(),
+            Some(gate) => deadline + gate.paused_for().saturating_sub(self.paused_before),
             None => deadline,
         })
+    }
+
+    /// The most nodes this budget allows.
+    pub fn max_nodes(&self) -> u64 {
+        self.max_nodes
     }
 
     /// The same budget with at most `max_nodes` nodes (counted like the original's).
@@ -257,6 +265,11 @@ mod tests {
         assert!(budget.time_left().unwrap() > Duration::from_millis(10));
         std::thread::sleep(Duration::from_millis(150));
         assert_eq!(budget.exhausted(2), Some(StopReason::TimeLimit));
+        // A budget made after a pause is not moved by it.
+        let later =
+            Budget::new(None, Some(Duration::from_millis(100)), None).with_pause(Some(&gate));
+        let left = later.time_left().unwrap();
+        assert!(left <= Duration::from_millis(100), "{left:?}");
         // A cancel stops a parked search.
         let cancel = AtomicBool::new(false);
         let budget = Budget::new(None, None, Some(&cancel)).with_pause(Some(&gate));

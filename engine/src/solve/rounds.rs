@@ -128,10 +128,12 @@ enum RoundEnd {
 /// The limits and counts of one solve over rounds.
 struct Run<'a> {
     options: SolveOptions,
+    /// The whole request's limits (nodes counted over every round's searches); its
+    /// node count is `nodes`.
+    budget: Budget<'a>,
+    /// The caller's controls, for the searches the rounds run (progress is published
+    /// here, over all of them).
     controls: SolveControls<'a>,
-    /// The request's deadline as set; [`Run::deadline`] moves it by the time paused.
-    deadline_set: Option<Instant>,
-    max_nodes: u64,
     max_entries: usize,
     nodes: u64,
     stats: SearchStats,
@@ -139,29 +141,8 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The deadline, moved by the time the solve was paused.
-    fn deadline(&self) -> Option<Instant> {
-        let paused = self
-            .controls
-            .pause
-            .map_or(Duration::ZERO, |g| g.paused_for());
-        self.deadline_set.map(|d| d + paused)
-    }
-
     fn stop(&self) -> Option<StopReason> {
-        if self.nodes >= self.max_nodes {
-            Some(StopReason::NodeLimit)
-        } else if self
-            .controls
-            .cancel
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            Some(StopReason::Cancelled)
-        } else if self.deadline().is_some_and(|d| Instant::now() >= d) {
-            Some(StopReason::TimeLimit)
-        } else {
-            None
-        }
+        self.budget.exhausted(self.nodes)
     }
 
     fn count(&mut self, nodes: u64) {
@@ -217,9 +198,9 @@ impl Solver {
                 memory_limit: options.memory_limit.map(|m| m - m / 4),
                 ..*options
             },
+            budget: Budget::new(options.max_nodes, options.time_limit, controls.cancel)
+                .with_pause(controls.pause),
             controls,
-            deadline_set: options.time_limit.map(|t| began + t),
-            max_nodes: options.max_nodes.unwrap_or(u64::MAX),
             max_entries: (memory / 4 / BYTES_PER_ENTRY).max(1),
             nodes: 0,
             stats: SearchStats::default(),
@@ -291,10 +272,7 @@ impl Solver {
         // 1. The round itself.
         let own = if left == 0 { allowance } else { allowance / 2 };
         let time = (top && left > 0)
-            .then(|| {
-                run.deadline()
-                    .map(|d| d.saturating_duration_since(Instant::now()) / 4)
-            })
+            .then(|| run.budget.time_left().map(|left| left / 4))
             .flatten();
         let first = self.solve_round(run, start, own, time)?;
         if top {
@@ -320,13 +298,7 @@ impl Solver {
         let mut cap = FIRST_POINT_CAP;
         loop {
             let room = allowance.saturating_sub(spent(run));
-            let budget = Budget::new(
-                Some(run.max_nodes.saturating_sub(run.nodes).min(room)),
-                run.deadline()
-                    .map(|d| d.saturating_duration_since(Instant::now())),
-                run.controls.cancel,
-            )
-            .with_pause(run.controls.pause);
+            let budget = run.budget.after(run.nodes).capped(room);
             let most = entries.min(run.max_entries);
             let (tree, end, nodes) = RoundTree::build(start, variant, most, &budget);
             run.count(nodes);
@@ -412,11 +384,9 @@ impl Solver {
         if let Some(reason) = run.stop() {
             return Ok(RoundEnd::Stopped(reason));
         }
-        let left = run
-            .deadline()
-            .map(|d| d.saturating_duration_since(Instant::now()));
+        let left = run.budget.time_left();
         let options = SolveOptions {
-            max_nodes: Some(nodes.min(run.max_nodes - run.nodes)),
+            max_nodes: Some(nodes.min(run.budget.after(run.nodes).max_nodes())),
             time_limit: match (left, time) {
                 (Some(l), Some(t)) => Some(l.min(t)),
                 (l, t) => l.or(t),
