@@ -22,7 +22,7 @@ processes:
    client B posts one of DEALS/2 other deals. Each one's deals ended per minute from
    B's post until A's batch ends, and the share of B over that time.
 
-Clients are told apart by their token (`GAPS_AUTH__TOKENS`). Standard library plus
+Clients are told apart by their token (`GAPS_AUTH__TOKENS`, sent whole as the bearer). Standard library plus
 `psql`.
 """
 
@@ -149,7 +149,7 @@ def run_alone(args):
     cluster = Cluster(args)
     try:
         t = time.monotonic()
-        batch = post_batch(cluster.ports[0], "b-secret", 0, args.deals, args.time_ms)
+        batch = post_batch(cluster.ports[0], "batcher:b-secret", 0, args.deals, args.time_ms)
         view = wait_batch(cluster.ports[0], batch)
         seconds = time.monotonic() - t
     finally:
@@ -168,14 +168,14 @@ def run_trickle(args):
             port = cluster.ports[k % len(cluster.ports)]
             status, job = request(port, "POST", "/v1/jobs",
                                   {"deal": {"seed": 1_000_000 + k}, "variant": "basic"},
-                                  "p-secret")
+                                  "person:p-secret")
             assert status == 202, (status, job)
             singles.append((port, job["id"]))
             k += 1
 
     try:
         t = time.monotonic()
-        batch = post_batch(cluster.ports[0], "b-secret", 0, args.deals, args.time_ms)
+        batch = post_batch(cluster.ports[0], "batcher:b-secret", 0, args.deals, args.time_ms)
         thread = threading.Thread(target=trickle)
         thread.start()
         view = wait_batch(cluster.ports[0], batch)
@@ -205,10 +205,10 @@ def run_two_clients(args):
     half = args.deals // 2
     samples = []
     try:
-        a = post_batch(cluster.ports[0], "a-secret", 0, half, args.time_ms)
+        a = post_batch(cluster.ports[0], "alice:a-secret", 0, half, args.time_ms)
         time.sleep(args.two_after_s)
         t = time.monotonic()
-        b = post_batch(cluster.ports[-1], "bob-secret", 100_000, half, args.time_ms)
+        b = post_batch(cluster.ports[-1], "bob:bob-secret", 100_000, half, args.time_ms)
         while True:
             va, vb = batch_view(cluster.ports[0], a), batch_view(cluster.ports[0], b)
             ended = lambda v: v["done"] + v["failed"] + v["cancelled"]

@@ -5,8 +5,8 @@
 //! additions are fine, renames are not.
 
 use gaps_engine::{
-    blue_moon, format_position, redeal_shown, Move, Position, PysolDeal, PysolGame, RedealStream,
-    SearchStats, SolveReport, Variant, Verdict,
+    blue_moon, format_position, Move, Position, PysolDeal, PysolGame, SearchStats, SolveReport,
+    Variant, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -98,20 +98,12 @@ pub struct RedealJson {
     pub board: Option<String>,
 }
 
-/// The redeals of `report`'s solution from `start`, replayed with `stream`.
-pub fn redeals_shown(
-    start: &Position,
-    variant: Variant,
-    stream: &RedealStream,
-    report: &SolveReport,
-    game: Option<PysolDeal>,
-) -> Vec<RedealJson> {
+/// The redeals of `report`'s solution, as the engine's replay of it found them (no
+/// second replay), named on PySolFC's board for a PySolFC `game`.
+pub fn redeals_shown(report: &SolveReport, game: Option<PysolDeal>) -> Vec<RedealJson> {
     let Some(rounds) = report.rounds.as_ref() else {
         return Vec::new();
     };
-    let mut stream = stream.clone();
-    let mut pos = *start;
-    let mut shown = Vec::new();
     let blue_moon_board = game
         .filter(|g| g.game == PysolGame::BlueMoon)
         .map(|g| blue_moon(g.number));
@@ -119,23 +111,15 @@ pub fn redeals_shown(
         Some(board) => board.board_card(card).to_string(),
         None => card.to_string(),
     };
-    let mut redeal_at = rounds.redeal_at.iter().peekable();
-    for i in 0..=report.solution.len() {
-        while redeal_at.next_if(|&&at| at == i).is_some() {
-            let redealt = redeal_shown(&pos, variant, &mut stream)
-                .expect("a replayed solution redeals where it can");
-            pos = redealt.position;
-            shown.push(RedealJson {
-                gathered: redealt.gathered.iter().map(|&c| named(c)).collect(),
-                position: format_position(&pos),
-                board: game.map(|g| g.board_of(&pos)),
-            });
-        }
-        if let Some(&m) = report.solution.get(i) {
-            pos.play(m);
-        }
-    }
-    shown
+    rounds
+        .redealt
+        .iter()
+        .map(|redealt| RedealJson {
+            gathered: redealt.gathered.iter().map(|&c| named(c)).collect(),
+            position: format_position(&redealt.position),
+            board: game.map(|g| g.board_of(&redealt.position)),
+        })
+        .collect()
 }
 
 impl RoundsJson {

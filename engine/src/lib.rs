@@ -28,6 +28,7 @@ mod redeal;
 mod replay;
 mod search;
 mod solve;
+mod source;
 mod tuning;
 mod variant;
 mod zobrist;
@@ -43,7 +44,7 @@ pub use pysol::{
     PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
 pub use redeal::{kept_cards, redeal, redeal_shown, run_length, RedealStream, Redealt};
-pub use replay::{verify_solution, verify_with_redeals, ReplayError};
+pub use replay::{replay_with_redeals, verify_solution, verify_with_redeals, ReplayError};
 pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;
 pub use search::budget::MAX_THREADS as MAX_SEARCH_THREADS;
@@ -51,12 +52,12 @@ pub use search::dfs::DfsOptions;
 pub use search::pause::PauseGate;
 pub use search::stats::SearchStats;
 pub use solve::{
-    check_request, count_reachable, default_dfs_table_bytes, redeals_for, resolve_algorithm,
-    runs_on_threads, sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit,
-    OptionError, Redeals, RedealsError, RoundsReport, SolveControls, SolveError, SolveOptions,
-    SolveReport, Solver, UnknownAlgorithm, UnknownName, Verdict, MAX_REDEALS, MAX_TABLE_MB,
-    MIN_SIZED_BYTES,
+    check_request, count_reachable, default_dfs_table_bytes, resolve_algorithm, runs_on_threads,
+    sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError, Redeals,
+    RedealsError, RoundsReport, SolveControls, SolveError, SolveOptions, SolveReport, Solver,
+    UnknownAlgorithm, UnknownName, Verdict, MAX_REDEALS, MAX_TABLE_MB, MIN_SIZED_BYTES,
 };
+pub use source::DealSource;
 pub use tuning::{AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 pub use variant::Variant;
 

@@ -7,7 +7,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::redeal::{redeal, RedealStream};
+use crate::redeal::{redeal_shown, RedealStream, Redealt};
 use crate::variant::Variant;
 
 /// Why a move list is not a solution.
@@ -73,30 +73,48 @@ pub fn verify_with_redeals(
     moves: &[Move],
     redeal_at: &[usize],
 ) -> Result<Position, ReplayError> {
+    replay_with_redeals(start, variant, stream, allowed, moves, redeal_at).map(|(won, _)| won)
+}
+
+/// [`verify_with_redeals`], also returning what each redeal did (the cards gathered
+/// and the position dealt), so that a caller shows the line without replaying it again.
+pub fn replay_with_redeals(
+    start: &Position,
+    variant: Variant,
+    stream: &RedealStream,
+    allowed: u8,
+    moves: &[Move],
+    redeal_at: &[usize],
+) -> Result<(Position, Vec<Redealt>), ReplayError> {
     let mut stream = stream.clone();
     let mut pos = *start;
-    let mut next = 0;
+    let mut redealt = Vec::with_capacity(redeal_at.len());
     for (index, &mv) in moves.iter().enumerate() {
-        while next < redeal_at.len() && redeal_at[next] == index {
-            pos = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
-            next += 1;
+        while redealt.len() < redeal_at.len() && redeal_at[redealt.len()] == index {
+            let next = redealt.len();
+            let done = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
+            pos = done.position;
+            redealt.push(done);
         }
         if !pos.try_play(variant, mv) {
             return Err(ReplayError::Illegal { index, mv });
         }
     }
-    while next < redeal_at.len() && redeal_at[next] == moves.len() {
-        pos = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
-        next += 1;
+    while redealt.len() < redeal_at.len() && redeal_at[redealt.len()] == moves.len() {
+        let next = redealt.len();
+        let done = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
+        pos = done.position;
+        redealt.push(done);
     }
-    if next < redeal_at.len() {
+    if redealt.len() < redeal_at.len() {
+        let next = redealt.len();
         return Err(ReplayError::RedealNotPossible {
             redeal: next + 1,
             after: redeal_at[next],
         });
     }
     if pos.is_won(variant) {
-        Ok(pos)
+        Ok((pos, redealt))
     } else {
         Err(ReplayError::NotWon)
     }
@@ -110,7 +128,7 @@ fn play_redeal(
     allowed: u8,
     index: usize,
     redeal_at: &[usize],
-) -> Result<Position, ReplayError> {
+) -> Result<Redealt, ReplayError> {
     if index >= allowed as usize {
         return Err(ReplayError::NoRedealLeft {
             redeal: index + 1,
@@ -124,5 +142,5 @@ fn play_redeal(
     if pos.is_won(variant) {
         return Err(not_possible);
     }
-    redeal(pos, variant, stream).ok_or(not_possible)
+    redeal_shown(pos, variant, stream).ok_or(not_possible)
 }

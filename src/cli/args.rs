@@ -11,7 +11,7 @@ use gaps_engine::{
     check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
     PysolGame, SolveOptions, Variant, MAX_REDEALS, MAX_SEARCH_THREADS,
 };
-use gaps_engine::{redeals_for, RedealsError};
+use gaps_engine::{DealSource, RedealsError};
 use std::time::Duration;
 
 /// The flag that sets `limit` in `solve`, `winrate` and `bench`.
@@ -67,19 +67,20 @@ pub fn pysol_variant(
     }
 }
 
-/// The redeals of a solve: `flag` (`--redeals`, 0..=2) or the default of the deal's
-/// source (PySolFC's games: 2, as PySolFC plays them; otherwise 0). A redeal needs the
-/// deal's generator, so a bare position takes none.
-pub fn redeal_count(flag: Option<u8>, pysol: bool, shuffle_known: bool) -> anyhow::Result<u8> {
-    redeals_for(flag.map(u64::from), pysol, shuffle_known).map_err(|e| match e {
-        RedealsError::TooMany(got) => input_error(format!(
+/// The redeals of a solve of `source`: `flag` (`--redeals`, 0..=2) or the source's
+/// default, by the engine's one rule ([`DealSource::redeal_count`]).
+pub fn redeal_count(flag: Option<u8>, source: &DealSource) -> anyhow::Result<u8> {
+    source
+        .redeal_count(flag.map(u64::from))
+        .map_err(|e| match e {
+            RedealsError::TooMany(got) => input_error(format!(
             "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {got}"
         )),
-        RedealsError::NoShuffle(got) => input_error(format!(
-            "--redeals {got} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
+            RedealsError::NoShuffle(got) => input_error(format!(
+                "--redeals {got} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
              position alone has no generator to redeal it with)"
-        )),
-    })
+            )),
+        })
 }
 
 /// Search parameters.

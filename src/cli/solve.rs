@@ -9,7 +9,7 @@ use crate::report::{redeals_shown, PysolJson, SolveJson, StepJson};
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, parse_position, sizes_memory, Layout, Position, PysolDeal, RedealStream, Redeals,
+    parse_position, sizes_memory, DealSource, Layout, Position, PysolDeal, Redeals, SolveControls,
     SolveError, SolveOptions, SolveReport, Solver, Variant,
 };
 use serde::Deserialize;
@@ -68,30 +68,15 @@ impl PositionInput {
             .transpose()
     }
 
-    /// The generator a redeal of this deal continues (`None` for a given position).
-    pub fn redeal_stream(&self) -> anyhow::Result<Option<RedealStream>> {
+    /// Where the position comes from: `--pysol`, `--deal` or the position itself.
+    pub fn source(&self) -> anyhow::Result<DealSource> {
         if let Some(deal) = self.pysol()? {
-            return Ok(Some(RedealStream::pysol(deal)));
-        }
-        match self.deal {
-            Some(seed) => {
-                let layout =
-                    Layout::new(self.suits, self.ranks).map_err(|e| input_error(e.to_string()))?;
-                Ok(Some(RedealStream::deal(seed, layout.cells())))
-            }
-            None => Ok(None),
-        }
-    }
-
-    /// The position, parsed, or what is wrong with it.
-    pub fn read(&self) -> anyhow::Result<Position> {
-        if let Some(deal) = self.pysol()? {
-            return Ok(deal.position());
+            return Ok(DealSource::Pysol(deal));
         }
         if let Some(seed) = self.deal {
             let layout =
                 Layout::new(self.suits, self.ranks).map_err(|e| input_error(e.to_string()))?;
-            return Ok(deal(seed, layout));
+            return Ok(DealSource::Numbered { seed, layout });
         }
         let text = if self.position.is_empty() || self.position == ["-"] {
             let mut text = String::new();
@@ -102,7 +87,14 @@ impl PositionInput {
         } else {
             self.position.join(" ")
         };
-        parse_position(&text).map_err(|e| input_error(format!("invalid position: {e}")))
+        let position =
+            parse_position(&text).map_err(|e| input_error(format!("invalid position: {e}")))?;
+        Ok(DealSource::Position(position))
+    }
+
+    /// The position, parsed, or what is wrong with it.
+    pub fn read(&self) -> anyhow::Result<Position> {
+        Ok(self.source()?.start())
     }
 }
 
@@ -110,26 +102,23 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     if cmd.jsonl {
         return run_jsonl(&cmd.search, cmd.redeals);
     }
-    let pysol = cmd.input.pysol()?;
+    let source = cmd.input.source()?;
+    let pysol = match source {
+        DealSource::Pysol(deal) => Some(deal),
+        _ => None,
+    };
     let variant = match pysol {
         Some(deal) => cmd.search.variant_of(deal)?,
         None => cmd.search.variant()?,
     };
     let options = cmd.search.lone_options(variant)?;
-    let stream = cmd.input.redeal_stream()?;
-    let count = redeal_count(cmd.redeals, pysol.is_some(), stream.is_some())?;
-    let start = cmd.input.read()?;
+    let count = redeal_count(cmd.redeals, &source)?;
+    let start = source.start();
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
-    let redeals = stream.map(|stream| Redeals { count, stream });
-    let report = solve_one(
-        &mut solver,
-        &start,
-        &options,
-        redeals.as_ref(),
-        pysol.is_some(),
-    )
-    .map_err(engine_error)?;
-    let json = solve_json(&start, &options, &report, redeals.as_ref(), pysol);
+    let redeals = source.redeals(count);
+    let report =
+        solve_one(&mut solver, &start, &options, redeals.as_ref()).map_err(engine_error)?;
+    let json = solve_json(&start, &options, &report, pysol);
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -140,21 +129,15 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Solves `start`, over rounds when redeals are allowed or the deal is PySolFC's (whose
-/// report then says what its first round found).
+/// Solves `start`, over rounds when its source allows redeals
+/// ([`DealSource::redeals`]).
 fn solve_one(
     solver: &mut Solver,
     start: &Position,
     options: &SolveOptions,
     redeals: Option<&Redeals>,
-    pysol: bool,
 ) -> Result<SolveReport, SolveError> {
-    match redeals {
-        Some(redeals) if redeals.count > 0 || pysol => {
-            solver.solve_with_redeals(start, options, redeals, None, None)
-        }
-        _ => solver.solve(start, options, None),
-    }
+    solver.solve_controlled(start, options, redeals, SolveControls::default())
 }
 
 /// The JSON of one solve: the report, its memory, the PySolFC view and the redeals.
@@ -162,13 +145,12 @@ fn solve_json(
     start: &Position,
     options: &SolveOptions,
     report: &SolveReport,
-    redeals: Option<&Redeals>,
     pysol: Option<PysolDeal>,
 ) -> SolveJson {
     let mut json = with_memory(SolveJson::new(start, options.variant, report), options);
     json.pysol = pysol.map(|deal| PysolJson::new(deal, report));
-    if let (Some(rounds), Some(redeals)) = (json.rounds.as_mut(), redeals) {
-        rounds.redealt = redeals_shown(start, options.variant, &redeals.stream, report, pysol);
+    if let Some(rounds) = json.rounds.as_mut() {
+        rounds.redealt = redeals_shown(report, pysol);
     }
     json
 }
@@ -324,21 +306,16 @@ fn solve_line(
         _ => return Err("give one of `position` and `pysol` (\"montana:N\")".into()),
     };
     let options = search.lone_options(variant).map_err(|e| e.to_string())?;
-    let count = redeal_count(request.redeals.or(redeals), game.is_some(), game.is_some())
+    let source = match game {
+        Some(game) => DealSource::Pysol(game),
+        None => DealSource::Position(start),
+    };
+    let count = redeal_count(request.redeals.or(redeals), &source)
         .map_err(|e| e.to_string().replace("--redeals", "redeals"))?;
-    let redeals = game.map(|game| Redeals {
-        count,
-        stream: RedealStream::pysol(game),
-    });
-    let report = solve_one(solver, &start, &options, redeals.as_ref(), game.is_some())
-        .map_err(|e| e.to_string())?;
-    Ok(solve_json(
-        &start,
-        &options,
-        &report,
-        redeals.as_ref(),
-        game,
-    ))
+    let redeals = source.redeals(count);
+    let report =
+        solve_one(solver, &start, &options, redeals.as_ref()).map_err(|e| e.to_string())?;
+    Ok(solve_json(&start, &options, &report, game))
 }
 
 /// `json` with the memory its search was given (`stats.memory_mb`) when it runs the

@@ -12,8 +12,8 @@ use crate::report::wilson_95;
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    deal, sized_memory, sizes_memory, Layout, Position, PysolDeal, PysolGame, RedealStream,
-    Redeals, SearchStats, SolveOptions, SolveReport, Solver, Verdict, MAX_SEARCH_THREADS,
+    sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SearchStats,
+    SolveControls, SolveOptions, SolveReport, Solver, Verdict, MAX_SEARCH_THREADS,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -126,32 +126,27 @@ impl Tally {
     }
 }
 
-/// Where the deals of a run come from.
+/// Where the deals of a run come from: a family of numbered deals.
 #[derive(Clone, Copy, Debug)]
-enum DealSource {
+enum DealFamily {
     /// This project's numbered deals of a layout.
     Ours(Layout),
     /// A PySolFC game's numbered deals (numbers checked by the caller).
     Pysol(PysolGame),
 }
 
-impl DealSource {
-    /// The generator a redeal of deal `number` continues.
-    fn stream(self, number: u64) -> RedealStream {
+impl DealFamily {
+    /// Deal `number` of the family.
+    fn source(self, number: u64) -> DealSource {
         match self {
-            DealSource::Ours(layout) => RedealStream::deal(number, layout.cells()),
-            DealSource::Pysol(game) => RedealStream::pysol(
-                PysolDeal::new(game, u128::from(number)).expect("a PySolFC number"),
+            DealFamily::Ours(layout) => DealSource::Numbered {
+                seed: number,
+                layout,
+            },
+            DealFamily::Pysol(game) => DealSource::Pysol(
+                PysolDeal::new(game, u128::from(number))
+                    .expect("a PySolFC number (checked by `run`)"),
             ),
-        }
-    }
-
-    fn position(self, number: u64) -> Position {
-        match self {
-            DealSource::Ours(layout) => deal(number, layout),
-            DealSource::Pysol(game) => PysolDeal::new(game, u128::from(number))
-                .expect("a PySolFC number (checked by `run`)")
-                .position(),
         }
     }
 }
@@ -172,25 +167,25 @@ pub fn solve_range(
         on_done();
         Ok(())
     };
-    let source = DealSource::Ours(layout);
     solve_deals(
-        source,
+        DealFamily::Ours(layout),
         &deals,
         options,
-        None,
+        0,
         table_bytes,
         threads,
         &on_deal,
     )
 }
 
-/// Solves `deals` with `threads` workers, over rounds with `redeals` redeals when given,
-/// handing each report to `on_deal` (whose error stops the run).
+/// Solves `deals` of `family` with `threads` workers, with `redeals` redeals (over rounds
+/// as the deal's source says: [`DealSource::redeals`]), handing each report to
+/// `on_deal` (whose error stops the run).
 fn solve_deals(
-    source: DealSource,
+    family: DealFamily,
     deals: &[u64],
     options: &SolveOptions,
-    redeals: Option<u8>,
+    redeals: u8,
     table_bytes: usize,
     threads: usize,
     on_deal: &(dyn Fn(u64, &SolveReport) -> anyhow::Result<()> + Sync),
@@ -210,17 +205,12 @@ fn solve_deals(
                         break;
                     }
                     let number = deals[i as usize];
-                    let start = source.position(number);
-                    let report = match redeals {
-                        Some(count) => {
-                            let redeals = Redeals {
-                                count,
-                                stream: source.stream(number),
-                            };
-                            solver.solve_with_redeals(&start, options, &redeals, None, None)
-                        }
-                        None => solver.solve(&start, options, None),
-                    };
+                    let deal = family.source(number);
+                    let start = deal.start();
+                    let redeals = deal.redeals(redeals);
+                    let controls = SolveControls::default();
+                    let report =
+                        solver.solve_controlled(&start, options, redeals.as_ref(), controls);
                     let done = report.map_err(engine_error).and_then(|report| {
                         mine.add(report.verdict, &report.stats, rounds_seen(&report));
                         on_deal(number, &report)
@@ -373,18 +363,19 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         .as_deref()
         .map(|g| g.parse().map_err(|e| input_error(format!("--pysol: {e}"))))
         .transpose()?;
-    let (variant, layout, source) = match pysol {
+    let (variant, layout, family) = match pysol {
         Some(game) => {
             let variant = cmd.search.variant_of_game(game, game.name())?;
             let layout = Layout::new(4, 13).expect("4x13");
-            (variant, layout, DealSource::Pysol(game))
+            (variant, layout, DealFamily::Pysol(game))
         }
         None => {
             let layout = cmd.board.layout()?;
-            (cmd.search.variant()?, layout, DealSource::Ours(layout))
+            (cmd.search.variant()?, layout, DealFamily::Ours(layout))
         }
     };
-    let redeal_count = redeal_count(cmd.redeals, pysol.is_some(), true)?;
+    // Every deal of a family has the same redeal rule: its first one answers for all.
+    let redeal_count = redeal_count(cmd.redeals, &family.source(1))?;
     // With no redeal the run is a first-round run, its `--out` file in the old form.
     let redeals = (redeal_count > 0).then_some(redeal_count);
     let header = if redeals.is_some() {
@@ -468,7 +459,7 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
             report.algorithm.name(),
             report.stopped.map_or("", |s| s.name())
         );
-        if let Some((used, first)) = rounds_seen(report) {
+        if let Some((used, first)) = rounds_seen(report).filter(|_| redeals.is_some()) {
             line.push_str(&format!(",{used},{}", first.name()));
         }
         line.push('\n');
@@ -479,10 +470,10 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     };
     let table_bytes = cmd.search.table_bytes();
     let ran = solve_deals(
-        source,
+        family,
         &deals,
         &options,
-        redeals,
+        redeal_count,
         table_bytes,
         threads,
         &on_deal,

@@ -73,7 +73,7 @@ impl BatchFiller {
                         Some(game) => {
                             let game = PysolDeal::new(game, seed as u128)
                                 .expect("validated: 1 <= number < 2^63");
-                            (game.position(), None, Some(game.to_string()))
+                            (game.position(), None, Some(Stored(game)))
                         }
                         None => (deal(seed as u64, layout), Some(seed), None),
                     };

@@ -24,8 +24,8 @@
 use super::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::redeal::{redeal, RedealStream};
-use crate::replay::verify_with_redeals;
+use crate::redeal::{redeal, RedealStream, Redealt};
+use crate::replay::replay_with_redeals;
 use crate::search::budget::Budget;
 use crate::search::budget::StopReason;
 use crate::search::rounds::{RoundTree, TreeEnd, BYTES_PER_ENTRY};
@@ -57,24 +57,6 @@ pub enum RedealsError {
     NoShuffle(u64),
 }
 
-/// The redeals of a request, the one rule of the CLI and the API: `asked`, or the
-/// source's default (a PySolFC game: [`MAX_REDEALS`], as PySolFC plays it; otherwise
-/// 0); at most [`MAX_REDEALS`], and none unless the deal's shuffle is known.
-pub fn redeals_for(
-    asked: Option<u64>,
-    pysol: bool,
-    shuffle_known: bool,
-) -> Result<u8, RedealsError> {
-    let redeals = asked.unwrap_or(if pysol { u64::from(MAX_REDEALS) } else { 0 });
-    if redeals > u64::from(MAX_REDEALS) {
-        return Err(RedealsError::TooMany(redeals));
-    }
-    if redeals > 0 && !shuffle_known {
-        return Err(RedealsError::NoShuffle(redeals));
-    }
-    Ok(redeals as u8)
-}
-
 /// What a solve with redeals found about its rounds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RoundsReport {
@@ -89,6 +71,9 @@ pub struct RoundsReport {
     pub redeal_points: u64,
     /// Distinct next rounds proved lost.
     pub lost_rounds: u64,
+    /// For a solution: what each of its redeals did (the cards gathered, the position
+    /// dealt), from the replay that checked it.
+    pub redealt: Vec<Redealt>,
 }
 
 impl RoundsReport {
@@ -229,7 +214,7 @@ impl Solver {
                         Step::Redeal => run.report.redeal_at.push(moves.len()),
                     }
                 }
-                verify_with_redeals(
+                let (_, redealt) = replay_with_redeals(
                     start,
                     options.variant,
                     &redeals.stream,
@@ -238,6 +223,7 @@ impl Solver {
                     &run.report.redeal_at,
                 )
                 .map_err(SolveError::InvalidSolution)?;
+                run.report.redealt = redealt;
                 (Verdict::Solvable, moves, None)
             }
             RoundEnd::Lost => (Verdict::Unsolvable, Vec::new(), None),

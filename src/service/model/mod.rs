@@ -406,8 +406,7 @@ impl From<JobRow> for JobView {
             algorithm: r.spec.algorithm.0.name().into(),
             suits: r.spec.suits,
             ranks: r.spec.ranks,
-            pysol: r.spec.pysol.as_deref().and_then(|text| {
-                let deal: gaps_engine::PysolDeal = text.parse().ok()?;
+            pysol: r.spec.pysol.and_then(|crate::service::job::Stored(deal)| {
                 Some(PysolSpec {
                     game: deal.game.name().into(),
                     number: u64::try_from(deal.number).ok()?,

@@ -14,7 +14,7 @@ use gaps_engine::{
     check_request, deal, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
     OptionError, MAX_REDEALS,
 };
-use gaps_engine::{redeals_for, RedealsError};
+use gaps_engine::{DealSource, RedealsError};
 use gaps_engine::{Position, PysolDeal, PysolGame, Variant};
 
 /// The validated parts shared by jobs and batches.
@@ -101,9 +101,10 @@ fn validate_common(
     })
 }
 
-/// The redeals of a request ([`redeals_for`]'s rule), or a 422 naming the field.
-fn redeals_of(asked: Option<u64>, pysol: bool, shuffle_known: bool) -> Result<i64, ApiError> {
-    match redeals_for(asked, pysol, shuffle_known) {
+/// The redeals of a request for `source` (the engine's one rule:
+/// [`DealSource::redeal_count`]), or a 422 naming the field.
+pub fn redeals_of(asked: Option<u64>, source: &DealSource) -> Result<i64, ApiError> {
+    match source.redeal_count(asked) {
         Ok(redeals) => Ok(i64::from(redeals)),
         Err(RedealsError::TooMany(got)) => Err(ApiError::Unprocessable(format!(
             "redeals must be between 0 and {MAX_REDEALS} (PySolFC's Montana allows two \
@@ -163,8 +164,8 @@ impl JobRequest {
                 ));
             }
             let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
-            job.pysol = Some(game.to_string());
-            job.redeals = redeals_of(self.redeals, true, true)?;
+            job.pysol = Some(Stored(game));
+            job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game))?;
             return Ok(job);
         }
         let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
@@ -188,7 +189,7 @@ impl JobRequest {
             (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
         };
         let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
-        job.redeals = redeals_of(self.redeals, false, deal_number.is_some())?;
+        job.redeals = redeals_of(self.redeals, &job.source())?;
         Ok(job)
     }
 
@@ -338,6 +339,17 @@ impl BatchRequest {
         if game.is_some() && seed == 0 {
             return bad("pysol.from: PySolFC numbers its games from 1 (got 0)".into());
         }
+        // Every deal of a batch has the same redeal rule: its first one answers for all.
+        let batch_source = match game {
+            Some(game) => DealSource::Pysol(
+                PysolDeal::new(game, u128::from(seed))
+                    .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?,
+            ),
+            None => DealSource::Numbered {
+                seed,
+                layout: layout(suits, ranks)?,
+            },
+        };
         Ok(NewBatch {
             id,
             variant: Stored(common.variant),
@@ -352,7 +364,7 @@ impl BatchRequest {
             threads: common.threads,
             created_by: Some(created_by.to_string()),
             pysol_game: game.map(|g| g.name().to_string()),
-            redeals: redeals_of(self.redeals, game.is_some(), true)?,
+            redeals: redeals_of(self.redeals, &batch_source)?,
         })
     }
 }

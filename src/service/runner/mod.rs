@@ -503,15 +503,7 @@ impl Runner {
                     },
                     gave_way_ms: paused_ms,
                     rounds: RoundsJson::of(&report).map(|mut rounds| {
-                        if let Some(redeals) = redeals_of(&job.spec) {
-                            rounds.redealt = redeals_shown(
-                                &job.spec.position.0,
-                                job.spec.variant.0,
-                                &redeals.stream,
-                                &report,
-                                pysol_deal(&job.spec),
-                            );
-                        }
+                        rounds.redealt = redeals_shown(&report, pysol_deal(&job.spec));
                         rounds
                     }),
                     ..StatsJson::from(&report.stats)

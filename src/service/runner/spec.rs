@@ -5,7 +5,7 @@
 //! came in); nothing here re-validates them.
 
 use crate::service::store::NewJob;
-use gaps_engine::{PysolDeal, RedealStream, Redeals, SolveOptions};
+use gaps_engine::{PysolDeal, Redeals, SolveOptions};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::{Semaphore, SemaphorePermit};
@@ -37,19 +37,15 @@ pub(super) async fn wait_for<'a>(
 
 /// The PySolFC game a job was submitted as, if any.
 pub(super) fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
-    spec.pysol.as_deref().and_then(|text| text.parse().ok())
+    spec.pysol.as_ref().map(|game| game.0)
 }
 
-/// The redeals of a job with its deal's generator (`None` without redeals).
+/// What the solve of a job passes to the solver about redeals: its source's rule
+/// ([`gaps_engine::DealSource::redeals`]) for the count it was validated with.
 pub(super) fn redeals_of(spec: &NewJob) -> Option<Redeals> {
-    let count = u8::try_from(spec.redeals).ok().filter(|&k| k > 0)?;
-    let stream = match (pysol_deal(spec), spec.deal_seed) {
-        (Some(game), _) => RedealStream::pysol(game),
-        (None, Some(seed)) => RedealStream::deal(seed as u64, (spec.suits * spec.ranks) as usize),
-        // Refused by validation: a position has no generator.
-        (None, None) => return None,
-    };
-    Some(Redeals { count, stream })
+    // Validation stored 0..=2.
+    let count = u8::try_from(spec.redeals).unwrap_or(0);
+    spec.source().redeals(count)
 }
 
 /// The engine's options for a stored job on `threads` threads: its values are typed

@@ -382,7 +382,7 @@ pub(super) use bind_new_job;
 /// generator that shuffles its redeals).
 pub fn redeal_source(job: &NewJob) -> String {
     match (&job.pysol, job.deal_seed) {
-        (Some(game), _) => format!("pysol:{game}"),
+        (Some(game), _) => format!("pysol:{}", game.0),
         (None, Some(seed)) => format!("deal:{}x{}:{seed}", job.suits, job.ranks),
         (None, None) => format!("position:{}", job.position.0),
     }
@@ -390,8 +390,8 @@ pub fn redeal_source(job: &NewJob) -> String {
 
 /// What a win-rate row counts a verdict with redeals under: `pysol-GAME` or `deals`.
 fn redeal_kind(job: &NewJob) -> String {
-    match job.pysol.as_deref().and_then(|p| p.split_once(':')) {
-        Some((game, _)) => format!("pysol-{game}"),
+    match &job.pysol {
+        Some(game) => format!("pysol-{}", game.0.game.name()),
         None => "deals".into(),
     }
 }

@@ -169,7 +169,7 @@ mod pysol_tests {
     fn game_job(id: &str, seed: u64, game: &str, number: i64) -> super::super::NewJob {
         let mut job = new_job(id, seed);
         job.deal_seed = None;
-        job.pysol = Some(format!("{game}:{number}"));
+        job.pysol = Some(format!("{game}:{number}").parse().expect("a PySolFC game"));
         job
     }
 
@@ -266,7 +266,10 @@ mod pysol_tests {
                 .await
                 .unwrap()
                 .unwrap();
-            assert_eq!(job.spec.pysol.as_deref(), Some("montana:6"));
+            assert_eq!(
+                job.spec.pysol.map(|p| p.0.to_string()).as_deref(),
+                Some("montana:6")
+            );
             store
                 .finish(&job, &verdict(Verdict::Solvable))
                 .await

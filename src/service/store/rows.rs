@@ -7,7 +7,9 @@
 
 use crate::report::{JobStats, StepJson};
 use crate::service::job::{JobState, Stored};
-use gaps_engine::{Algorithm, Position, StopReason, Variant, Verdict};
+use gaps_engine::{
+    Algorithm, DealSource, Layout, Position, PysolDeal, StopReason, Variant, Verdict,
+};
 use sqlx::types::Json;
 
 /// Every column of a job: what was asked (`spec`) and what became of it.
@@ -50,6 +52,22 @@ impl JobRow {
     }
 }
 
+impl NewJob {
+    /// Where its position comes from: a PySolFC game, our numbered deal, or the
+    /// position itself (its start is `position`, written when it was validated).
+    pub fn source(&self) -> DealSource {
+        let layout = || Layout::new(self.suits as usize, self.ranks as usize).ok();
+        match (&self.pysol, self.deal_seed.zip(layout())) {
+            (Some(game), _) => DealSource::Pysol(game.0),
+            (None, Some((seed, layout))) => DealSource::Numbered {
+                seed: seed as u64,
+                layout,
+            },
+            (None, None) => DealSource::Position(self.position.0),
+        }
+    }
+}
+
 /// A validated job to insert (the request part of a [`JobRow`]).
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct NewJob {
@@ -72,8 +90,8 @@ pub struct NewJob {
     pub threads: i64,
     /// The caller that created it: a token's name, or an address on an open service.
     pub created_by: Option<String>,
-    /// The PySolFC game it was submitted as (`montana:12345`).
-    pub pysol: Option<String>,
+    /// The PySolFC game it was submitted as (stored as `montana:12345`).
+    pub pysol: Option<Stored<PysolDeal>>,
     /// Redeals the search may use (0..=2; above 0 only for a deal or a PySolFC game,
     /// whose generator shuffles them). Its verdict then goes to `redeal_verdicts`.
     pub redeals: i64,
