@@ -65,6 +65,20 @@ async fn a_proof_ends_with_the_contract_fields_and_the_pinned_count() {
     // Ended: it cannot be cancelled.
     let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
     assert_eq!(status, StatusCode::CONFLICT);
+    // Counted with every kind of job.
+    let metrics = t.text("/metrics").await;
+    let line = |name: &str| {
+        metrics
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"))
+            .to_string()
+    };
+    assert!(
+        line(r#"gaps_jobs_finished_total{game="morpion",state="done",verdict="proved"}"#)
+            .ends_with(" 1")
+    );
+    assert!(line(r#"gaps_jobs{state="done"}"#).ends_with(" 1"));
 }
 
 #[tokio::test]

@@ -168,7 +168,7 @@ async fn run_claimed(
             }
         }
     };
-    finish_with_retries(store, job, &finish).await
+    finish_with_retries(runner, store, job, &finish).await
 }
 
 /// The proof of a stored job: its record decoded and replayed, then searched.
@@ -210,32 +210,21 @@ fn result_of(
     }
 }
 
-/// Stores how `job` ended, retrying while the database is away (backing off to 5 s);
-/// false if the claim was no longer current.
+/// Stores how `job` ended under the runner's one retry policy
+/// (`Runner::finish_retrying`), and counts it; false if the claim was no longer current.
 async fn finish_with_retries(
+    runner: &Runner,
     store: &Store,
     job: &MorpionJobRow,
     finish: &MorpionFinish,
 ) -> sqlx::Result<bool> {
-    let mut attempt = 0u32;
-    loop {
-        match store.finish_morpion(job, finish).await {
-            Ok(stored) => {
-                if !stored {
-                    tracing::warn!(job = %job.id, "result discarded: the job's lease was taken back");
-                }
-                return Ok(stored);
-            }
-            Err(e) if attempt < 5 => {
-                attempt += 1;
-                tracing::warn!(job = %job.id, error = %e, "storing the result failed; retrying");
-                let pause =
-                    Duration::from_millis(100 << attempt.min(6)).min(Duration::from_secs(5));
-                tokio::time::sleep(pause).await;
-            }
-            Err(e) => return Err(e),
-        }
+    let stored = runner
+        .finish_retrying(&job.id, || store.finish_morpion(job, finish))
+        .await?;
+    if stored {
+        runner.count_morpion_finish(finish);
     }
+    Ok(stored)
 }
 
 /// Job `id` once it is final, or as it is after `timeout`; `None` if there is none.

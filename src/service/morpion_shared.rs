@@ -372,7 +372,11 @@ async fn finish_job(
         Some(Err(error)) => MorpionFinish::Failed(error),
         None => MorpionFinish::Failed("the conclusion of the proof panicked".into()),
     };
-    if store.finish_morpion(&job, &finish).await? {
+    let stored = runner
+        .finish_retrying(id, || store.finish_morpion(&job, &finish))
+        .await?;
+    if stored {
+        runner.count_morpion_finish(&finish);
         store.announce(Announce::Done(id));
     }
     runner.wake_waiters(id);

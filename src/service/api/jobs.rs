@@ -165,13 +165,8 @@ pub async fn create(
         Some(known) => {
             let row = state.store.insert_answered_job(&job, &known).await?;
             state
-                .metrics
-                .jobs_finished
-                .get_or_create(&vec![
-                    ("state", "done".into()),
-                    ("verdict", known.verdict.0.name().into()),
-                ])
-                .inc();
+                .runner
+                .count_finished("gaps", "done", known.verdict.0.name());
             row
         }
         None => {

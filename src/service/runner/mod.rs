@@ -27,7 +27,6 @@
 //!   for it if needed, so together they never exceed it; the threads' own tables are
 //!   outside it (`Config::search_memory_mb`).
 
-use super::error::database_unavailable;
 use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
@@ -589,38 +588,13 @@ impl Runner {
                 ("failed", "")
             }
         };
-        // A lost write would leave the job `running` until its lease is taken back and it
-        // runs again. While the database is away (full disk, busy, unreachable) keep
-        // the result and retry, backing off to 5 s, until it returns or this process
-        // stops; other errors are retried a few times. If the lease is taken back
-        // meanwhile, the finish is fenced and the job's new holder decides.
-        let mut attempt = 0u32;
-        loop {
-            match self.store.finish(job, &finish).await {
-                Ok(true) => break,
-                Ok(false) => {
-                    // Fenced: the lease was taken back and the job claimed again (or
-                    // ended) meanwhile; its current holder decides.
-                    tracing::warn!(job = %job.spec.id, "result discarded: the job's lease was taken back");
-                    return Ok(false);
-                }
-                Err(e) if attempt < 5 || (database_unavailable(&e) && !self.is_shutting_down()) => {
-                    attempt += 1;
-                    tracing::warn!(job = %job.spec.id, error = %e, "storing the result failed; retrying");
-                    let pause =
-                        Duration::from_millis(100 << attempt.min(6)).min(Duration::from_secs(5));
-                    tokio::time::sleep(pause).await;
-                }
-                Err(e) => return Err(e),
-            }
+        if !self
+            .finish_retrying(&job.spec.id, || self.store.finish(job, &finish))
+            .await?
+        {
+            return Ok(false);
         }
-        self.metrics
-            .jobs_finished
-            .get_or_create(&vec![
-                ("state", state.to_string()),
-                ("verdict", verdict.to_string()),
-            ])
-            .inc();
+        self.count_finished("gaps", state, verdict);
         tracing::debug!(job = %job.spec.id, state, verdict, "job finished");
         Ok(true)
     }

@@ -1,14 +1,16 @@
 //! What work outside the lanes (Morpion proofs and their shared units) uses of the
 //! runner: the registry of running jobs (so cancels, progress and shutdown reach
-//! them), the work signal, the queue role, the solver priority, the pool's threads
-//! and the waiters of a job.
+//! them), the work signal, the queue role, the solver priority, the pool's threads,
+//! the waiters of a job, and what every kind of job shares at its end: one retry
+//! policy for storing how it ended, and one counter of ends.
 //!
 //! Invariant: such work holds the same `cores` permits as the lanes, so the pool's
 //! bound covers it.
 
 use super::{wait_for, Runner, Running};
+use crate::service::error::database_unavailable;
 use crate::service::solver_pool::SolverPriority;
-use crate::service::store::Lease;
+use crate::service::store::{Lease, MorpionFinish};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,5 +74,63 @@ impl Runner {
         list.retain(|w| !w.is_closed());
         list.push(tx);
         rx
+    }
+}
+
+impl Runner {
+    /// Stores how job `id` ended with `write` (true: stored; false: fenced, the lease
+    /// was taken back and the job's current holder decides), one policy for every kind
+    /// of job. A lost write would leave the job `running` until its lease is taken back
+    /// and it runs again, so while the database is away (full disk, busy, unreachable)
+    /// the result is kept and the write retried, backing off to 5 s, until it returns
+    /// or this process stops; other errors are retried a few times.
+    pub(crate) async fn finish_retrying<F, Fut>(&self, id: &str, write: F) -> sqlx::Result<bool>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = sqlx::Result<bool>>,
+    {
+        let mut attempt = 0u32;
+        loop {
+            match write().await {
+                Ok(true) => return Ok(true),
+                Ok(false) => {
+                    tracing::warn!(job = %id, "result discarded: the job's lease was taken back");
+                    return Ok(false);
+                }
+                Err(e) if attempt < 5 || (database_unavailable(&e) && !self.is_shutting_down()) => {
+                    attempt += 1;
+                    tracing::warn!(job = %id, error = %e, "storing the result failed; retrying");
+                    let pause =
+                        Duration::from_millis(100 << attempt.min(6)).min(Duration::from_secs(5));
+                    tokio::time::sleep(pause).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Counts a job of `game` (`gaps`, `morpion`) that ended in `state` with `verdict`
+    /// (empty when it has none) in `gaps_jobs_finished_total`.
+    pub(crate) fn count_finished(&self, game: &str, state: &str, verdict: &str) {
+        self.metrics
+            .jobs_finished
+            .get_or_create(&vec![
+                ("game", game.to_string()),
+                ("state", state.to_string()),
+                ("verdict", verdict.to_string()),
+            ])
+            .inc();
+    }
+
+    /// Counts a Morpion job's end in `gaps_jobs_finished_total` (`verdict`: `proved` or
+    /// `not_proved` for a search that ended, else empty).
+    pub(crate) fn count_morpion_finish(&self, finish: &MorpionFinish) {
+        let (state, verdict) = match finish {
+            MorpionFinish::Done(result) if result.proved => ("done", "proved"),
+            MorpionFinish::Done(_) => ("done", "not_proved"),
+            MorpionFinish::Cancelled(_) => ("cancelled", ""),
+            MorpionFinish::Failed(_) => ("failed", ""),
+        };
+        self.count_finished("morpion", state, verdict);
     }
 }

@@ -337,12 +337,18 @@ impl Store {
         })
     }
 
-    /// Number of jobs in each state.
+    /// Number of jobs of every kind (Gaps and Morpion) in each state.
     pub async fn state_counts(&self) -> sqlx::Result<Vec<(JobState, i64)>> {
         on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_as::<Db, (JobState, i64)>("SELECT state, COUNT(*) FROM jobs GROUP BY state")
-                .fetch_all(pool)
-                .await
+            sqlx::query_as::<Db, (JobState, i64)>(
+                "SELECT state, CAST(SUM(n) AS BIGINT) FROM (
+                     SELECT state, COUNT(*) AS n FROM jobs GROUP BY state
+                     UNION ALL
+                     SELECT state, COUNT(*) AS n FROM morpion_jobs GROUP BY state
+                 ) AS every_kind GROUP BY state",
+            )
+            .fetch_all(pool)
+            .await
         })
     }
 }
