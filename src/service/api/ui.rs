@@ -13,7 +13,7 @@ use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gaps_engine::{format_position, PysolDeal, PysolGame};
+use gaps_engine::{format_position, DealSource, PysolDeal, PysolGame};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -178,7 +178,7 @@ pub async fn pysol_game(
         game: game.name().into(),
         number,
         variant: game.variant().name().into(),
-        position: format_position(&deal.position()),
+        position: format_position(&DealSource::Pysol(deal).start()),
         board: deal.board_text(),
     }))
 }

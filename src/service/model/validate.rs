@@ -11,7 +11,7 @@ use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
 use gaps_engine::{
-    check_request, deal, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
+    check_request, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
     OptionError, MAX_REDEALS,
 };
 use gaps_engine::{DealSource, RedealsError};
@@ -122,10 +122,18 @@ fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
 }
 
 impl DealSpec {
+    /// The deal, or what is wrong with the request.
+    pub fn source(&self) -> Result<DealSource, ApiError> {
+        deal_seed(self.seed)?;
+        Ok(DealSource::Numbered {
+            seed: self.seed,
+            layout: layout(self.suits, self.ranks)?,
+        })
+    }
+
     /// The deal's starting position, or what is wrong with the request.
     pub fn position(&self) -> Result<Position, ApiError> {
-        deal_seed(self.seed)?;
-        Ok(deal(self.seed, layout(self.suits, self.ranks)?))
+        Ok(self.source()?.start())
     }
 }
 
