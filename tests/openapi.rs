@@ -46,9 +46,10 @@ async fn caps_in_the_document_are_the_configured_ones_and_are_enforced() {
         wait["schema"]["type"], "integer",
         "a query value is never null"
     );
-    assert!(
-        wait["schema"].get("maximum").is_none(),
-        "a longer wait is capped"
+    assert_eq!(
+        wait["schema"]["maximum"],
+        i64::MAX,
+        "a longer wait than the cap is capped, not refused"
     );
     assert!(wait["description"].as_str().unwrap().contains("1234"));
     let limit = param(&doc, "/v1/jobs", "get", "limit");
@@ -350,4 +351,10 @@ async fn a_longer_wait_than_the_cap_waits_the_cap_and_says_so() {
         headers.get("gaps-wait-ms").is_none(),
         "no wait asked, no header"
     );
+    // Only a number beyond the document's int64 is refused, storing nothing.
+    let before = t.job_count().await;
+    let uri = "/v1/jobs?wait_ms=9223372036854775808";
+    let (code, _, _) = t.call_as("POST", uri, Some(&job), None, None).await;
+    assert_eq!(code, StatusCode::BAD_REQUEST);
+    assert_eq!(t.job_count().await, before);
 }

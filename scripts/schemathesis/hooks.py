@@ -98,7 +98,8 @@ def filter_failure(context, failure, case, response):
     except (ValueError, KeyError, TypeError, AttributeError):
         return True
     k = body.get("from")
-    if detail.startswith("from:") and isinstance(k, int) and k > moves:
+    # A whole number may come as 102.0, which the service reads as 102.
+    if detail.startswith("from:") and isinstance(k, (int, float)) and k > moves:
         return False
     asked = body.get("variant")
     if detail.startswith("variant:") and named is not None and asked not in (None, named):

@@ -10,7 +10,7 @@ use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::JobState;
 use crate::service::model::{
     from_json, is_cursor, AnyJobRequest, AnyJobView, JobPage, JobRequest, JobView, ListQuery,
-    MorpionJobRequest, MorpionJobView, Progress, QueueView, WaitQuery,
+    MorpionJobRequest, MorpionJobView, Progress, QueueView, WaitQuery, MAX_WAIT_QUERY_MS,
 };
 use crate::service::morpion_runner;
 use crate::service::store::MorpionJobRow;
@@ -112,6 +112,18 @@ fn wait_time(state: &AppState, caller: &Caller, wait: &WaitQuery) -> (Duration, 
     }
 }
 
+/// Refuses a `wait_ms` no clock holds (above 2^63-1: the document's `int64`), before
+/// anything is stored; any other value is accepted and capped.
+fn check_wait(wait: &WaitQuery) -> ApiResult<()> {
+    match wait.wait_ms {
+        Some(ms) if ms > MAX_WAIT_QUERY_MS => Err(ApiError::BadRequest(format!(
+            "wait_ms must be a whole number of milliseconds up to 2^63-1 (got {ms}); a wait \
+             above limits.max_wait_ms waits that long"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The [`WAIT_HEADER`] of an answer to a request that gave `wait_ms`.
 fn wait_header(wait: &WaitQuery, used: Duration) -> Option<(&'static str, String)> {
     wait.wait_ms
@@ -138,6 +150,7 @@ pub async fn create(
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
+    check_wait(&wait)?;
     if body.get("game").is_some() {
         return create_morpion(&state, &caller, &wait, body).await;
     }
@@ -251,6 +264,7 @@ pub async fn get(
     Path(id): Path<String>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
 ) -> ApiResult<Response> {
+    check_wait(&wait)?;
     let (used, _slot) = wait_time(&state, &caller, &wait);
     let header = wait_header(&wait, used).map(|h| [h]);
     let row = if used.is_zero() {

@@ -12,7 +12,7 @@ mod schema;
 mod validate;
 
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
-pub use schema::{is_cursor, openapi_document};
+pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
 
 use super::job::JobState;

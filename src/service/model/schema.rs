@@ -14,6 +14,9 @@ use serde_json::{json, Value};
 
 /// The largest deal number.
 const MAX_SEED: u64 = i64::MAX as u64;
+/// The largest `wait_ms` a request may give (2^63-1, a JSON Schema `int64`); any value
+/// up to it is accepted and waits at most `limits.max_wait_ms`.
+pub const MAX_WAIT_QUERY_MS: u64 = i64::MAX as u64;
 
 /// The first deal number a batch may start at: any batch of the largest size ends at or
 /// below [`MAX_SEED`].
@@ -351,13 +354,14 @@ fn complete_operation(
         let name = param["name"].as_str().unwrap_or_default().to_string();
         if name == "wait_ms" {
             // Any wait is accepted and capped (docs/http.md): the cap is stated, not
-            // enforced as a maximum.
+            // enforced; only a number no clock holds is refused.
             param["description"] = json!(format!(
                 "Wait up to this many milliseconds for the job to finish; a larger value \
                  waits {} (limits.max_wait_ms), then ask again. The answer's gaps-wait-ms \
                  header says the wait used.",
                 limits.max_wait_ms
             ));
+            param["schema"]["maximum"] = json!(MAX_WAIT_QUERY_MS);
         }
         let schema = &mut param["schema"];
         match name.as_str() {
