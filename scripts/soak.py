@@ -186,6 +186,19 @@ def drain(ports, seconds):
     return False
 
 
+def judge(clients, rows):
+    """What the database says of the accepted jobs, `rows` mapping an id to (state,
+    verdict, attempts, ...): (missing ids, ids not done with a verdict, duplicate ids,
+    5xx other than 503 by status, jobs run more than once)."""
+    accepted = clients.accepted
+    missing = [i for i in accepted if i not in rows]
+    not_done = [i for i in accepted if i in rows and (rows[i][0] != "done" or rows[i][1] is None)]
+    duplicates = len(accepted) - len(set(accepted))
+    errors = {k: v for k, v in clients.statuses.items() if isinstance(k, int) and k >= 500 and k != 503}
+    rerun = sum(1 for i in accepted if i in rows and rows[i][2] > 1)
+    return missing, not_done, duplicates, errors, rerun
+
+
 def soak_postgres(args):
     psql(PG_ADMIN, f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
     psql(PG_ADMIN, f"CREATE DATABASE {PG_NAME}")
@@ -229,11 +242,7 @@ def soak_postgres(args):
             if proc.poll() is None:
                 proc.kill()
     accepted = clients.accepted
-    missing = [i for i in accepted if i not in rows]
-    not_done = [i for i in accepted if i in rows and (rows[i][0] != "done" or rows[i][1] is None)]
-    duplicates = len(accepted) - len(set(accepted))
-    errors = {k: v for k, v in clients.statuses.items() if isinstance(k, int) and k >= 500 and k != 503}
-    rerun = sum(1 for i in accepted if i in rows and rows[i][2] > 1)
+    missing, not_done, duplicates, errors, rerun = judge(clients, rows)
     by_node = {}
     for i in accepted:
         if i in rows:
@@ -279,10 +288,7 @@ def main():
     mounted = mount_tmpfs(mnt, args.tmpfs_mb)
     db = os.path.join(mnt if mounted else work, "gaps.db")
     log = os.path.join(work, "server.log")  # never on the disk that gets filled
-    sock = __import__("socket").socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
+    port = free_port()
     began = time.time()
     proc = start(args, db, port, log)
     kills = 0
@@ -307,16 +313,7 @@ def main():
                 disk_statuses = {k: v - before.get(k, 0) for k, v in clients.statuses.items()}
                 print(f"full disk for {args.full_disk_seconds} s: {disk_statuses}", flush=True)
         posting = time.time() - began
-        deadline = time.time() + args.drain
-        while time.time() < deadline:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", "/v1/jobs?state=queued&limit=1")
-            queued = json.loads(conn.getresponse().read())["jobs"]
-            conn.request("GET", "/v1/jobs?state=running&limit=1")
-            running = json.loads(conn.getresponse().read())["jobs"]
-            if not queued and not running:
-                break
-            time.sleep(0.5)
+        drain([port], args.drain)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
         check = sqlite3.connect(db)
@@ -331,11 +328,7 @@ def main():
             subprocess.run(["umount", mnt])
 
     accepted = clients.accepted
-    missing = [i for i in accepted if i not in rows]
-    not_done = [i for i in accepted if i in rows and (rows[i][0] != "done" or rows[i][1] is None)]
-    duplicates = len(accepted) - len(set(accepted))
-    errors = {k: v for k, v in clients.statuses.items() if isinstance(k, int) and k >= 500 and k != 503}
-    rerun = sum(1 for i in accepted if i in rows and rows[i][2] > 1)
+    missing, not_done, duplicates, errors, rerun = judge(clients, rows)
     print(json.dumps({
         "kills": kills, "seconds posting": round(posting, 1), "rate asked": args.rate,
         "requests": sum(clients.statuses.values()),

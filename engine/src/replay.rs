@@ -89,22 +89,19 @@ pub fn replay_with_redeals(
     let mut stream = stream.clone();
     let mut pos = *start;
     let mut redealt = Vec::with_capacity(redeal_at.len());
-    for (index, &mv) in moves.iter().enumerate() {
+    // Index `moves.len()` is after the last move: a line may end with redeals.
+    for index in 0..=moves.len() {
         while redealt.len() < redeal_at.len() && redeal_at[redealt.len()] == index {
             let next = redealt.len();
             let done = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
             pos = done.position;
             redealt.push(done);
         }
-        if !pos.try_play(variant, mv) {
-            return Err(ReplayError::Illegal { index, mv });
+        if let Some(&mv) = moves.get(index) {
+            if !pos.try_play(variant, mv) {
+                return Err(ReplayError::Illegal { index, mv });
+            }
         }
-    }
-    while redealt.len() < redeal_at.len() && redeal_at[redealt.len()] == moves.len() {
-        let next = redealt.len();
-        let done = play_redeal(&pos, variant, &mut stream, allowed, next, redeal_at)?;
-        pos = done.position;
-        redealt.push(done);
     }
     if redealt.len() < redeal_at.len() {
         let next = redealt.len();
