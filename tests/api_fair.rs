@@ -9,6 +9,9 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use support::{another_node, start_on_postgres_with, start_with, TestService};
 
+/// A Morpion record (docs/morpion.md): its endgame after move 150 is proved in 88 nodes.
+const BRUNEAU: &str = include_str!("../engine/tests/data/morpion/bruneau170.json");
+
 /// A batch job that searches for seconds, the same way every time: `dfs` (one
 /// thread, deterministic) on `common` deal 3, which it wins after about six million
 /// nodes with the tests' 8 MiB table.
@@ -82,8 +85,12 @@ fn metric(metrics: &str, name: &str) -> f64 {
 
 #[tokio::test]
 async fn a_single_job_runs_at_once_and_the_batch_job_that_gave_way_ends_unchanged() {
-    // One solver thread, so the batch job holds every thread of the node.
-    let one_thread = |c: &mut gaps::service::config::Config| c.solver.threads = Some(1);
+    // One solver thread, so the batch job holds every thread of the node (and a body
+    // limit that takes a Morpion record).
+    let one_thread = |c: &mut gaps::service::config::Config| {
+        c.solver.threads = Some(1);
+        c.server.body_limit_bytes = 65536;
+    };
     // The batch job alone.
     let alone = start_with(one_thread).await;
     let batch = post(&alone, "/v1/batches", &long_batch(3, 1), "10.0.0.1:1").await;
@@ -111,8 +118,24 @@ async fn a_single_job_runs_at_once_and_the_batch_job_that_gave_way_ends_unchange
             "the batch job still runs: {running}"
         );
     }
+    // A Morpion proof is a single job too: it runs on the same lent thread.
+    let proof = json!({"game": "morpion", "record": BRUNEAU, "from": 150});
+    let posted = Instant::now();
+    let done = post(&t, "/v1/jobs?wait_ms=20000", &proof, "10.0.0.3:1").await;
+    assert_eq!(
+        (&done["state"], &done["best"]),
+        (&json!("done"), &json!(170)),
+        "{done}"
+    );
+    assert!(
+        posted.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        posted.elapsed()
+    );
+    let running = &batch_jobs(&t, &batch).await[0];
+    assert_eq!(running["state"], "running", "{running}");
     let gave_way = final_job(&t, &batch).await;
-    assert!(metric(&t.text("/metrics").await, "gaps_batch_gave_way_total") >= 3.0);
+    assert!(metric(&t.text("/metrics").await, "gaps_batch_gave_way_total") >= 4.0);
     assert!(
         gave_way["stats"]["gave_way_ms"].as_f64().unwrap() > 0.0,
         "{gave_way}"

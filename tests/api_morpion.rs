@@ -62,6 +62,21 @@ async fn a_proof_ends_with_the_contract_fields_and_the_pinned_count() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(again["nodes"], 88);
     assert_eq!(again["line"], job["line"]);
+    // The view refers to the record, which reads back as it was submitted.
+    assert!(again.get("record").is_none(), "{again}");
+    let record_url = again["record_url"].as_str().unwrap();
+    assert_eq!(record_url, format!("/v1/jobs/{id}/record"));
+    let (status, content_type, _) = t.call("GET", record_url, None).await;
+    assert_eq!(
+        (status, content_type.as_str()),
+        (StatusCode::OK, "application/json")
+    );
+    assert_eq!(t.text(record_url).await, BRUNEAU);
+    // Listed with every game's jobs, and alone with the `game` filter.
+    let (_, _, page) = t.call("GET", "/v1/jobs?game=morpion", None).await;
+    assert_eq!(page["jobs"][0]["id"], id, "{page}");
+    let (status, _, _) = t.call("GET", "/v1/jobs?game=chess", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     // Ended: it cannot be cancelled.
     let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
     assert_eq!(status, StatusCode::CONFLICT);
@@ -227,8 +242,8 @@ async fn bad_records_and_ks_are_refused_naming_the_problem_and_nothing_is_stored
         (job["best"].as_u64(), job["nodes"].as_u64()),
         (Some(170), Some(1))
     );
-    let stored = t.service.state.store.morpion_job_count().await.unwrap();
-    assert_eq!(stored, 1);
+    let (_, _, page) = t.call("GET", "/v1/jobs?game=morpion", None).await;
+    assert_eq!(page["jobs"].as_array().unwrap().len(), 1, "{page}");
     let (status, _, _) = t.call("GET", "/v1/jobs/no-such-job", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
@@ -276,7 +291,7 @@ async fn a_shared_proof_is_split_into_units_and_concludes_to_the_whole_count() {
 
 #[tokio::test]
 async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() {
-    use gaps::service::store::Lease;
+    use gaps::service::store::{ClaimScope, Lease};
     use gaps_engine::morpion::board::MorpionVariant;
     use gaps_engine::morpion::endgame::{prefix, Frontier, Method};
     // An API-only node takes the job; no node runs anything yet.
@@ -302,7 +317,12 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
         node_id: "dead".into(),
         duration: std::time::Duration::from_millis(1),
     };
-    let claimed = store.claim_morpion(&dead).await.unwrap().unwrap();
+    let claimed = store
+        .claim_next(&dead, ClaimScope::Any)
+        .await
+        .unwrap()
+        .unwrap();
+    let claimed = claimed.into_morpion().unwrap();
     assert_eq!(claimed.id, id);
     let record = Record::parse(BRUNEAU).unwrap();
     let mut board = prefix(&record, MorpionVariant::T5, 115).unwrap();

@@ -84,6 +84,46 @@ impl FromStr for JobState {
     }
 }
 
+/// The game a job is about: what its search is, and which table holds what only that
+/// game has (`morpion_proofs` for Morpion; a Gaps job's columns are in `jobs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Game {
+    /// A Gaps search (a position, a numbered deal or a PySolFC game).
+    Gaps,
+    /// A Morpion Solitaire endgame proof.
+    Morpion,
+}
+
+impl Game {
+    /// Every game, in the order the API lists them.
+    pub const ALL: [Game; 2] = [Game::Gaps, Game::Morpion];
+
+    /// The public name (as in JSON, the `game` filter and the database).
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Gaps => "gaps",
+            Game::Morpion => "morpion",
+        }
+    }
+}
+
+impl Display for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Game {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Game::ALL
+            .into_iter()
+            .find(|game| game.name() == s)
+            .ok_or_else(|| format!("unknown game {s:?} (expected gaps or morpion)"))
+    }
+}
+
 /// An engine value stored as its text: written with `Display`, read back with `FromStr`
 /// (the only place where such a value is text inside the service).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +173,7 @@ macro_rules! stored_as_text {
 
 stored_as_text!(Stored<T>, generic T; stored => stored.0);
 stored_as_text!(JobState; state => state);
+stored_as_text!(Game; game => game);
 
 impl<T: FromStr> FromStr for Stored<T> {
     type Err = T::Err;

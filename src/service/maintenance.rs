@@ -60,18 +60,14 @@ async fn reclaim_expired_leases(
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
         }
-        // Morpion proofs and the units of shared proofs, under the same rules.
-        let morpion = match store.take_back_morpion(max_attempts, true).await {
-            Ok(jobs) => store.take_back_units(true).await.map(|units| jobs + units),
-            Err(e) => Err(e),
-        };
-        match morpion {
+        // The units of shared Morpion proofs, under the same rules.
+        match store.take_back_units(true).await {
             Ok(0) => {}
             Ok(back) => {
-                tracing::warn!(back, "took back Morpion jobs or units whose lease ended");
+                tracing::warn!(back, "took back Morpion units whose lease ended");
                 runner.notify_new_work();
             }
-            Err(e) => tracing::warn!(error = %e, "taking back expired Morpion leases failed"),
+            Err(e) => tracing::warn!(error = %e, "taking back expired Morpion units failed"),
         }
     }
 }

@@ -17,8 +17,7 @@ pub mod maintenance;
 pub mod memory;
 pub mod metrics;
 pub mod model;
-pub mod morpion_runner;
-pub mod morpion_shared;
+pub mod morpion;
 pub mod runner;
 pub mod solver_pool;
 pub mod store;
@@ -82,15 +81,11 @@ impl Service {
         if back != Reclaimed::default() {
             tracing::info!(?back, "took back jobs interrupted by a stop");
         }
-        let morpion_back = store
-            .take_back_morpion(max_attempts, store.backend() != "sqlite")
-            .await?;
-        let morpion_back =
-            morpion_back + store.take_back_units(store.backend() != "sqlite").await?;
-        if morpion_back > 0 {
+        let units_back = store.take_back_units(store.backend() != "sqlite").await?;
+        if units_back > 0 {
             tracing::info!(
-                jobs = morpion_back,
-                "took back Morpion jobs interrupted by a stop"
+                units = units_back,
+                "took back units of shared Morpion proofs interrupted by a stop"
             );
         }
         let metrics = Arc::new(Metrics::default());
@@ -116,11 +111,12 @@ impl Service {
             lease,
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
-        let (runner, mut lanes) = Runner::start(store.clone(), metrics.clone(), pool, role)?;
-        // A node without solver threads (API only) takes no Morpion work either.
+        let proofs = Box::new(morpion::Proofs);
+        let (runner, mut lanes) =
+            Runner::start(store.clone(), metrics.clone(), pool, role, proofs)?;
+        // A node without solver threads (API only) takes no Morpion units either.
         if threads > 0 {
-            lanes.push(morpion_runner::start(runner.clone(), store.clone()));
-            lanes.extend(morpion_shared::start_workers(
+            lanes.extend(morpion::start_workers(
                 runner.clone(),
                 store.clone(),
                 threads,

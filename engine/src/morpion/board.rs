@@ -121,6 +121,20 @@ impl MorpionVariant {
     }
 }
 
+impl std::fmt::Display for MorpionVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl std::str::FromStr for MorpionVariant {
+    type Err = String;
+    /// As [`MorpionVariant::from_code`].
+    fn from_str(code: &str) -> Result<Self, Self::Err> {
+        MorpionVariant::from_code(code).ok_or_else(|| format!("{code:?} is not 5T or 5D"))
+    }
+}
+
 /// One move: the new dot and the line through it. Equal moves are the same move in
 /// any position.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug, Hash)]

@@ -1,20 +1,20 @@
-//! `/v1/jobs`: submit, read (optionally waiting), list with filters and cursor, cancel.
+//! `/v1/jobs`: submit, read (optionally waiting), list with filters and cursor, cancel;
+//! for jobs of every game (a Gaps search, a Morpion proof), and a Morpion job's record.
 //!
 //! Invariant: a job is stored only after its request validated completely; a known
 //! exact verdict answers at once (the job is stored `done`, `cached`), everything else
-//! is queued for the runner.
+//! is queued for the runner. Reading, waiting, listing and cancelling are the same for
+//! every game; only the request and the view are a game's own.
 
 use super::{ApiJson, ApiQuery};
 use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::job::JobState;
+use crate::service::job::{Game, JobState};
 use crate::service::model::{
     from_json, is_cursor, AnyJobRequest, AnyJobView, JobPage, JobRequest, JobView, ListQuery,
     MorpionJobRequest, MorpionJobView, Progress, QueueView, WaitQuery, MAX_WAIT_QUERY_MS,
 };
-use crate::service::morpion_runner;
-use crate::service::store::MorpionJobRow;
-use crate::service::store::{Announce, JobFilter, JobRow};
+use crate::service::store::{Announce, AnyJob, JobFilter, JobRow, MorpionJobRow};
 use crate::service::wait_slots::WaitSlot;
 use crate::service::AppState;
 use axum::extract::{Path, State};
@@ -25,14 +25,15 @@ use axum::Json;
 use gaps_engine::{Variant, Verdict};
 use std::time::Duration;
 
-/// The view of `row`, with the live node count and what it waits for when a lane of
-/// this process runs it.
+/// The view of Gaps job `row`, with the node count so far (live when a lane of this
+/// process runs it, else as its holder last wrote) and what it waits for.
 fn view(state: &AppState, row: JobRow) -> JobView {
     let running = row.state == JobState::Running;
-    let id = row.spec.id.clone();
+    let (id, written) = (row.spec.id.clone(), row.progress_nodes);
     let mut view = JobView::from(row);
     if running {
-        view.progress = state.runner.progress(&id).map(|nodes| Progress { nodes });
+        let nodes = state.runner.progress(&id).unwrap_or(written as u64);
+        view.progress = Some(Progress { nodes });
         view.waiting_for = state
             .runner
             .status(&id)
@@ -42,24 +43,8 @@ fn view(state: &AppState, row: JobRow) -> JobView {
     view
 }
 
-/// [`view`], with its place in the queue when it is queued (a bounded count: lists
-/// leave it out).
-async fn view_alone(state: &AppState, row: JobRow) -> ApiResult<JobView> {
-    let place = match row.state {
-        JobState::Queued => Some((row.queue_class, state.store.queue_place(&row).await?)),
-        _ => None,
-    };
-    let mut view = view(state, row);
-    view.queue = place.map(|(class, place)| QueueView {
-        class: if class == 0 { "single" } else { "batch" }.into(),
-        ahead: place.ahead,
-        ahead_at_least: place.at_least,
-    });
-    Ok(view)
-}
-
 /// The view of Morpion job `row`: while it runs, the live node count when this
-/// process runs it whole (else the count its holder last wrote); for a shared proof,
+/// process proves it whole (else the count its holder last wrote); for a shared proof,
 /// the units done and the nodes of every unit so far.
 async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<MorpionJobView> {
     let running = row.state == JobState::Running;
@@ -82,10 +67,60 @@ async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<Morpion
     Ok(view)
 }
 
-/// The jobs of both games `client` has queued (with its batches' deals not yet
-/// queued), counted against `limits.max_queued_per_client`.
-async fn queued_by(state: &AppState, client: &str) -> ApiResult<i64> {
-    Ok(state.store.queued_by(client).await? + state.store.morpion_queued_by(client).await?)
+/// The view of a job of any game, as a list shows it.
+async fn any_view(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
+    Ok(match job {
+        AnyJob::Gaps(row) => AnyJobView::Gaps(Box::new(view(state, *row))),
+        AnyJob::Morpion(row) => AnyJobView::Morpion(Box::new(morpion_view(state, *row).await?)),
+    })
+}
+
+/// [`any_view`], with its place in the queue when it is queued (a bounded count: lists
+/// leave it out).
+async fn view_alone(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
+    let place = match job.state() {
+        JobState::Queued => {
+            let key = job.queue_key();
+            Some((key.0, state.store.queue_place(key).await?))
+        }
+        _ => None,
+    };
+    let queue = place.map(|(class, place)| QueueView {
+        class: if class == 0 { "single" } else { "batch" }.into(),
+        ahead: place.ahead,
+        ahead_at_least: place.at_least,
+    });
+    let mut view = any_view(state, job).await?;
+    match &mut view {
+        AnyJobView::Gaps(view) => view.queue = queue,
+        AnyJobView::Morpion(view) => view.queue = queue,
+    }
+    Ok(view)
+}
+
+/// `job` once it ended, or as it is after waiting `used` (no wait when zero).
+async fn waited(state: &AppState, job: AnyJob, used: Duration) -> ApiResult<AnyJob> {
+    if job.is_final() || used.is_zero() {
+        return Ok(job);
+    }
+    Ok(state
+        .runner
+        .wait_final(job.id(), used)
+        .await?
+        .unwrap_or(job))
+}
+
+/// Refuses a new job when `client` has `limits.max_queued_per_client` queued (jobs of
+/// every game, with its batches' deals not yet queued).
+async fn check_queued_cap(state: &AppState, client: &str) -> ApiResult<()> {
+    let cap = state.config.limits.max_queued_per_client;
+    if cap > 0 && state.store.queued_by(client).await? >= cap as i64 {
+        state.metrics.count_refusal("queued");
+        return Err(ApiError::TooManyRequests(format!(
+            "this client has {cap} jobs queued, the most allowed; retry when some have run"
+        )));
+    }
+    Ok(())
 }
 
 /// The header that says how long a request with `wait_ms` waited at most: the wait
@@ -151,19 +186,42 @@ pub async fn create(
         return Err(ApiError::shutting_down());
     }
     check_wait(&wait)?;
-    if body.get("game").is_some() {
-        return create_morpion(&state, &caller, &wait, body).await;
-    }
+    let mut body = body;
+    let job = match body.get("game").and_then(|g| g.as_str()) {
+        // The game a Gaps job's view names may be sent back.
+        Some("gaps") => {
+            if let Some(fields) = body.as_object_mut() {
+                fields.remove("game");
+            }
+            create_gaps(&state, &caller, body).await?
+        }
+        None if body.get("game").is_none() => create_gaps(&state, &caller, body).await?,
+        _ => create_morpion(&state, &caller, body).await?,
+    };
+    state.metrics.jobs_submitted.inc();
+    caller.count_creation(&state.metrics);
+    let (used, _slot) = wait_time(&state, &caller, &wait);
+    let job = waited(&state, job, used).await?;
+    let location = format!("/v1/jobs/{}", job.id());
+    Ok((
+        StatusCode::ACCEPTED,
+        [(header::LOCATION.as_str(), location)],
+        wait_header(&wait, used).map(|h| [h]),
+        Json(view_alone(&state, job).await?),
+    )
+        .into_response())
+}
+
+/// Stores a Gaps job: answered at once by a known verdict, else queued.
+async fn create_gaps(
+    state: &AppState,
+    caller: &Caller,
+    body: serde_json::Value,
+) -> ApiResult<AnyJob> {
     let request: JobRequest = from_json(body)?;
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &caller.name, &state.config)?;
-    let cap = state.config.limits.max_queued_per_client;
-    if cap > 0 && queued_by(&state, &caller.name).await? >= cap as i64 {
-        state.metrics.count_refusal("queued");
-        return Err(ApiError::TooManyRequests(format!(
-            "this client has {cap} jobs queued, the most allowed; retry when some have run"
-        )));
-    }
+    check_queued_cap(state, &caller.name).await?;
     // The known verdicts are first-round ones (a position's); with redeals the answer
     // depends on the deal's generator too, so such a job is always searched.
     let known = match job.redeals {
@@ -174,7 +232,7 @@ pub async fn create(
             .filter(|k| k.answers(&job)),
         _ => None,
     };
-    let mut row = match known {
+    let row = match known {
         Some(known) => {
             let row = state.store.insert_answered_job(&job, &known).await?;
             state
@@ -189,66 +247,24 @@ pub async fn create(
             row
         }
     };
-    state.metrics.jobs_submitted.inc();
-    caller.count_creation(&state.metrics);
-    let (used, _slot) = wait_time(&state, &caller, &wait);
-    if !row.is_final() && !used.is_zero() {
-        if let Some(after) = state.runner.wait_final(&row.spec.id, used).await? {
-            row = after;
-        }
-    }
-    let location = format!("/v1/jobs/{}", row.spec.id);
-    Ok((
-        StatusCode::ACCEPTED,
-        [(header::LOCATION.as_str(), location)],
-        wait_header(&wait, used).map(|h| [h]),
-        Json(AnyJobView::Gaps(Box::new(view_alone(&state, row).await?))),
-    )
-        .into_response())
+    Ok(AnyJob::Gaps(Box::new(row)))
 }
 
-/// `POST /v1/jobs` with a `game` field: a Morpion endgame proof, validated (the record
-/// replayed) before it is stored, then queued for the Morpion lane.
+/// Stores a Morpion endgame proof, validated (the record replayed) before it is
+/// stored, then queued like any job.
 async fn create_morpion(
     state: &AppState,
     caller: &Caller,
-    wait: &WaitQuery,
     body: serde_json::Value,
-) -> ApiResult<Response> {
+) -> ApiResult<AnyJob> {
     let request: MorpionJobRequest = from_json(body)?;
     let id = uuid::Uuid::now_v7().to_string();
     let job = request.validate(id, &caller.name, &state.config)?;
-    // The same cap as for Gaps jobs, over both games' queued jobs.
-    let cap = state.config.limits.max_queued_per_client;
-    if cap > 0 && queued_by(state, &caller.name).await? >= cap as i64 {
-        state.metrics.count_refusal("queued");
-        return Err(ApiError::TooManyRequests(format!(
-            "this client has {cap} jobs queued, the most allowed; retry when some have run"
-        )));
-    }
-    let mut row = state.store.insert_morpion_job(&job).await?;
+    check_queued_cap(state, &caller.name).await?;
+    let row = state.store.insert_morpion_job(&job).await?;
     state.runner.notify_new_work();
     state.store.announce(Announce::Work);
-    state.metrics.jobs_submitted.inc();
-    caller.count_creation(&state.metrics);
-    let (used, _slot) = wait_time(state, caller, wait);
-    if !row.is_final() && !used.is_zero() {
-        if let Some(after) =
-            morpion_runner::wait_final(&state.runner, &state.store, &row.id, used).await?
-        {
-            row = after;
-        }
-    }
-    let location = format!("/v1/jobs/{}", row.id);
-    Ok((
-        StatusCode::ACCEPTED,
-        [(header::LOCATION.as_str(), location)],
-        wait_header(wait, used).map(|h| [h]),
-        Json(AnyJobView::Morpion(Box::new(
-            morpion_view(state, row).await?,
-        ))),
-    )
-        .into_response())
+    Ok(AnyJob::Morpion(Box::new(row)))
 }
 
 /// Read a job, optionally waiting up to `wait_ms` for it to finish.
@@ -267,23 +283,37 @@ pub async fn get(
     check_wait(&wait)?;
     let (used, _slot) = wait_time(&state, &caller, &wait);
     let header = wait_header(&wait, used).map(|h| [h]);
-    let row = if used.is_zero() {
-        state.store.job(&id).await?
+    let job = if used.is_zero() {
+        state.store.any_job(&id).await?
     } else {
         state.runner.wait_final(&id, used).await?
     };
-    if let Some(row) = row {
-        let view = AnyJobView::Gaps(Box::new(view_alone(&state, row).await?));
-        return Ok((header, Json(view)).into_response());
-    }
-    let morpion = if used.is_zero() {
-        state.store.morpion_job(&id).await?
-    } else {
-        morpion_runner::wait_final(&state.runner, &state.store, &id, used).await?
+    let job = job.ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    Ok((header, Json(view_alone(&state, job).await?)).into_response())
+}
+
+/// Read the record a Morpion job was submitted with, as it was submitted.
+#[utoipa::path(get, path = "/v1/jobs/{id}/record", params(("id" = String, Path, description = "Job id")),
+    responses(
+        (status = 200, description = "The record: MSR JSON (`application/json`) or Pentasol text (`text/plain`)", content(
+            (String = "application/json"), (String = "text/plain"))),
+        (status = 404, description = "No such job, or a Gaps job (it has no record: its position is in its view)", body = Problem, content_type = "application/problem+json"),
+    ))]
+pub async fn record(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
+    let Some(record) = state.store.morpion_record(&id).await? else {
+        return Err(ApiError::NotFound(match state.store.job(&id).await? {
+            Some(_) => {
+                format!("job {id:?} is a Gaps job: it has no record (its position is in its view)")
+            }
+            None => format!("no job {id:?}"),
+        }));
     };
-    let row = morpion.ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
-    let view = AnyJobView::Morpion(Box::new(morpion_view(&state, row).await?));
-    Ok((header, Json(view)).into_response())
+    let is_json = serde_json::from_str::<serde_json::Value>(&record).is_ok();
+    let content_type = match is_json {
+        true => "application/json",
+        false => "text/plain; charset=utf-8",
+    };
+    Ok(([(header::CONTENT_TYPE, content_type)], record).into_response())
 }
 
 /// Cancel a queued or running job.
@@ -300,16 +330,12 @@ pub async fn cancel(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<AnyJobView>> {
-    let Some(before) = state.store.job(&id).await? else {
-        return cancel_morpion(&state, &caller, &id).await;
-    };
-    may_cancel(
-        &state,
-        &caller,
-        &id,
-        before.spec.created_by.as_deref(),
-        before.state,
-    )?;
+    let before = state
+        .store
+        .any_job(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    may_cancel(&state, &caller, &id, before.created_by(), before.state())?;
     let after = state
         .store
         .cancel(&id)
@@ -319,16 +345,8 @@ pub async fn cancel(
     state.store.announce(Announce::Cancel(&id));
     // The solver notices its flag within about 1024 nodes; give it a moment so the
     // answer usually shows the final state.
-    let after = if after.is_final() {
-        after
-    } else {
-        state
-            .runner
-            .wait_final(&id, Duration::from_millis(200))
-            .await?
-            .unwrap_or(after)
-    };
-    Ok(Json(AnyJobView::Gaps(Box::new(view(&state, after)))))
+    let after = waited(&state, after, Duration::from_millis(200)).await?;
+    Ok(Json(any_view(&state, after).await?))
 }
 
 /// Refuses the cancel of another client's job (where tokens are configured) and of a
@@ -354,42 +372,6 @@ fn may_cancel(
     Ok(())
 }
 
-/// `DELETE /v1/jobs/{id}` of a Morpion job: as for a Gaps job.
-async fn cancel_morpion(
-    state: &AppState,
-    caller: &Caller,
-    id: &str,
-) -> ApiResult<Json<AnyJobView>> {
-    let before = state
-        .store
-        .morpion_job(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
-    may_cancel(
-        state,
-        caller,
-        id,
-        before.created_by.as_deref(),
-        before.state,
-    )?;
-    let after = state
-        .store
-        .cancel_morpion(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
-    state.runner.stop_running(id);
-    state.store.announce(Announce::Cancel(id));
-    let after = if after.is_final() {
-        after
-    } else {
-        morpion_runner::wait_final(&state.runner, &state.store, id, Duration::from_millis(200))
-            .await?
-            .unwrap_or(after)
-    };
-    let view = morpion_view(state, after).await?;
-    Ok(Json(AnyJobView::Morpion(Box::new(view))))
-}
-
 /// List jobs, newest first, with filters and a cursor.
 #[utoipa::path(get, path = "/v1/jobs", params(ListQuery),
     responses(
@@ -400,6 +382,7 @@ pub async fn list(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<JobPage>> {
+    let game = filter("game", &query.game, &Game::ALL, Game::name)?;
     let job_state = filter("state", &query.state, &JobState::ALL, JobState::name)?;
     let variant = filter("variant", &query.variant, &Variant::ALL, Variant::name)?;
     let verdict = filter("verdict", &query.verdict, &Verdict::ALL, Verdict::name)?;
@@ -421,6 +404,7 @@ pub async fn list(
         ),
     };
     let filter = JobFilter {
+        game,
         state: job_state,
         variant,
         verdict,
@@ -432,14 +416,15 @@ pub async fn list(
     let more = rows.len() > limit as usize;
     rows.truncate(limit as usize);
     let next_cursor = if more {
-        rows.last().map(|r| r.seq.to_string())
+        rows.last().map(|r| r.seq().to_string())
     } else {
         None
     };
-    Ok(Json(JobPage {
-        jobs: rows.into_iter().map(|r| view(&state, r)).collect(),
-        next_cursor,
-    }))
+    let mut jobs = Vec::with_capacity(rows.len());
+    for row in rows {
+        jobs.push(any_view(&state, row).await?);
+    }
+    Ok(Json(JobPage { jobs, next_cursor }))
 }
 
 /// A list filter: the value whose public name is exactly `text`, or a 400 naming the

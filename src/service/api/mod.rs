@@ -70,6 +70,7 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/v1/jobs", post(jobs::create).get(jobs::list))
         .route("/v1/jobs/{id}", get(jobs::get).delete(jobs::cancel))
+        .route("/v1/jobs/{id}/record", get(jobs::record))
         .route("/v1/batches", post(batches::create))
         .route("/v1/batches/{id}", get(batches::get))
         .route("/v1/batches/{id}/results", get(batches::results))

@@ -28,6 +28,7 @@ use utoipa::OpenApi;
     paths(
         super::jobs::create,
         super::jobs::get,
+        super::jobs::record,
         super::jobs::list,
         super::jobs::cancel,
         super::batches::create,

@@ -7,10 +7,10 @@
 //! declares non-null (`position`, `deal`) refuses an explicit `null`, so what the
 //! document calls invalid is refused.
 
-mod morpion;
 mod schema;
 mod validate;
 
+mod morpion;
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
@@ -283,11 +283,13 @@ pub struct WaitQuery {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
+    /// `gaps` or `morpion` (default: jobs of every game).
+    pub game: Option<String>,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
     pub state: Option<String>,
-    /// `basic` or `common`.
+    /// A Gaps variant: `basic` or `common` (only Gaps jobs then).
     pub variant: Option<String>,
-    /// `solvable`, `unsolvable` or `unknown`.
+    /// `solvable`, `unsolvable` or `unknown` (only Gaps jobs then).
     pub verdict: Option<String>,
     /// Only jobs of this batch.
     pub batch: Option<String>,
@@ -302,6 +304,8 @@ pub struct ListQuery {
 #[derive(Serialize, Debug, Clone, ToSchema)]
 pub struct JobView {
     pub id: String,
+    /// Always `gaps`.
+    pub game: String,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
     #[schema(value_type = String)]
     pub state: JobState,
@@ -400,6 +404,7 @@ impl From<JobRow> for JobView {
                 .or_else(|| (r.state == JobState::Done).then(Vec::new)),
             stats: r.stats.map(|s| s.0),
             id: r.spec.id,
+            game: "gaps".into(),
             state: r.state,
             position: r.spec.position.0.to_string(),
             variant: r.spec.variant.0.name().into(),
@@ -442,7 +447,8 @@ impl From<JobRow> for JobView {
 /// A page of jobs.
 #[derive(Serialize, Debug, ToSchema)]
 pub struct JobPage {
-    pub jobs: Vec<JobView>,
+    /// Jobs of every game (a Gaps job or a Morpion proof, told apart by `game`).
+    pub jobs: Vec<AnyJobView>,
     /// Pass as `cursor` to get the next page; absent on the last page.
     pub next_cursor: Option<String>,
 }

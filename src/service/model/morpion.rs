@@ -7,11 +7,11 @@
 //! against its length; the limits have the Gaps jobs' caps from configuration, the same
 //! bounds `schema` writes into the OpenAPI document.
 
-use super::{object, whole, whole_opt, Progress};
+use super::{object, whole, whole_opt, Progress, QueueView};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::JobState;
-use crate::service::morpion_shared::MAX_UNITS;
+use crate::service::morpion::MAX_UNITS;
 use crate::service::store::{MorpionJobRow, NewMorpionJob};
 use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::prefix;
@@ -79,8 +79,8 @@ pub struct MorpionJobView {
     pub from: i64,
     /// Moves in the record.
     pub record_length: i64,
-    /// The record as submitted.
-    pub record: String,
+    /// Where the record, as submitted, is read: `/v1/jobs/{id}/record`.
+    pub record_url: String,
     pub limits: MorpionLimits,
     /// The longest total length found (kept moves plus the longest continuation).
     pub best: Option<i64>,
@@ -117,6 +117,10 @@ pub struct MorpionJobView {
     pub finished_at: Option<String>,
     /// For a running job: the nodes searched so far.
     pub progress: Option<Progress>,
+    /// For a queued job read alone (`GET /v1/jobs/{id}`, `POST /v1/jobs`): where it
+    /// stands in the queue (a proof is a single job).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueView>,
 }
 
 impl From<MorpionJobRow> for MorpionJobView {
@@ -125,13 +129,13 @@ impl From<MorpionJobRow> for MorpionJobView {
             nodes: r.progress_nodes as u64,
         });
         MorpionJobView {
+            record_url: format!("/v1/jobs/{}/record", r.id),
             id: r.id,
             game: "morpion".into(),
             state: r.state,
-            variant: r.variant,
+            variant: r.variant.0.code().into(),
             from: r.from_move,
             record_length: r.record_length,
-            record: r.record,
             limits: MorpionLimits {
                 nodes: r.limit_nodes.map(|n| n as u64),
                 time_ms: Some(r.limit_time_ms as u64),
@@ -140,7 +144,7 @@ impl From<MorpionJobRow> for MorpionJobView {
             best: r.best,
             proved: r.proved,
             improved: r.improved,
-            stopped: r.stopped,
+            stopped: r.stopped.map(|s| s.0.name().into()),
             nodes: r.nodes,
             elapsed_ms: r.elapsed_ms,
             line: r.line.map(|l| l.0),
@@ -158,6 +162,7 @@ impl From<MorpionJobRow> for MorpionJobView {
             started_at: r.started_at,
             finished_at: r.finished_at,
             progress,
+            queue: None,
         }
     }
 }
@@ -173,7 +178,7 @@ impl MorpionJobRequest {
         let bad = |m: String| ApiError::Unprocessable(m);
         if self.game != "morpion" {
             return Err(bad(format!(
-                "game must be \"morpion\" (got {:?}); a Gaps job names no game",
+                "game must be \"gaps\" or \"morpion\" (got {:?})",
                 self.game
             )));
         }
@@ -227,7 +232,7 @@ impl MorpionJobRequest {
             .map_err(|e| bad(format!("record: {e}")))?;
         Ok(NewMorpionJob {
             id,
-            variant: variant.code().into(),
+            variant,
             record: self.record.clone(),
             record_length: len as i64,
             from_move: self.from_move as i64,
@@ -250,7 +255,7 @@ pub enum AnyJobRequest {
     Morpion(MorpionJobRequest),
 }
 
-/// A job of either game as the API returns it: a Gaps job (no `game` field) or a
+/// A job of either game as the API returns it: a Gaps job (`"game": "gaps"`) or a
 /// Morpion proof (`"game": "morpion"`).
 #[derive(Serialize, Debug, Clone, ToSchema)]
 #[serde(untagged)]

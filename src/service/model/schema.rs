@@ -9,6 +9,7 @@
 //! directions on examples; `scripts/schemathesis.sh` fuzzes them.
 
 use crate::service::config::Config;
+use crate::service::job::Game;
 use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict};
 use serde_json::{json, Value};
 
@@ -134,7 +135,7 @@ fn morpion_request(schemas: &mut Value, config: &Config) {
     request["variant"]["enum"] = json!(["5T", "5D", null]);
     request["from"]["examples"] = json!([0]);
     request["units"]["minimum"] = json!(1);
-    request["units"]["maximum"] = json!(crate::service::morpion_shared::MAX_UNITS);
+    request["units"]["maximum"] = json!(crate::service::morpion::MAX_UNITS);
     let props = &mut schemas["MorpionLimits"]["properties"];
     for (limit, cap) in [
         (Limit::Nodes, limits.max_nodes),
@@ -371,6 +372,9 @@ fn complete_operation(
             "verdict" => schema["enum"] = json!(verdicts),
             "cursor" => schema["pattern"] = json!(CURSOR_PATTERN),
             "seed" => schema["maximum"] = json!(MAX_SEED),
+            "game" if path == "/v1/jobs" => {
+                schema["enum"] = json!(Game::ALL.iter().map(|g| g.name()).collect::<Vec<_>>())
+            }
             "game" if path == "/v1/pysol/{game}/{number}" => {
                 schema["enum"] = json!(PysolGame::ALL.iter().map(|g| g.name()).collect::<Vec<_>>())
             }

@@ -69,7 +69,7 @@ impl Givers {
 }
 
 /// The threads of a batch job that gave way; dropping it lets the batch job go on.
-pub(super) struct Lent<'a> {
+pub(crate) struct Lent<'a> {
     runner: &'a Runner,
     id: String,
     gate: Arc<PauseGate>,

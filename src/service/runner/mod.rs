@@ -30,7 +30,9 @@
 use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
-use super::store::{Announce, ClaimScope, Finish, JobRow, Lease, Store};
+use super::store::{
+    Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, MorpionJobRow, Store,
+};
 use crate::report::{redeals_shown, solution_steps, JobStats, RoundsJson, StatsJson};
 use gaps_engine::StopReason;
 use give_way::{Givers, Lent};
@@ -69,12 +71,29 @@ enum LaneKind {
     Single,
 }
 
-/// The threads a solve runs on.
-enum Threads<'a> {
+/// The threads a solve runs on (held until it ends).
+pub(crate) enum Threads<'a> {
     /// Permits of the pool (none when a cancel came while waiting for them).
     Own(Vec<SemaphorePermit<'a>>),
     /// Those of a batch job that gave way.
     Lent(Lent<'a>),
+}
+
+/// What a lane runs for a claimed Morpion job: the Morpion room plugs it in when the
+/// runner starts (`service::morpion`), so the runner, which owns the life of every
+/// job, does not depend on that room.
+pub trait MorpionPart: Send + Sync + 'static {
+    /// Runs the claimed `job` (on a single lane when `single_lane`) with `flag` its
+    /// cancel flag and `progress` its node count; true if it ended here, false if it
+    /// went back to the queue, its result was fenced, or it was handed to its parts.
+    fn run<'a>(
+        &'a self,
+        runner: &'a Runner,
+        job: &'a MorpionJobRow,
+        flag: &'a Arc<AtomicBool>,
+        progress: &'a Arc<AtomicU64>,
+        single_lane: bool,
+    ) -> futures_util::future::BoxFuture<'a, sqlx::Result<bool>>;
 }
 
 /// Shared state of the lanes.
@@ -103,6 +122,8 @@ pub struct Runner {
     givers: Givers,
     /// MiB a single lane's solver holds while it runs (`give_way`), drawn from `memory`.
     single_lane_mb: usize,
+    /// What a lane runs for a Morpion job.
+    morpion: Box<dyn MorpionPart>,
 }
 
 /// How this node takes part in the queue.
@@ -128,12 +149,13 @@ pub struct PoolSize {
 }
 
 impl Runner {
-    /// Starts one lane per solver thread.
+    /// Starts one lane per solver thread; `morpion` runs the Morpion jobs they claim.
     pub fn start(
         store: Store,
         metrics: Arc<Metrics>,
         pool: PoolSize,
         queue: QueueRole,
+        morpion: Box<dyn MorpionPart>,
     ) -> std::io::Result<(Arc<Runner>, Vec<JoinHandle<()>>)> {
         let PoolSize {
             threads,
@@ -158,6 +180,7 @@ impl Runner {
             priority,
             givers: Givers::default(),
             single_lane_mb: table_mb.saturating_mul(2),
+            morpion,
         });
         runner.metrics.solvers.set(threads as i64);
         runner
@@ -237,8 +260,9 @@ impl Runner {
         self.wake.notify_waiters();
     }
 
-    /// The job `id` once it is final, or as it is after `timeout`; `None` if unknown.
-    pub async fn wait_final(&self, id: &str, timeout: Duration) -> sqlx::Result<Option<JobRow>> {
+    /// The job `id` (of any game) once it is final, or as it is after `timeout`; `None`
+    /// if unknown.
+    pub async fn wait_final(&self, id: &str, timeout: Duration) -> sqlx::Result<Option<AnyJob>> {
         let (tx, rx) = oneshot::channel();
         {
             let mut waiters = self.waiters.lock().expect("waiters map");
@@ -249,7 +273,7 @@ impl Runner {
         let deadline = tokio::time::Instant::now() + timeout;
         let mut rx = Some(rx);
         loop {
-            let job = self.store.job(id).await?;
+            let job = self.store.any_job(id).await?;
             let now = tokio::time::Instant::now();
             match job {
                 Some(job) if !job.is_final() && now < deadline => {
@@ -258,7 +282,7 @@ impl Runner {
                     let pause = (deadline - now).min(WAIT_POLL);
                     match rx.as_mut() {
                         Some(wake) => match tokio::time::timeout(pause, wake).await {
-                            Ok(Ok(())) => return self.store.job(id).await,
+                            Ok(Ok(())) => return self.store.any_job(id).await,
                             Ok(Err(_)) => rx = None, // its sender is gone: poll only
                             Err(_) => {}
                         },
@@ -278,7 +302,9 @@ impl Runner {
         }
     }
 
-    /// Claims and runs one job (of `kind`'s scope); false when there was none.
+    /// Claims and runs one job of any game (of `kind`'s scope); false when there was
+    /// none. The life of the job is the same for every game; what its game runs is
+    /// [`Runner::run_claimed`] for a Gaps search, the [`MorpionPart`] for a proof.
     async fn run_next(&self, solver: &SolverThread, kind: LaneKind) -> sqlx::Result<bool> {
         if self.is_shutting_down() {
             return Ok(false);
@@ -291,10 +317,12 @@ impl Runner {
             return Ok(false);
         };
         self.preempt_deepening();
+        let id = job.id().to_string();
+        let claim = job.claim();
         let flag = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(AtomicU64::new(0));
         self.running.lock().expect("running map").insert(
-            job.spec.id.clone(),
+            id.clone(),
             Running {
                 cancel: flag.clone(),
                 progress: progress.clone(),
@@ -306,32 +334,35 @@ impl Runner {
         if self.is_shutting_down() {
             flag.store(true, Ordering::SeqCst);
         }
-        let heartbeat = self.spawn_heartbeat(&job, &flag);
-        let result = self.run_claimed(solver, &job, &flag, progress, kind).await;
+        let heartbeat = self.spawn_heartbeat(&claim, &flag, &progress);
+        let result = match &job {
+            AnyJob::Gaps(row) => self.run_claimed(solver, row, &flag, progress, kind).await,
+            AnyJob::Morpion(row) => {
+                let single = kind == LaneKind::Single;
+                self.morpion.run(self, row, &flag, &progress, single).await
+            }
+        };
         heartbeat.abort();
-        self.running
-            .lock()
-            .expect("running map")
-            .remove(&job.spec.id);
+        self.running.lock().expect("running map").remove(&id);
         match result {
-            Ok(true) => self.store.announce(Announce::Done(&job.spec.id)),
-            // Queued again at shutdown (announced there), or fenced: its new holder
-            // announces its end.
+            Ok(true) => self.store.announce(Announce::Done(&id)),
+            // Queued again at shutdown (announced there), fenced (its new holder
+            // announces its end), or handed to its parts (a shared proof's units).
             Ok(false) => {}
             // Do not leave the job `running` with no lane behind it.
             Err(_) => {
-                if let Ok(true) = self.store.requeue(&job).await {
+                if let Ok(true) = self.store.requeue(&claim).await {
                     self.announce_requeued();
                 }
             }
         }
-        self.wake_waiters(&job.spec.id);
+        self.wake_waiters(&id);
         result.map(|_| true)
     }
 
     /// Tells this node's idle solvers and every other node that a job is queued again
     /// (it did not end: no `Done` for its waiters).
-    fn announce_requeued(&self) {
+    pub(crate) fn announce_requeued(&self) {
         self.notify_new_work();
         self.store.announce(Announce::Work);
     }
@@ -398,24 +429,9 @@ impl Runner {
         let memory_wait = waited.elapsed();
         self.set_status(id, RunStatus::WaitingThreads);
         let asked = job.spec.threads.max(1) as usize;
-        let lent = match kind {
-            LaneKind::Single => self.borrow_from_batch(),
-            LaneKind::Shared => None,
-        };
-        let cores = match lent {
-            Some(lent) => Threads::Lent(lent),
-            None => {
-                let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
-                let mut permits: Vec<_> = own.into_iter().collect();
-                permits.extend(self.idle_cores(asked - 1));
-                Threads::Own(permits)
-            }
-        };
-        let (threads, busy) = match &cores {
-            Threads::Own(permits) => (permits.len().max(1), permits.len()),
-            // The paused job's threads stay counted busy under its name.
-            Threads::Lent(lent) => (lent.threads.min(asked), 0),
-        };
+        let (cores, threads, busy) = self
+            .take_threads(kind == LaneKind::Single, asked, flag)
+            .await;
         self.set_status(id, RunStatus::Searching);
         let mut options = solve_options(&job.spec, threads);
         if let Some(mb) = memory_mb {
@@ -467,7 +483,7 @@ impl Runner {
                 if report.stopped == Some(StopReason::Cancelled) {
                     if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
                     {
-                        if self.store.requeue(job).await? {
+                        if self.store.requeue(&job.claim()).await? {
                             self.announce_requeued();
                         }
                         tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
@@ -494,11 +510,18 @@ impl Runner {
         self.finish(job, finish).await
     }
 
-    /// Renews the lease of `job` every heartbeat while it runs; raises `flag` when a user
+    /// Renews the lease of the job held under `claim` every heartbeat while it runs,
+    /// writing the nodes it searched so far (`progress`); raises `flag` when a user
     /// asked (through any node) to cancel it, or when the lease was taken back (the
     /// job's result would be refused anyway). Aborted when the job ends.
-    fn spawn_heartbeat(&self, job: &JobRow, flag: &Arc<AtomicBool>) -> JoinHandle<()> {
-        let (store, job, flag) = (self.store.clone(), job.clone(), flag.clone());
+    fn spawn_heartbeat(
+        &self,
+        claim: &Claim,
+        flag: &Arc<AtomicBool>,
+        progress: &Arc<AtomicU64>,
+    ) -> JoinHandle<()> {
+        let (store, claim) = (self.store.clone(), claim.clone());
+        let (flag, progress) = (flag.clone(), progress.clone());
         let (every, lease) = (self.heartbeat, self.lease.duration);
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(every);
@@ -506,20 +529,52 @@ impl Runner {
             ticks.tick().await; // the first tick is immediate: the claim set the lease
             loop {
                 ticks.tick().await;
-                match store.heartbeat(&job, lease).await {
+                let nodes = progress.load(Ordering::Relaxed);
+                match store.heartbeat(&claim, lease, nodes).await {
                     Ok(Some(false)) => {}
                     Ok(Some(true)) => flag.store(true, Ordering::SeqCst),
                     Ok(None) => {
-                        tracing::warn!(job = %job.spec.id, "lease taken back; stopping");
+                        tracing::warn!(job = %claim.id, "lease taken back; stopping");
                         flag.store(true, Ordering::SeqCst);
                         return;
                     }
                     Err(e) => {
-                        tracing::warn!(job = %job.spec.id, error = %e, "heartbeat failed");
+                        tracing::warn!(job = %claim.id, error = %e, "heartbeat failed");
                     }
                 }
             }
         })
+    }
+
+    /// The threads a claimed job runs on, with how many it runs on and how many of
+    /// them count as busy: on a single lane, those of a batch job that gives way (if
+    /// one still can: they stay counted busy under its name); else one of the pool's,
+    /// waited for, and up to `asked - 1` more that are idle now. Without threads when
+    /// `flag` rose while it waited (the search then stops at its first check).
+    pub(crate) async fn take_threads(
+        &self,
+        single_lane: bool,
+        asked: usize,
+        flag: &AtomicBool,
+    ) -> (Threads<'_>, usize, usize) {
+        let lent = match single_lane {
+            true => self.borrow_from_batch(),
+            false => None,
+        };
+        let cores = match lent {
+            Some(lent) => Threads::Lent(lent),
+            None => {
+                let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
+                let mut permits: Vec<_> = own.into_iter().collect();
+                permits.extend(self.idle_cores(asked.max(1) - 1));
+                Threads::Own(permits)
+            }
+        };
+        let (threads, busy) = match &cores {
+            Threads::Own(permits) => (permits.len().max(1), permits.len()),
+            Threads::Lent(lent) => (lent.threads.min(asked.max(1)), 0),
+        };
+        (cores, threads, busy)
     }
 
     /// Up to `wanted` of the pool's idle threads, for a job that asked for more than its

@@ -1,8 +1,10 @@
-//! What work outside the lanes (Morpion proofs and their shared units) uses of the
-//! runner: the registry of running jobs (so cancels, progress and shutdown reach
-//! them), the work signal, the queue role, the solver priority, the pool's threads,
-//! the waiters of a job, and what every kind of job shares at its end: one retry
-//! policy for storing how it ended, and one counter of ends.
+//! What the work of other rooms uses of the runner: a Morpion proof run by a lane
+//! (`morpion::run_claimed`: the store, the threads, the busy count, the solver
+//! priority) and the units of shared Morpion proofs, searched outside the lanes (the
+//! registry of running work, so cancels, progress and shutdown reach them, the work
+//! signal, the queue role, the pool's threads, the waiters of a job); and what every
+//! kind of job shares at its end: one retry policy for storing how it ended, and one
+//! counter of ends.
 //!
 //! Invariant: such work holds the same `cores` permits as the lanes, so the pool's
 //! bound covers it.
@@ -10,13 +12,26 @@
 use super::{wait_for, Runner, Running};
 use crate::service::error::database_unavailable;
 use crate::service::solver_pool::SolverPriority;
-use crate::service::store::{Lease, MorpionFinish};
+use crate::service::store::{Lease, Store};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{oneshot, Notify, SemaphorePermit};
+use tokio::sync::{Notify, SemaphorePermit};
 
 impl Runner {
+    /// The store the runner claims from.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Counts `busy` of the pool's threads as searching (`start`) or no longer.
+    pub(crate) fn count_busy(&self, busy: usize, start: bool) {
+        match start {
+            true => self.metrics.solvers_busy.inc_by(busy as i64),
+            false => self.metrics.solvers_busy.dec_by(busy as i64),
+        };
+    }
+
     /// Registers a job run outside the lanes (a Morpion proof): `stop_running`,
     /// `progress` and shutdown then reach it as they reach a lane's job.
     pub(crate) fn register(&self, id: &str, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) {
@@ -65,16 +80,6 @@ impl Runner {
         };
         (own, extra)
     }
-
-    /// A receiver woken when job `id` ends on this node (see [`Runner::wake_waiters`]).
-    pub(crate) fn waiter(&self, id: &str) -> oneshot::Receiver<()> {
-        let (tx, rx) = oneshot::channel();
-        let mut waiters = self.waiters.lock().expect("waiters map");
-        let list = waiters.entry(id.to_string()).or_default();
-        list.retain(|w| !w.is_closed());
-        list.push(tx);
-        rx
-    }
 }
 
 impl Runner {
@@ -120,17 +125,5 @@ impl Runner {
                 ("verdict", verdict.to_string()),
             ])
             .inc();
-    }
-
-    /// Counts a Morpion job's end in `gaps_jobs_finished_total` (`verdict`: `proved` or
-    /// `not_proved` for a search that ended, else empty).
-    pub(crate) fn count_morpion_finish(&self, finish: &MorpionFinish) {
-        let (state, verdict) = match finish {
-            MorpionFinish::Done(result) if result.proved => ("done", "proved"),
-            MorpionFinish::Done(_) => ("done", "not_proved"),
-            MorpionFinish::Cancelled(_) => ("cancelled", ""),
-            MorpionFinish::Failed(_) => ("failed", ""),
-        };
-        self.count_finished("morpion", state, verdict);
     }
 }

@@ -398,7 +398,7 @@ mod tests {
             let claim = || async {
                 let scope = crate::service::store::ClaimScope::Any;
                 store
-                    .claim_next(&test_lease(), scope)
+                    .claim_next_gaps(&test_lease(), scope)
                     .await
                     .unwrap()
                     .unwrap()

@@ -126,7 +126,7 @@ mod tests {
             store.insert_job(&new_job("a", 3)).await.unwrap();
             assert!(store.has_queued().await.unwrap());
             let a = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();

@@ -1,12 +1,15 @@
 //! Jobs: insert, read, list, finish and cancel (claims and leases: `leases`; known
-//! verdicts: `known`).
+//! verdicts: `known`; what only a Morpion job has: `morpion`).
 //!
 //! Invariant: state changes are conditional on the current state (`WHERE state = ...`),
 //! so a late or repeated call can never move a job backwards or finish it twice.
+//! Reads, lists and cancels are of jobs of every game (`AnyJob`); inserts and finishes
+//! are a game's own.
 
+use super::any_job::{decode_any, AnyJob};
 use super::known::{cached_stats, KnownVerdict};
 use super::queue::{class_of, take_turns_sql};
-use super::rows::{Finish, JobFilter, JobRow, NewJob};
+use super::rows::{Finish, JobFilter, JobRow, NewJob, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 use crate::report::JobStats;
 use crate::service::job::{JobState, Stored};
@@ -87,38 +90,56 @@ impl Store {
         })
     }
 
-    /// The job with this id.
+    /// The Gaps job with this id (`None` also for a job of another game).
     pub async fn job(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
         on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_as::<Db, JobRow>("SELECT * FROM jobs WHERE id = $1")
+            sqlx::query_as::<Db, JobRow>("SELECT * FROM jobs WHERE id = $1 AND game = 'gaps'")
                 .bind(id)
                 .fetch_optional(pool)
                 .await
         })
     }
 
-    /// One page of jobs, newest first; `limit + 1` rows are read to know if more follow.
-    pub async fn list_jobs(&self, filter: &JobFilter) -> sqlx::Result<Vec<JobRow>> {
+    /// The job with this id, whatever its game.
+    pub async fn any_job(&self, id: &str) -> sqlx::Result<Option<AnyJob>> {
         on_pool!(self, read, |Db, pool, _d| {
-            let mut q = QueryBuilder::<Db>::new("SELECT * FROM jobs WHERE 1 = 1");
+            let row = sqlx::query::<Db>(&format!("{ANY_JOB_SELECT} WHERE j.id = $1"))
+                .bind(id)
+                .fetch_optional(pool)
+                .await?;
+            row.as_ref().map(decode_any).transpose()
+        })
+    }
+
+    /// One page of jobs of every game, newest first; `limit + 1` rows are read to know
+    /// if more follow.
+    pub async fn list_jobs(&self, filter: &JobFilter) -> sqlx::Result<Vec<AnyJob>> {
+        on_pool!(self, read, |Db, pool, _d| {
+            let mut q = QueryBuilder::<Db>::new(ANY_JOB_SELECT);
+            q.push(" WHERE 1 = 1");
+            if let Some(game) = &filter.game {
+                q.push(" AND j.game = ").push_bind(*game);
+            }
             if let Some(state) = &filter.state {
-                q.push(" AND state = ").push_bind(*state);
+                q.push(" AND j.state = ").push_bind(*state);
             }
             if let Some(variant) = &filter.variant {
-                q.push(" AND variant = ").push_bind(Stored(*variant));
+                q.push(" AND j.game = 'gaps' AND j.variant = ")
+                    .push_bind(Stored(*variant));
             }
             if let Some(verdict) = &filter.verdict {
-                q.push(" AND verdict = ").push_bind(Stored(*verdict));
+                q.push(" AND j.verdict = ").push_bind(Stored(*verdict));
             }
             if let Some(batch) = &filter.batch_id {
-                q.push(" AND batch_id = ").push_bind(batch.clone());
+                q.push(" AND j.batch_id = ").push_bind(batch.clone());
             }
             if let Some(before) = filter.before {
-                q.push(" AND seq < ").push_bind(before);
+                q.push(" AND j.seq < ").push_bind(before);
             }
-            q.push(" ORDER BY seq DESC LIMIT ")
+            q.push(" ORDER BY j.seq DESC LIMIT ")
                 .push_bind(i64::from(filter.limit) + 1);
-            q.build_query_as::<JobRow>().fetch_all(pool).await
+            let rows = q.build().fetch_all(pool).await?;
+            rows.iter().map(decode_any).collect()
         })
     }
 
@@ -309,43 +330,47 @@ impl Store {
         })
     }
 
-    /// Cancels a job: a queued job ends `cancelled` at once; a running job is flagged
-    /// (its solver is stopped by the caller). Returns the job after the change, or
-    /// `None` if there is no such job.
-    pub async fn cancel(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
+    /// Cancels a job of any game: a queued job ends `cancelled` at once, and so does a
+    /// running job no node holds (a shared Morpion proof: its queued units are dropped,
+    /// its running ones stop at their next heartbeat); a running job is flagged (its
+    /// holder is stopped by the caller, or by its heartbeat on another node). Returns
+    /// the job after the change, or `None` if there is no such job.
+    pub async fn cancel(&self, id: &str) -> sqlx::Result<Option<AnyJob>> {
         in_transaction!(self, |Db, tx, d| {
             sqlx::query::<Db>(&format!(
                 "UPDATE jobs SET state = 'cancelled', cancel_requested = TRUE, finished_at = {now}
-                 WHERE id = $1 AND state = 'queued'",
+                 WHERE id = $1 AND (state = 'queued'
+                     OR (state = 'running' AND lease_token IS NULL))",
                 now = d.now
             ))
             .bind(id)
             .execute(&mut *tx)
             .await?;
+            sqlx::query::<Db>("DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             sqlx::query::<Db>(
                 "UPDATE jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'",
             )
             .bind(id)
             .execute(&mut *tx)
             .await?;
-            let row = sqlx::query_as::<Db, JobRow>("SELECT * FROM jobs WHERE id = $1")
+            let row = sqlx::query::<Db>(&format!("{ANY_JOB_SELECT} WHERE j.id = $1"))
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await?;
+            let job = row.as_ref().map(decode_any).transpose()?;
             tx.commit().await?;
-            Ok(row)
+            Ok(job)
         })
     }
 
-    /// Number of jobs of every kind (Gaps and Morpion) in each state.
+    /// Number of jobs of every game in each state.
     pub async fn state_counts(&self) -> sqlx::Result<Vec<(JobState, i64)>> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, (JobState, i64)>(
-                "SELECT state, CAST(SUM(n) AS BIGINT) FROM (
-                     SELECT state, COUNT(*) AS n FROM jobs GROUP BY state
-                     UNION ALL
-                     SELECT state, COUNT(*) AS n FROM morpion_jobs GROUP BY state
-                 ) AS every_kind GROUP BY state",
+                "SELECT state, CAST(COUNT(*) AS BIGINT) FROM jobs GROUP BY state",
             )
             .fetch_all(pool)
             .await
@@ -440,7 +465,7 @@ mod tests {
             store.insert_job(&new_job("c", 2)).await.unwrap();
             // Oldest first.
             let a = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -452,13 +477,13 @@ mod tests {
             // Finishing twice changes nothing.
             assert!(!store.finish(&a, &verdict(Verdict::Solvable)).await.unwrap());
             let b = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
             assert!(store.finish(&b, &verdict(Verdict::Solvable)).await.unwrap());
             let c = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -467,7 +492,7 @@ mod tests {
                 .await
                 .unwrap());
             assert!(store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .is_none());
@@ -486,7 +511,7 @@ mod tests {
             // An exact verdict is never replaced.
             store.insert_job(&new_job("d", 2)).await.unwrap();
             let d = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -514,18 +539,19 @@ mod tests {
             store.insert_job(&new_job("r", 2)).await.unwrap();
             store.insert_job(&new_job("s", 3)).await.unwrap();
             let r = store.cancel("q").await.unwrap().unwrap();
-            assert_eq!(r.state, JobState::Cancelled);
+            assert_eq!(r.state(), JobState::Cancelled);
             let running = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
             assert_eq!(running.spec.id, "r");
             let flagged = store.cancel("r").await.unwrap().unwrap();
+            let flagged = flagged.into_gaps().unwrap();
             assert_eq!(flagged.state, JobState::Running);
             assert!(flagged.cancel_requested);
             let s = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -538,7 +564,7 @@ mod tests {
                 JobState::Cancelled
             );
             let again = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();

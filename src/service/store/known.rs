@@ -148,7 +148,7 @@ mod known_tests {
             tried.threads = 1;
             store.insert_job(&tried).await.unwrap();
             let running = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();

@@ -1,5 +1,6 @@
 //! The queue's leases: claiming a job, renewing its lease while it runs, giving it back,
-//! and taking back the jobs of nodes that stopped renewing.
+//! and taking back the jobs of nodes that stopped renewing; the same for a job of every
+//! game (what differs by game is its finish: `jobs`, `morpion`).
 //!
 //! Invariants:
 //! - A claim moves one `queued` job to `running` with a fresh token, the claiming node's
@@ -11,10 +12,15 @@
 //! - A job whose lease ran out goes back to the queue, or ends `failed` once it has
 //!   been claimed `max_attempts` times, or `cancelled` if a user asked for that; any
 //!   node may do this, and the same rules hold for the jobs a crash left `running`.
+//! - A running job that no node holds (no token: a shared Morpion proof, held by its
+//!   units) is never taken back as a whole.
 
+use super::any_job::{decode_any, AnyJob, GameOf};
 use super::queue::ClaimScope;
-use super::rows::JobRow;
+use super::rows::{Claim, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
+use crate::service::job::Game;
+use sqlx::FromRow;
 use std::time::Duration;
 
 /// What a claim takes: who holds the job and for how long without a renewal.
@@ -141,10 +147,10 @@ impl Store {
         &self,
         lease: &Lease,
         scope: ClaimScope,
-    ) -> sqlx::Result<Option<JobRow>> {
+    ) -> sqlx::Result<Option<AnyJob>> {
         let from = self.claim_floor.start();
         let row = self.claim_from(from, lease, scope).await?;
-        let took = |row: &Option<JobRow>| row.as_ref().map(|r| (r.queue_class, r.turn));
+        let took = |row: &Option<AnyJob>| row.as_ref().map(|r| (r.queue_key().0, r.queue_key().1));
         self.claim_floor.claimed(from, scope, took(&row));
         if row.is_some() || from == [0, 0] {
             return Ok(row);
@@ -160,7 +166,7 @@ impl Store {
         from: [i64; 2],
         lease: &Lease,
         scope: ClaimScope,
-    ) -> sqlx::Result<Option<JobRow>> {
+    ) -> sqlx::Result<Option<AnyJob>> {
         let token = uuid::Uuid::now_v7().to_string();
         // A transaction, so that a failed commit is reported (see `insert_job`).
         in_transaction!(self, |Db, tx, d| {
@@ -181,14 +187,15 @@ impl Store {
                 .collect();
             let sql = format!(
                 "UPDATE jobs SET state = 'running', started_at = {now}, attempts = attempts + 1,
-                     node_id = $1, lease_token = $2, lease_until = {now_ms} + $3
+                     node_id = $1, lease_token = $2, lease_until = {now_ms} + $3,
+                     progress_nodes = 0
                  WHERE seq = COALESCE({picks}, NULL)
                  RETURNING *",
                 now = d.now,
                 now_ms = d.now_ms,
                 picks = picks.join(", "),
             );
-            let query = sqlx::query_as::<Db, JobRow>(&sql)
+            let query = sqlx::query::<Db>(&sql)
                 .bind(&lease.node_id)
                 .bind(&token)
                 .bind(millis(lease.duration))
@@ -197,26 +204,45 @@ impl Store {
                 ClaimScope::Any => query.bind(from[1]),
                 ClaimScope::SingleOnly => query,
             };
-            let row = query.fetch_optional(&mut *tx).await?;
+            let claimed = match query.fetch_optional(&mut *tx).await? {
+                None => None,
+                // A Gaps job's columns are all in `jobs`: the claimed row is the job.
+                Some(row) if GameOf::from_row(&row)?.game == Game::Gaps => Some(decode_any(&row)?),
+                Some(row) => {
+                    let seq: i64 = sqlx::Row::try_get(&row, "seq")?;
+                    let row = sqlx::query::<Db>(&format!("{ANY_JOB_SELECT} WHERE j.seq = $1"))
+                        .bind(seq)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    Some(decode_any(&row)?)
+                }
+            };
             tx.commit().await?;
-            Ok(row)
+            Ok(claimed)
         })
     }
 
-    /// Renews the lease of `job` (as claimed) for `duration`. Returns whether a user asked
-    /// to cancel it, or `None` when the claim is no longer current (the lease expired and
-    /// the job was taken back, or it ended): its holder must stop.
-    pub async fn heartbeat(&self, job: &JobRow, duration: Duration) -> sqlx::Result<Option<bool>> {
+    /// Renews the lease of the job held under `claim` for `duration` and records the
+    /// `nodes` it searched so far. Returns whether a user asked to cancel it, or `None`
+    /// when the claim is no longer current (the lease expired and the job was taken
+    /// back, or it ended): its holder must stop.
+    pub async fn heartbeat(
+        &self,
+        claim: &Claim,
+        duration: Duration,
+        nodes: u64,
+    ) -> sqlx::Result<Option<bool>> {
         in_transaction!(self, |Db, tx, d| {
             let cancel = sqlx::query_scalar::<Db, bool>(&format!(
-                "UPDATE jobs SET lease_until = {now_ms} + $1
-                 WHERE id = $2 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $3
+                "UPDATE jobs SET lease_until = {now_ms} + $1, progress_nodes = $2
+                 WHERE id = $3 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $4
                  RETURNING cancel_requested",
                 now_ms = d.now_ms
             ))
             .bind(millis(duration))
-            .bind(&job.spec.id)
-            .bind(&job.lease_token)
+            .bind(i64::try_from(nodes).unwrap_or(i64::MAX))
+            .bind(&claim.id)
+            .bind(&claim.token)
             .fetch_optional(&mut *tx)
             .await?;
             tx.commit().await?;
@@ -226,15 +252,16 @@ impl Store {
 
     /// Puts a running job back in the queue (a graceful shutdown interrupted it), if its
     /// claim is still current.
-    pub async fn requeue(&self, job: &JobRow) -> sqlx::Result<bool> {
+    pub async fn requeue(&self, claim: &Claim) -> sqlx::Result<bool> {
         let n = on_pool!(self, write, |Db, pool, _d| {
             sqlx::query::<Db>(
                 "UPDATE jobs SET state = 'queued', started_at = NULL, lease_token = NULL,
-                     lease_until = NULL
-                 WHERE id = $1 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $2",
+                     lease_until = NULL, progress_nodes = 0
+                 WHERE id = $1 AND state = 'running' AND lease_token IS NOT NULL
+                     AND lease_token = $2",
             )
-            .bind(&job.spec.id)
-            .bind(&job.lease_token)
+            .bind(&claim.id)
+            .bind(&claim.token)
             .execute(pool)
             .await?
             .rows_affected()
@@ -261,7 +288,8 @@ impl Store {
             let which = if expired_only {
                 format!("state = 'running' AND lease_until < {}", d.now_ms)
             } else {
-                "state = 'running'".to_string()
+                // Not a job no node holds (see the module invariants).
+                "state = 'running' AND lease_token IS NOT NULL".to_string()
             };
             // One statement, so one pass over the running jobs (where a queue without
             // vacuum keeps every job that ever ran as a dead index entry). The order of
@@ -279,6 +307,7 @@ impl Store {
                          THEN 'abandoned: its solver stopped (crash or lost lease) ' || attempts
                              || ' times'
                          ELSE error END,
+                     progress_nodes = CASE WHEN {ends} THEN progress_nodes ELSE 0 END,
                      lease_token = NULL
                  WHERE {which}
                  RETURNING state",
@@ -323,14 +352,14 @@ mod tests {
             store.insert_job(&new_job("a", 1)).await.unwrap();
             // Node 1 claims with a short lease and pauses past it.
             let first = store
-                .claim_next(&lease("n1", 50), ClaimScope::Any)
+                .claim_next_gaps(&lease("n1", 50), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
             assert_eq!(first.node_id.as_deref(), Some("n1"));
             assert_eq!(
                 store
-                    .heartbeat(&first, Duration::from_millis(50))
+                    .heartbeat(&first.claim(), Duration::from_millis(50), 0)
                     .await
                     .unwrap(),
                 Some(false)
@@ -347,7 +376,7 @@ mod tests {
             );
             // Node 2 claims it again.
             let second = store
-                .claim_next(&lease("n2", 60_000), ClaimScope::Any)
+                .claim_next_gaps(&lease("n2", 60_000), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -359,7 +388,7 @@ mod tests {
             // Node 1 comes back: its heartbeat, finish and requeue change nothing.
             assert_eq!(
                 store
-                    .heartbeat(&first, Duration::from_secs(60))
+                    .heartbeat(&first.claim(), Duration::from_secs(60), 0)
                     .await
                     .unwrap(),
                 None
@@ -368,7 +397,7 @@ mod tests {
                 .finish(&first, &verdict(Verdict::Solvable))
                 .await
                 .unwrap());
-            assert!(!store.requeue(&first).await.unwrap());
+            assert!(!store.requeue(&first.claim()).await.unwrap());
             // A live lease is not taken back; the current holder finishes.
             assert_eq!(
                 store.reclaim_expired(3).await.unwrap(),
@@ -416,7 +445,7 @@ mod tests {
             let claim = |s: &Store| {
                 let s = s.clone();
                 async move {
-                    s.claim_next(&lease("n", 60_000), ClaimScope::Any)
+                    s.claim_next_gaps(&lease("n", 60_000), ClaimScope::Any)
                         .await
                         .unwrap()
                 }
@@ -433,7 +462,7 @@ mod tests {
             // A job this node puts back is claimed first.
             store.insert_job(&new_job("e", 5)).await.unwrap();
             let b = slow.job("b").await.unwrap().unwrap();
-            assert!(slow.requeue(&b).await.unwrap());
+            assert!(slow.requeue(&b.claim()).await.unwrap());
             assert_eq!(claim(&slow).await.unwrap().spec.id, "b");
             // Past the rescan interval, claims start from the beginning again.
             let fast = with_rescans_every(&store, Duration::from_millis(1));
@@ -453,7 +482,7 @@ mod tests {
             store.insert_job(&new_job("b", 2)).await.unwrap();
             for _ in 0..2 {
                 store
-                    .claim_next(&lease("n", 1), ClaimScope::Any)
+                    .claim_next_gaps(&lease("n", 1), ClaimScope::Any)
                     .await
                     .unwrap()
                     .unwrap();
@@ -461,7 +490,7 @@ mod tests {
                 store.reclaim_expired(3).await.unwrap();
             }
             let third = store
-                .claim_next(&lease("n", 1), ClaimScope::Any)
+                .claim_next_gaps(&lease("n", 1), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -482,14 +511,14 @@ mod tests {
             // A cancel asked through any node reaches the holder with its next heartbeat.
             store.insert_job(&new_job("c", 3)).await.unwrap();
             let running = store
-                .claim_next(&lease("n", 60_000), ClaimScope::Any)
+                .claim_next_gaps(&lease("n", 60_000), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
             store.cancel("c").await.unwrap();
             assert_eq!(
                 store
-                    .heartbeat(&running, Duration::from_secs(60))
+                    .heartbeat(&running.claim(), Duration::from_secs(60), 0)
                     .await
                     .unwrap(),
                 Some(true)
@@ -498,7 +527,7 @@ mod tests {
             // lease says.
             store.insert_job(&new_job("d", 4)).await.unwrap();
             store
-                .claim_next(&lease("n", 60_000), ClaimScope::Any)
+                .claim_next_gaps(&lease("n", 60_000), ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();

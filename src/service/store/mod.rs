@@ -23,6 +23,7 @@
 //! - Timestamps are RFC 3339 UTC text with milliseconds on both backends.
 
 mod announcer;
+mod any_job;
 mod batches;
 mod deepen;
 mod jobs;
@@ -39,6 +40,7 @@ mod stats;
 pub mod testing;
 mod wal;
 
+pub use any_job::AnyJob;
 pub use batches::{
     csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
 };
@@ -49,7 +51,7 @@ pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
 pub use morpion_units::{MorpionUnitRow, UnitDone, UnitsProgress};
 pub use pysol::{PysolCounts, PysolRange, PysolVerdict};
 pub use queue::{ClaimScope, QueuePlace};
-pub use rows::{Finish, JobFilter, JobRow, NewJob};
+pub use rows::{Claim, Finish, JobFilter, JobRow, NewJob};
 pub use stats::{EffortRow, WinRateCounts};
 pub use wal::{WalReset, WAL_RESET_BYTES};
 
@@ -339,13 +341,14 @@ impl Store {
         }
     }
 
-    /// Deletes finished jobs (done, failed, cancelled) that ended more than `days` days
-    /// ago and belong to no batch, in chunks of 1,000 (short write transactions), and
-    /// the Morpion jobs that ended as long ago with their units
-    /// ([`Store::prune_finished_morpion`]). Known verdicts and the statistics are
-    /// kept: they live in their own tables. Returns how many jobs were deleted.
+    /// Deletes finished jobs of every game (done, failed, cancelled) that ended more
+    /// than `days` days ago and belong to no batch, in chunks of 1,000 (short write
+    /// transactions): a shared Morpion proof's units first, its proof after its job.
+    /// Known verdicts and the statistics are kept: they live in their own tables.
+    /// Returns how many jobs were deleted.
     pub async fn prune_finished(&self, days: u32) -> sqlx::Result<u64> {
         let days = i32::try_from(days).unwrap_or(i32::MAX);
+        self.prune_ended_units(days).await?;
         let jobs = self
             .delete_ended_before(
                 "DELETE FROM jobs WHERE seq IN (
@@ -357,7 +360,8 @@ impl Store {
                 days,
             )
             .await?;
-        Ok(jobs + self.prune_finished_morpion(days).await?)
+        self.prune_orphan_proofs().await?;
+        Ok(jobs)
     }
 
     /// Runs `delete`, a statement deleting at most `chunk` rows whose `{cutoff}` stands
@@ -454,6 +458,27 @@ pub(crate) mod test_support {
         }
     }
 
+    impl Store {
+        /// [`Store::claim_next`] of a Gaps job (the tests that queue only Gaps jobs).
+        pub async fn claim_next_gaps(
+            &self,
+            lease: &super::Lease,
+            scope: super::ClaimScope,
+        ) -> sqlx::Result<Option<super::JobRow>> {
+            let job = self.claim_next(lease, scope).await?;
+            Ok(job.map(|job| job.into_gaps().expect("a Gaps job")))
+        }
+    }
+
+    /// Claims the next job of any class, which must be a Morpion job.
+    pub async fn claim_morpion(store: &Store) -> super::MorpionJobRow {
+        let job = store
+            .claim_next(&test_lease(), super::ClaimScope::Any)
+            .await;
+        let job = job.unwrap().expect("a queued job");
+        job.into_morpion().expect("a Morpion job")
+    }
+
     /// A searched finish with `verdict` (10 nodes, 1 ms).
     pub fn verdict(verdict: Verdict) -> Finish {
         searched(verdict, 10, 1.0)
@@ -516,7 +541,7 @@ mod tests {
         let (store, dir) = temp_store().await;
         store.insert_job(&new_job("done", 1)).await.unwrap();
         let job = store
-            .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+            .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
             .await
             .unwrap()
             .unwrap();
@@ -553,7 +578,7 @@ mod tests {
             for (id, seed) in [("old", 1), ("recent", 2)] {
                 store.insert_job(&new_job(id, seed)).await.unwrap();
                 let job = store
-                    .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                    .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                     .await
                     .unwrap()
                     .unwrap();

@@ -1,26 +1,30 @@
-//! Morpion Solitaire endgame jobs (`"game": "morpion"`): insert, read, claim under a
-//! lease, heartbeat (with the node count so far), finish, cancel and take back.
+//! Morpion Solitaire endgame jobs (`"game": "morpion"`): what only a Morpion proof has
+//! (its record, K, split and result, in `morpion_proofs`); its life (queue, claim,
+//! lease, heartbeat, cancel, take-back) is that of every job, in `jobs` (`leases`).
 //!
-//! Invariants (the same as the Gaps queue's, in a table of their own):
-//! - State changes are conditional on the current state, and every write about a
-//!   running job names the token of its claim: a late or fenced call changes nothing.
-//! - A claim moves the oldest queued job to `running` (`FOR UPDATE SKIP LOCKED` on
-//!   PostgreSQL, so two nodes never take the same one).
-//! - A job whose lease ran out goes back to the queue, or ends `cancelled` when a user
-//!   asked for that, or `failed` once claimed `max_attempts` times.
+//! Invariants:
+//! - A Morpion job is one row of `jobs` (`game` = `morpion`) and one of
+//!   `morpion_proofs` with the same id, inserted in one transaction: a reader never
+//!   sees one without the other. It is queued as a single job, taking its client's
+//!   turn like any other (`queue`).
+//! - Its finish is fenced by its claim like every job's, and writes both rows in one
+//!   transaction.
 
-use super::leases::{millis, Lease};
+use super::queue::{take_turns_sql, SINGLE};
+use super::rows::{Claim, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
-use crate::service::job::JobState;
+#[cfg(test)]
+use crate::service::job::Game;
+use crate::service::job::{JobState, Stored};
+use gaps_engine::morpion::board::MorpionVariant;
+use gaps_engine::StopReason;
 use sqlx::types::Json;
-use std::time::Duration;
 
 /// A validated Morpion job, as stored when it is queued.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewMorpionJob {
     pub id: String,
-    /// `5T` or `5D`.
-    pub variant: String,
+    pub variant: MorpionVariant,
     /// The record as submitted (MSR JSON or Pentasol text); it replayed when accepted.
     pub record: String,
     pub record_length: i64,
@@ -35,13 +39,13 @@ pub struct NewMorpionJob {
     pub split_units: Option<i64>,
 }
 
-/// A Morpion job as stored.
+/// A Morpion job as stored: its row of `jobs` and its row of `morpion_proofs`.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct MorpionJobRow {
     pub seq: i64,
     pub id: String,
     pub state: JobState,
-    pub variant: String,
+    pub variant: Stored<MorpionVariant>,
     pub record: String,
     pub record_length: i64,
     pub from_move: i64,
@@ -52,7 +56,7 @@ pub struct MorpionJobRow {
     pub best: Option<i64>,
     pub proved: Option<bool>,
     pub improved: Option<bool>,
-    pub stopped: Option<String>,
+    pub stopped: Option<Stored<StopReason>>,
     pub nodes: Option<i64>,
     pub elapsed_ms: Option<f64>,
     pub line: Option<Json<Vec<serde_json::Value>>>,
@@ -74,12 +78,22 @@ pub struct MorpionJobRow {
     pub units_total: Option<i64>,
     /// Nodes of the frontier walk of a shared proof.
     pub frontier_nodes: Option<i64>,
+    pub queue_class: i64,
+    pub turn: i64,
 }
 
 impl MorpionJobRow {
     /// True once the job can no longer change.
     pub fn is_final(&self) -> bool {
         self.state.is_final()
+    }
+
+    /// The claim it is held under (as read).
+    pub fn claim(&self) -> Claim {
+        Claim {
+            id: self.id.clone(),
+            token: self.lease_token.clone(),
+        }
     }
 }
 
@@ -90,7 +104,7 @@ pub struct MorpionResult {
     pub proved: bool,
     pub improved: bool,
     /// Why the search stopped early (`None`: it ended by itself).
-    pub stopped: Option<String>,
+    pub stopped: Option<StopReason>,
     pub nodes: i64,
     pub elapsed_ms: f64,
     /// One longest continuation, in the record's format.
@@ -111,126 +125,96 @@ pub enum MorpionFinish {
     Failed(String),
 }
 
+impl MorpionFinish {
+    /// The state it ends the job in.
+    pub fn state_name(&self) -> &'static str {
+        match self {
+            MorpionFinish::Done(_) => "done",
+            MorpionFinish::Cancelled(_) => "cancelled",
+            MorpionFinish::Failed(_) => "failed",
+        }
+    }
+
+    /// The verdict `gaps_jobs_finished_total` counts it under: `proved` or
+    /// `not_proved` for a search that ended, else empty.
+    pub fn verdict_name(&self) -> &'static str {
+        match self {
+            MorpionFinish::Done(result) if result.proved => "proved",
+            MorpionFinish::Done(_) => "not_proved",
+            MorpionFinish::Cancelled(_) | MorpionFinish::Failed(_) => "",
+        }
+    }
+}
+
 impl Store {
     /// Inserts a queued Morpion job and returns it.
     pub async fn insert_morpion_job(&self, job: &NewMorpionJob) -> sqlx::Result<MorpionJobRow> {
-        in_transaction!(self, |Db, tx, _d| {
-            let row = sqlx::query_as::<Db, MorpionJobRow>(
-                "INSERT INTO morpion_jobs (id, state, variant, record, record_length, from_move,
-                     limit_nodes, limit_time_ms, threads, created_by, split_units)
-                 VALUES ($1, 'queued', $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *",
+        let client = job.created_by.clone().unwrap_or_default();
+        in_transaction!(self, |Db, tx, d| {
+            let turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
+                .bind(SINGLE)
+                .bind(&client)
+                .bind(1_i64)
+                .fetch_one(&mut *tx)
+                .await?;
+            // The Gaps columns hold no board for a Morpion job (migration 0017).
+            sqlx::query::<Db>(
+                "INSERT INTO jobs (id, game, state, variant, algorithm, position, suits, ranks,
+                     limit_nodes, limit_time_ms, threads, created_by, queue_class, turn)
+                 VALUES ($1, 'morpion', 'queued', $2, 'endgame', '', 0, 0, $3, $4, $5, $6, $7,
+                     $8)",
             )
             .bind(&job.id)
-            .bind(&job.variant)
-            .bind(&job.record)
-            .bind(job.record_length)
-            .bind(job.from_move)
+            .bind(Stored(job.variant))
             .bind(job.limit_nodes)
             .bind(job.limit_time_ms)
             .bind(job.threads)
             .bind(&job.created_by)
-            .bind(job.split_units)
-            .fetch_one(&mut *tx)
+            .bind(SINGLE)
+            .bind(turn)
+            .execute(&mut *tx)
             .await?;
+            sqlx::query::<Db>(
+                "INSERT INTO morpion_proofs (id, record, record_length, from_move, split_units)
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(&job.id)
+            .bind(&job.record)
+            .bind(job.record_length)
+            .bind(job.from_move)
+            .bind(job.split_units)
+            .execute(&mut *tx)
+            .await?;
+            let row =
+                sqlx::query_as::<Db, MorpionJobRow>(&format!("{ANY_JOB_SELECT} WHERE j.id = $1"))
+                    .bind(&job.id)
+                    .fetch_one(&mut *tx)
+                    .await?;
             tx.commit().await?;
             Ok(row)
         })
     }
 
-    /// The Morpion job with this id.
+    /// The Morpion job with this id (`None` also for a job of another game).
     pub async fn morpion_job(&self, id: &str) -> sqlx::Result<Option<MorpionJobRow>> {
         on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_as::<Db, MorpionJobRow>("SELECT * FROM morpion_jobs WHERE id = $1")
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-        })
-    }
-
-    /// How many Morpion jobs created by `client` are queued.
-    pub async fn morpion_queued_by(&self, client: &str) -> sqlx::Result<i64> {
-        on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_scalar::<Db, i64>(
-                "SELECT COUNT(*) FROM morpion_jobs WHERE state = 'queued' AND created_by = $1",
-            )
-            .bind(client)
-            .fetch_one(pool)
+            sqlx::query_as::<Db, MorpionJobRow>(&format!(
+                "{ANY_JOB_SELECT} WHERE j.id = $1 AND j.game = 'morpion'"
+            ))
+            .bind(id)
+            .fetch_optional(pool)
             .await
         })
     }
 
-    /// How many Morpion jobs are stored, in every state.
-    pub async fn morpion_job_count(&self) -> sqlx::Result<i64> {
+    /// The record of Morpion job `id`, as submitted.
+    pub async fn morpion_record(&self, id: &str) -> sqlx::Result<Option<String>> {
         on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_scalar::<Db, i64>("SELECT COUNT(*) FROM morpion_jobs")
-                .fetch_one(pool)
+            sqlx::query_scalar::<Db, String>("SELECT record FROM morpion_proofs WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
                 .await
         })
-    }
-
-    /// Moves the oldest queued Morpion job to `running` under a new lease.
-    pub async fn claim_morpion(&self, lease: &Lease) -> sqlx::Result<Option<MorpionJobRow>> {
-        let token = uuid::Uuid::now_v7().to_string();
-        in_transaction!(self, |Db, tx, d| {
-            let row = sqlx::query_as::<Db, MorpionJobRow>(&format!(
-                "UPDATE morpion_jobs SET state = 'running', started_at = {now},
-                     attempts = attempts + 1, node_id = $1, lease_token = $2,
-                     lease_until = {now_ms} + $3, progress_nodes = 0
-                 WHERE seq = (SELECT seq FROM morpion_jobs WHERE state = 'queued'
-                              ORDER BY seq LIMIT 1 {lock})
-                 RETURNING *",
-                now = d.now,
-                now_ms = d.now_ms,
-                lock = d.claim_lock
-            ))
-            .bind(&lease.node_id)
-            .bind(&token)
-            .bind(millis(lease.duration))
-            .fetch_optional(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            Ok(row)
-        })
-    }
-
-    /// Renews the lease of `job` for `duration` and records `nodes` searched so far.
-    /// Returns whether a user asked to cancel it, or `None` when the claim is no longer
-    /// current (its holder must stop).
-    pub async fn morpion_heartbeat(
-        &self,
-        job: &MorpionJobRow,
-        duration: Duration,
-        nodes: u64,
-    ) -> sqlx::Result<Option<bool>> {
-        in_transaction!(self, |Db, tx, d| {
-            let cancel = sqlx::query_scalar::<Db, bool>(&format!(
-                "UPDATE morpion_jobs SET lease_until = {now_ms} + $1, progress_nodes = $2
-                 WHERE id = $3 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $4
-                 RETURNING cancel_requested",
-                now_ms = d.now_ms
-            ))
-            .bind(millis(duration))
-            .bind(i64::try_from(nodes).unwrap_or(i64::MAX))
-            .bind(&job.id)
-            .bind(&job.lease_token)
-            .fetch_optional(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            Ok(cancel)
-        })
-    }
-
-    /// True if a user asked to cancel this Morpion job.
-    pub async fn morpion_cancel_requested(&self, id: &str) -> sqlx::Result<bool> {
-        let flag = on_pool!(self, write, |Db, pool, _d| {
-            sqlx::query_scalar::<Db, bool>(
-                "SELECT cancel_requested FROM morpion_jobs WHERE id = $1",
-            )
-            .bind(id)
-            .fetch_optional(pool)
-            .await?
-        });
-        Ok(flag.unwrap_or(false))
     }
 
     /// Ends a running Morpion job under its claim; false if the claim is no longer
@@ -247,24 +231,16 @@ impl Store {
         };
         in_transaction!(self, |Db, tx, d| {
             let n = sqlx::query::<Db>(&format!(
-                "UPDATE morpion_jobs SET state = $1, best = $2, proved = $3, improved = $4,
-                     stopped = $5, nodes = $6, elapsed_ms = $7, line = $8, split_depth = $9,
-                     units = $10, threads_used = $11, error = $12, finished_at = {now},
-                     progress_nodes = COALESCE($6, progress_nodes)
-                 WHERE id = $13 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $14",
+                "UPDATE jobs SET state = $1, stopped = $2, nodes = $3, elapsed_ms = $4,
+                     error = $5, finished_at = {now},
+                     progress_nodes = COALESCE($3, progress_nodes)
+                 WHERE id = $6 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $7",
                 now = d.now
             ))
             .bind(state)
-            .bind(result.map(|r| r.best))
-            .bind(result.map(|r| r.proved))
-            .bind(result.map(|r| r.improved))
-            .bind(result.and_then(|r| r.stopped.clone()))
+            .bind(result.and_then(|r| r.stopped).map(Stored))
             .bind(result.map(|r| r.nodes))
             .bind(result.map(|r| r.elapsed_ms))
-            .bind(result.map(|r| Json(r.line.clone())))
-            .bind(result.map(|r| r.split_depth))
-            .bind(result.map(|r| r.units))
-            .bind(result.map(|r| r.threads_used))
             .bind(error)
             .bind(&job.id)
             .bind(&job.lease_token)
@@ -272,6 +248,21 @@ impl Store {
             .await?
             .rows_affected();
             if n == 1 {
+                sqlx::query::<Db>(
+                    "UPDATE morpion_proofs SET best = $1, proved = $2, improved = $3, line = $4,
+                         split_depth = $5, units = $6, threads_used = $7
+                     WHERE id = $8",
+                )
+                .bind(result.map(|r| r.best))
+                .bind(result.map(|r| r.proved))
+                .bind(result.map(|r| r.improved))
+                .bind(result.map(|r| Json(r.line.clone())))
+                .bind(result.map(|r| r.split_depth))
+                .bind(result.map(|r| r.units))
+                .bind(result.map(|r| r.threads_used))
+                .bind(&job.id)
+                .execute(&mut *tx)
+                .await?;
                 // An ended shared proof leaves no unit to claim.
                 sqlx::query::<Db>(
                     "DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'",
@@ -284,111 +275,19 @@ impl Store {
             Ok(n == 1)
         })
     }
-
-    /// Puts a running Morpion job back in the queue (a shutdown interrupted it), if its
-    /// claim is still current.
-    pub async fn requeue_morpion(&self, job: &MorpionJobRow) -> sqlx::Result<bool> {
-        let n = on_pool!(self, write, |Db, pool, _d| {
-            sqlx::query::<Db>(
-                "UPDATE morpion_jobs SET state = 'queued', started_at = NULL, lease_token = NULL,
-                     lease_until = NULL, progress_nodes = 0
-                 WHERE id = $1 AND state = 'running' AND lease_token IS NOT DISTINCT FROM $2",
-            )
-            .bind(&job.id)
-            .bind(&job.lease_token)
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        Ok(n == 1)
-    }
-
-    /// Cancels a Morpion job: a queued one ends `cancelled` at once, a running one is
-    /// flagged (its holder stops it). The job after the change, or `None`.
-    pub async fn cancel_morpion(&self, id: &str) -> sqlx::Result<Option<MorpionJobRow>> {
-        in_transaction!(self, |Db, tx, d| {
-            // A queued job, or a shared proof (no one holder to stop it), ends at once;
-            // the units not yet claimed are dropped, running ones stop at their next
-            // heartbeat.
-            sqlx::query::<Db>(&format!(
-                "UPDATE morpion_jobs SET state = 'cancelled', cancel_requested = TRUE,
-                     finished_at = {now}
-                 WHERE id = $1 AND (state = 'queued'
-                     OR (state = 'running' AND units_total IS NOT NULL))",
-                now = d.now
-            ))
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query::<Db>("DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query::<Db>(
-                "UPDATE morpion_jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'",
-            )
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-            let row =
-                sqlx::query_as::<Db, MorpionJobRow>("SELECT * FROM morpion_jobs WHERE id = $1")
-                    .bind(id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            tx.commit().await?;
-            Ok(row)
-        })
-    }
-
-    /// Takes back running Morpion jobs: those whose lease ran out (`expired_only`), or
-    /// every one (after a crash of the only node, on SQLite). Returns how many changed.
-    pub async fn take_back_morpion(
-        &self,
-        max_attempts: i64,
-        expired_only: bool,
-    ) -> sqlx::Result<u64> {
-        on_pool!(self, write, |Db, pool, d| {
-            // A shared proof has no holder once split: its units are taken back instead.
-            let which = if expired_only {
-                format!(
-                    "state = 'running' AND units_total IS NULL AND lease_until < {}",
-                    d.now_ms
-                )
-            } else {
-                "state = 'running' AND units_total IS NULL".to_string()
-            };
-            let ends = "(cancel_requested = TRUE OR attempts >= $1)";
-            Ok(sqlx::query::<Db>(&format!(
-                "UPDATE morpion_jobs SET
-                     state = CASE WHEN cancel_requested = TRUE THEN 'cancelled'
-                         WHEN attempts >= $1 THEN 'failed' ELSE 'queued' END,
-                     finished_at = CASE WHEN {ends} THEN {now} ELSE finished_at END,
-                     started_at = CASE WHEN {ends} THEN started_at ELSE NULL END,
-                     error = CASE WHEN cancel_requested = FALSE AND attempts >= $1
-                         THEN 'abandoned: its prover stopped (crash or lost lease) ' || attempts
-                             || ' times'
-                         ELSE error END,
-                     lease_token = NULL, lease_until = NULL
-                 WHERE {which}",
-                now = d.now
-            ))
-            .bind(max_attempts)
-            .execute(pool)
-            .await?
-            .rows_affected())
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{on_both, test_lease};
+    use super::super::test_support::{claim_morpion, new_job, on_both, test_lease};
+    use super::super::{AnyJob, ClaimScope, JobFilter};
     use super::*;
+    use std::time::Duration;
 
     fn new(id: &str) -> NewMorpionJob {
         NewMorpionJob {
             id: id.into(),
-            variant: "5T".into(),
+            variant: MorpionVariant::D5,
             record: "{}".into(),
             record_length: 170,
             from_move: 150,
@@ -420,20 +319,16 @@ mod tests {
         on_both(|store| async move {
             let queued = store.insert_morpion_job(&new("a")).await.unwrap();
             assert_eq!(queued.state, JobState::Queued);
-            let job = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
+            assert_eq!(queued.variant.0, MorpionVariant::D5);
+            let job = claim_morpion(&store).await;
             assert_eq!((job.state, job.attempts), (JobState::Running, 1));
-            assert!(store.claim_morpion(&test_lease()).await.unwrap().is_none());
-            let beat = store.morpion_heartbeat(&job, Duration::from_secs(60), 44);
+            let next = store.claim_next(&test_lease(), ClaimScope::Any).await;
+            assert!(next.unwrap().is_none());
+            let claim = job.claim();
+            let beat = store.heartbeat(&claim, Duration::from_secs(60), 44);
             assert_eq!(beat.await.unwrap(), Some(false));
-            assert_eq!(
-                store
-                    .morpion_job("a")
-                    .await
-                    .unwrap()
-                    .unwrap()
-                    .progress_nodes,
-                44
-            );
+            let read = store.morpion_job("a").await.unwrap().unwrap();
+            assert_eq!(read.progress_nodes, 44);
             // A stale claim changes nothing.
             let stale = MorpionJobRow {
                 lease_token: Some("old".into()),
@@ -450,6 +345,7 @@ mod tests {
                 (Some(170), Some(true), Some(88))
             );
             assert_eq!(row.line.unwrap().0, result().line);
+            assert_eq!(store.morpion_record("a").await.unwrap().unwrap(), "{}");
             assert!(store.morpion_job("nope").await.unwrap().is_none());
         })
         .await;
@@ -459,30 +355,104 @@ mod tests {
     async fn cancels_and_take_backs_follow_the_queue_rules() {
         on_both(|store| async move {
             store.insert_morpion_job(&new("q")).await.unwrap();
-            let cancelled = store.cancel_morpion("q").await.unwrap().unwrap();
-            assert_eq!(cancelled.state, JobState::Cancelled);
+            let cancelled = store.cancel("q").await.unwrap().unwrap();
+            assert_eq!(cancelled.state(), JobState::Cancelled);
             store.insert_morpion_job(&new("r")).await.unwrap();
-            let job = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
-            assert_eq!(store.take_back_morpion(3, true).await.unwrap(), 0);
-            assert_eq!(store.take_back_morpion(3, false).await.unwrap(), 1);
-            assert_eq!(
-                store.morpion_job("r").await.unwrap().unwrap().state,
-                JobState::Queued
-            );
+            let job = claim_morpion(&store).await;
+            assert_eq!(store.reclaim_expired(3).await.unwrap().requeued, 0);
+            assert_eq!(store.recover(3).await.unwrap().requeued, 1);
+            let back = store.morpion_job("r").await.unwrap().unwrap();
+            assert_eq!(back.state, JobState::Queued);
             // The old holder is fenced; the new claim runs and can be cancelled.
-            assert!(!store.requeue_morpion(&job).await.unwrap());
-            let again = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
-            let flagged = store.cancel_morpion("r").await.unwrap().unwrap();
-            assert_eq!(flagged.state, JobState::Running);
-            assert!(store.morpion_cancel_requested("r").await.unwrap());
-            let beat = store.morpion_heartbeat(&again, Duration::from_secs(60), 1);
+            assert!(!store.requeue(&job.claim()).await.unwrap());
+            let again = claim_morpion(&store).await;
+            let flagged = store.cancel("r").await.unwrap().unwrap();
+            assert_eq!(flagged.state(), JobState::Running);
+            assert!(store.cancel_requested("r").await.unwrap());
+            let claim = again.claim();
+            let beat = store.heartbeat(&claim, Duration::from_secs(60), 1);
             assert_eq!(beat.await.unwrap(), Some(true));
             let end = MorpionFinish::Cancelled(None);
             assert!(store.finish_morpion(&again, &end).await.unwrap());
+            let row = store.morpion_job("r").await.unwrap().unwrap();
+            assert_eq!(row.state, JobState::Cancelled);
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn one_queue_holds_both_games_read_listed_and_counted_as_their_own_rows() {
+        on_both(|store| async move {
+            // Client "me": a Gaps job, then a proof; another client's Gaps job after.
+            let mut gaps = new_job("g", 1);
+            gaps.created_by = Some("me".into());
+            store.insert_job(&gaps).await.unwrap();
+            store.insert_morpion_job(&new("m")).await.unwrap();
+            let mut other = new_job("o", 2);
+            other.created_by = Some("other".into());
+            store.insert_job(&other).await.unwrap();
+            assert_eq!(store.queued_by("me").await.unwrap(), 2);
+            // A Morpion job is never read as a Gaps row, and the reverse.
+            assert!(store.job("m").await.unwrap().is_none());
+            assert!(store.morpion_job("g").await.unwrap().is_none());
+            assert!(matches!(
+                store.any_job("m").await.unwrap(),
+                Some(AnyJob::Morpion(_))
+            ));
+            let page = |game| JobFilter {
+                game,
+                limit: 10,
+                ..JobFilter::default()
+            };
+            let ids = |jobs: Vec<AnyJob>| -> Vec<String> {
+                jobs.iter().map(|j| j.id().to_string()).collect()
+            };
+            let all = store.list_jobs(&page(None)).await.unwrap();
+            assert_eq!(ids(all), ["o", "m", "g"]);
+            let morpion = store.list_jobs(&page(Some(Game::Morpion))).await.unwrap();
+            assert_eq!(ids(morpion), ["m"]);
+            // Clients take turns across games: me's Gaps job, the other's, me's proof.
+            let mut order = Vec::new();
+            while let Some(job) = store
+                .claim_next(&test_lease(), ClaimScope::Any)
+                .await
+                .unwrap()
+            {
+                order.push((job.game(), job.id().to_string()));
+            }
             assert_eq!(
-                store.morpion_job("r").await.unwrap().unwrap().state,
-                JobState::Cancelled
+                order,
+                [
+                    (Game::Gaps, "g".to_string()),
+                    (Game::Gaps, "o".to_string()),
+                    (Game::Morpion, "m".to_string())
+                ]
             );
+            let counts = store.state_counts().await.unwrap();
+            assert_eq!(counts, [(JobState::Running, 3)]);
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn the_retention_sweep_deletes_an_old_proof_with_its_job() {
+        on_both(|store| async move {
+            for id in ["old", "recent"] {
+                store.insert_morpion_job(&new(id)).await.unwrap();
+                store.cancel(id).await.unwrap();
+            }
+            on_pool!(store, write, |Db, pool, _d| {
+                sqlx::query::<Db>(
+                    "UPDATE jobs SET finished_at = '2020-01-01T00:00:00.000Z' WHERE id = 'old'",
+                )
+                .execute(pool)
+                .await
+                .unwrap();
+            });
+            assert_eq!(store.prune_finished(30).await.unwrap(), 1);
+            assert!(store.any_job("old").await.unwrap().is_none());
+            assert!(store.morpion_record("old").await.unwrap().is_none());
+            assert!(store.morpion_job("recent").await.unwrap().is_some());
         })
         .await;
     }

@@ -6,7 +6,8 @@
 //! - A job is split once: the split is conditional on the claim that took the job
 //!   (its lease token), and it inserts every unit in the same transaction, so a job
 //!   has all of its units or none. A split job is `running` with no holder
-//!   (`lease_token` NULL): it is never taken back as a whole, only unit by unit.
+//!   (`lease_token` NULL in `jobs`): it is never taken back as a whole, only unit by
+//!   unit.
 //! - A unit is claimed by one node at a time (`FOR UPDATE SKIP LOCKED` on PostgreSQL)
 //!   and its result is stored only under the claim that took it (fencing), once.
 //! - Units are claimed only from jobs that are still running: a cancel deletes a job's
@@ -14,6 +15,7 @@
 
 use super::leases::{millis, Lease};
 use super::morpion::MorpionJobRow;
+use super::rows::ANY_JOB_SELECT;
 use super::{in_transaction, on_pool, Store};
 use sqlx::types::Json;
 use sqlx::QueryBuilder;
@@ -84,20 +86,31 @@ impl Store {
         frontier_nodes: i64,
     ) -> sqlx::Result<bool> {
         in_transaction!(self, |Db, tx, _d| {
+            // The job is then held by its units, not by a node (no token: `leases`).
             let n = sqlx::query::<Db>(
-                "UPDATE morpion_jobs SET units_total = $1, split_depth = $2, frontier_nodes = $3,
-                     units = $1, lease_token = NULL, lease_until = NULL
-                 WHERE id = $4 AND state = 'running' AND units_total IS NULL
-                     AND lease_token IS NOT DISTINCT FROM $5",
+                "UPDATE jobs SET lease_token = NULL, lease_until = NULL
+                 WHERE id = $1 AND state = 'running' AND lease_token IS NOT NULL
+                     AND lease_token = $2
+                     AND (SELECT units_total FROM morpion_proofs WHERE id = $1) IS NULL",
             )
-            .bind(units)
-            .bind(depth)
-            .bind(frontier_nodes)
             .bind(&job.id)
             .bind(&job.lease_token)
             .execute(&mut *tx)
             .await?
             .rows_affected();
+            if n == 1 {
+                sqlx::query::<Db>(
+                    "UPDATE morpion_proofs SET units_total = $1, split_depth = $2,
+                         frontier_nodes = $3, units = $1
+                     WHERE id = $4",
+                )
+                .bind(units)
+                .bind(depth)
+                .bind(frontier_nodes)
+                .bind(&job.id)
+                .execute(&mut *tx)
+                .await?;
+            }
             if n != 1 {
                 return Ok(false);
             }
@@ -168,8 +181,7 @@ impl Store {
             .await?
             .rows_affected();
             let stop = sqlx::query_scalar::<Db, bool>(
-                "SELECT state <> 'running' OR cancel_requested = TRUE FROM morpion_jobs
-                 WHERE id = $1",
+                "SELECT state <> 'running' OR cancel_requested = TRUE FROM jobs WHERE id = $1",
             )
             .bind(&unit.job_id)
             .fetch_optional(&mut *tx)
@@ -191,7 +203,7 @@ impl Store {
             // another, so the finish of the last one counts every other as done (two
             // concurrent finishes would otherwise each see the other's unit running,
             // and no one would conclude).
-            sqlx::query::<Db>("UPDATE morpion_jobs SET attempts = attempts WHERE id = $1")
+            sqlx::query::<Db>("UPDATE jobs SET attempts = attempts WHERE id = $1")
                 .bind(&unit.job_id)
                 .execute(&mut *tx)
                 .await?;
@@ -268,12 +280,12 @@ impl Store {
     /// (the node that stored the last unit stopped before it concluded).
     pub async fn unconcluded_shared(&self) -> sqlx::Result<Vec<MorpionJobRow>> {
         on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_as::<Db, MorpionJobRow>(
-                "SELECT * FROM morpion_jobs j WHERE state = 'running'
-                     AND units_total IS NOT NULL
+            sqlx::query_as::<Db, MorpionJobRow>(&format!(
+                "{ANY_JOB_SELECT} WHERE j.game = 'morpion' AND j.state = 'running'
+                     AND p.units_total IS NOT NULL
                      AND NOT EXISTS (SELECT 1 FROM morpion_units u
-                                     WHERE u.job_id = j.id AND u.state <> 'done')",
-            )
+                                     WHERE u.job_id = j.id AND u.state <> 'done')"
+            ))
             .fetch_all(pool)
             .await
         })
@@ -307,13 +319,13 @@ impl Store {
         })
     }
 
-    /// Deletes the Morpion jobs (done, failed, cancelled) that ended more than `days`
-    /// days ago, their units first, in statements of at most 10,000 units or 1,000
-    /// jobs (each its own short write). Returns how many jobs were deleted.
-    pub async fn prune_finished_morpion(&self, days: i32) -> sqlx::Result<u64> {
+    /// Deletes the units of the jobs (done, failed, cancelled) that ended more than
+    /// `days` days ago, in statements of at most 10,000 units (each its own short
+    /// write), before their jobs go (`Store::prune_finished`).
+    pub(super) async fn prune_ended_units(&self, days: i32) -> sqlx::Result<u64> {
         self.delete_ended_before(
             "DELETE FROM morpion_units WHERE (job_id, unit) IN (
-                 SELECT u.job_id, u.unit FROM morpion_jobs j
+                 SELECT u.job_id, u.unit FROM jobs j
                  JOIN morpion_units u ON u.job_id = j.id
                  WHERE j.state IN ('done', 'failed', 'cancelled')
                      AND j.finished_at < {cutoff}
@@ -321,27 +333,39 @@ impl Store {
             10_000,
             days,
         )
-        .await?;
-        // A job goes once it has no unit left (a unit is never added to an ended job,
-        // so the check only guards a concurrent sweep's order).
-        self.delete_ended_before(
-            "DELETE FROM morpion_jobs WHERE seq IN (
-                 SELECT seq FROM morpion_jobs j
-                 WHERE state IN ('done', 'failed', 'cancelled')
-                     AND finished_at < {cutoff}
-                     AND NOT EXISTS (SELECT 1 FROM morpion_units u WHERE u.job_id = j.id)
-                 LIMIT 1000)",
-            1000,
-            days,
-        )
         .await
+    }
+
+    /// Deletes the Morpion proofs whose job was deleted (after `Store::prune_finished`
+    /// deleted the jobs), 1,000 a statement.
+    pub(super) async fn prune_orphan_proofs(&self) -> sqlx::Result<u64> {
+        let mut deleted = 0;
+        loop {
+            let n = on_pool!(self, write, |Db, pool, _d| {
+                sqlx::query::<Db>(
+                    "DELETE FROM morpion_proofs WHERE seq IN (
+                         SELECT seq FROM morpion_proofs p
+                         WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = p.id)
+                             AND NOT EXISTS (SELECT 1 FROM morpion_units u
+                                             WHERE u.job_id = p.id)
+                         LIMIT 1000)",
+                )
+                .execute(pool)
+                .await?
+                .rows_affected()
+            });
+            deleted += n;
+            if n < 1000 {
+                return Ok(deleted);
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::morpion::NewMorpionJob;
-    use super::super::test_support::{on_both, test_lease};
+    use super::super::test_support::{claim_morpion, on_both, test_lease};
     use super::*;
 
     /// A queued job asking for a shared proof in 3 units (the store never reads the
@@ -349,7 +373,7 @@ mod tests {
     fn shared(id: &str) -> NewMorpionJob {
         NewMorpionJob {
             id: id.into(),
-            variant: "5T".into(),
+            variant: gaps_engine::morpion::board::MorpionVariant::T5,
             record: "{}".into(),
             record_length: 170,
             from_move: 120,
@@ -380,19 +404,18 @@ mod tests {
             // "old" and "recent" are split, one unit of each stored, then cancelled
             // (their queued units go, the stored one stays).
             for id in ["old", "recent"] {
-                let job = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
+                let job = claim_morpion(&store).await;
                 assert_eq!(job.id, id);
                 assert!(store.split_morpion(&job, 1, 3, 1).await.unwrap());
                 let unit = store.claim_unit(&test_lease()).await.unwrap().unwrap();
                 assert_eq!(unit.job_id, id);
                 store.finish_unit(&unit, &done(10)).await.unwrap();
-                store.cancel_morpion(id).await.unwrap();
+                store.cancel(id).await.unwrap();
                 assert_eq!(store.units_of(id).await.unwrap().len(), 1);
             }
             on_pool!(store, write, |Db, pool, _d| {
                 sqlx::query::<Db>(
-                    "UPDATE morpion_jobs SET finished_at = '2020-01-01T00:00:00.000Z'
-                     WHERE id = 'old'",
+                    "UPDATE jobs SET finished_at = '2020-01-01T00:00:00.000Z' WHERE id = 'old'",
                 )
                 .execute(pool)
                 .await
@@ -413,7 +436,7 @@ mod tests {
     async fn a_split_job_is_worked_unit_by_unit_and_each_unit_stored_once() {
         on_both(|store| async move {
             store.insert_morpion_job(&shared("s")).await.unwrap();
-            let job = store.claim_morpion(&test_lease()).await.unwrap().unwrap();
+            let job = claim_morpion(&store).await;
             let stale = MorpionJobRow {
                 lease_token: Some("old".into()),
                 ..job.clone()
@@ -426,7 +449,7 @@ mod tests {
             );
             assert_eq!(store.units_of("s").await.unwrap().len(), 1201);
             // A split job is never taken back whole.
-            assert_eq!(store.take_back_morpion(3, false).await.unwrap(), 0);
+            assert_eq!(store.recover(3).await.unwrap(), Default::default());
             let a = store.claim_unit(&test_lease()).await.unwrap().unwrap();
             let b = store.claim_unit(&test_lease()).await.unwrap().unwrap();
             assert_eq!((a.unit, b.unit), (0, 1));
@@ -453,8 +476,8 @@ mod tests {
             let progress = store.units_progress("s").await.unwrap();
             assert_eq!(progress, UnitsProgress { done: 1, nodes: 10 });
             // A cancel ends the job, drops the queued units, stops the running one.
-            let cancelled = store.cancel_morpion("s").await.unwrap().unwrap();
-            assert_eq!(cancelled.state, crate::service::job::JobState::Cancelled);
+            let cancelled = store.cancel("s").await.unwrap().unwrap();
+            assert_eq!(cancelled.state(), crate::service::job::JobState::Cancelled);
             assert_eq!(store.units_of("s").await.unwrap().len(), 2);
             assert!(store.claim_unit(&test_lease()).await.unwrap().is_none());
             assert_eq!(

@@ -222,7 +222,7 @@ mod pysol_tests {
                 .chain([Verdict::Solvable; 3])
             {
                 let job = store
-                    .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                    .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                     .await
                     .unwrap()
                     .unwrap();
@@ -262,7 +262,7 @@ mod pysol_tests {
                 counts(4, 2, 2)
             );
             let job = store
-                .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
                 .unwrap()
                 .unwrap();
@@ -306,7 +306,7 @@ mod pysol_tests {
                 let job = game_job(&format!("j{k}"), k as u64, "montana", number);
                 store.insert_job(&job).await.unwrap();
                 let job = store
-                    .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+                    .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                     .await
                     .unwrap()
                     .unwrap();

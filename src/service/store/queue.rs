@@ -15,7 +15,7 @@
 //! - Turns are only an order: a job whose turn is taken but whose insert fails leaves
 //!   a hole, which changes nothing.
 
-use super::{on_pool, Dialect, JobRow, Store};
+use super::{on_pool, Dialect, Store};
 
 /// The class of a job asked on its own.
 pub const SINGLE: i64 = 0;
@@ -81,8 +81,12 @@ pub(super) fn take_turns_sql(d: &Dialect) -> String {
 }
 
 impl Store {
-    /// Where the queued job `job` (as read) stands among the queued jobs.
-    pub async fn queue_place(&self, job: &JobRow) -> sqlx::Result<QueuePlace> {
+    /// Where a queued job stands among the queued jobs, from its `(class, turn, seq)`
+    /// as read (`AnyJob::queue_key`).
+    pub async fn queue_place(
+        &self,
+        (class, turn, seq): (i64, i64, i64),
+    ) -> sqlx::Result<QueuePlace> {
         let ahead = on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_scalar::<Db, i64>(
                 "SELECT CAST(COUNT(*) AS BIGINT) FROM (
@@ -93,9 +97,9 @@ impl Store {
                                 AND (turn < $2 OR (turn = $2 AND seq < $3))))
                      LIMIT $4) AS ahead",
             )
-            .bind(job.queue_class)
-            .bind(job.turn)
-            .bind(job.seq)
+            .bind(class)
+            .bind(turn)
+            .bind(seq)
             .bind(PLACE_COUNT_CAP)
             .fetch_one(pool)
             .await?
@@ -131,11 +135,12 @@ mod tests {
                 store.insert_job(&by("b", &id, 10 + i)).await.unwrap();
             }
             let b1 = store.job("b1").await.unwrap().unwrap();
-            let place = store.queue_place(&b1).await.unwrap();
+            let place = store.queue_place((b1.queue_class, b1.turn, b1.seq));
+            let place = place.await.unwrap();
             assert_eq!((place.ahead, place.at_least), (3, false), "a0 b0 a1 b1");
             let mut order = Vec::new();
             while let Some(job) = store
-                .claim_next(&test_lease(), ClaimScope::Any)
+                .claim_next_gaps(&test_lease(), ClaimScope::Any)
                 .await
                 .unwrap()
             {

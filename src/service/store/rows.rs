@@ -1,12 +1,14 @@
-//! The rows of the jobs table as the store reads and writes them: a job as asked
-//! ([`NewJob`]), as stored ([`JobRow`]), how a run ended ([`Finish`]) and a list's
-//! filter ([`JobFilter`]).
+//! The rows of the jobs table as the store reads and writes them: a Gaps job as asked
+//! ([`NewJob`]), as stored ([`JobRow`]), how a run ended ([`Finish`]); the claim a
+//! running job of any game is held under ([`Claim`]), the columns a job of any game
+//! is read with ([`ANY_JOB_SELECT`], decoded by `any_job`) and a list's filter
+//! ([`JobFilter`]).
 //!
 //! Invariant: `NewJob`'s fields are the columns that `jobs::new_job_columns!` names, in
 //! the same order, so one row type serves the insert and the read.
 
 use crate::report::{JobStats, StepJson};
-use crate::service::job::{JobState, Stored};
+use crate::service::job::{Game, JobState, Stored};
 use gaps_engine::{
     Algorithm, DealSource, Layout, Position, PysolDeal, StopReason, Variant, Verdict,
 };
@@ -43,6 +45,8 @@ pub struct JobRow {
     pub queue_class: i64,
     /// Its place among the queued jobs of its class (see `queue`).
     pub turn: i64,
+    /// Nodes searched so far, as its holder last wrote with its heartbeat.
+    pub progress_nodes: i64,
 }
 
 impl JobRow {
@@ -50,6 +54,23 @@ impl JobRow {
     pub fn is_final(&self) -> bool {
         self.state.is_final()
     }
+
+    /// The claim it is held under (as read).
+    pub fn claim(&self) -> Claim {
+        Claim {
+            id: self.spec.id.clone(),
+            token: self.lease_token.clone(),
+        }
+    }
+}
+
+/// The claim a running job is held under: a heartbeat, requeue or finish names it and
+/// changes nothing once the job was claimed again (fencing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub id: String,
+    /// `None` for a job no node holds (a shared Morpion proof, held by its units).
+    pub token: Option<String>,
 }
 
 impl NewJob {
@@ -120,6 +141,7 @@ pub enum Finish {
 /// Filters and page of a job list (newest first).
 #[derive(Clone, Debug, Default)]
 pub struct JobFilter {
+    pub game: Option<Game>,
     pub state: Option<JobState>,
     pub variant: Option<Variant>,
     pub verdict: Option<Verdict>,
@@ -128,3 +150,10 @@ pub struct JobFilter {
     pub before: Option<i64>,
     pub limit: u32,
 }
+
+/// Every column a job of any game is read with: the row of `jobs`, and what only a
+/// Morpion proof has (NULL for a Gaps job). Read with [`decode_any`].
+pub(super) const ANY_JOB_SELECT: &str = "SELECT j.*, p.record, p.record_length, p.from_move,
+        p.best, p.proved, p.improved, p.line, p.split_depth, p.units, p.threads_used,
+        p.split_units, p.units_total, p.frontier_nodes
+    FROM jobs j LEFT JOIN morpion_proofs p ON p.id = j.id";

@@ -440,7 +440,7 @@ mod tests {
     async fn finish_new(store: &Store, id: &str, seed: u64, finish: &super::super::Finish) {
         store.insert_job(&new_job(id, seed)).await.unwrap();
         let job = store
-            .claim_next(&test_lease(), crate::service::store::ClaimScope::Any)
+            .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
             .await
             .unwrap()
             .unwrap();

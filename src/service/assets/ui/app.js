@@ -513,7 +513,7 @@ async function copySolution() {
 // ---------- History ----------
 
 async function loadHistory(cursor) {
-  const q = new URLSearchParams({ limit: '20' });
+  const q = new URLSearchParams({ game: 'gaps', limit: '20' });
   for (const [id, name] of [['filter-state', 'state'], ['filter-variant', 'variant'], ['filter-verdict', 'verdict']]) {
     if ($(id).value) q.set(name, $(id).value);
   }
@@ -607,7 +607,7 @@ async function loadStats() {
       + `<td>${fmt(r.deals)}</td><td>${fmt(r.solvable)}</td><td>${fmt(r.unsolvable)}</td><td>${fmt(r.unknown)}</td>`
       + `<td>${(r.win_rate * 100).toFixed(1)}%</td><td>${(r.ci95_low * 100).toFixed(1)}% – ${(r.ci95_high * 100).toFixed(1)}%</td></tr>`).join('')
       || '<tr><td colspan="9">No finished jobs yet.</td></tr>';
-    const page = await api('/v1/jobs?state=done&limit=500');
+    const page = await api('/v1/jobs?game=gaps&state=done&limit=500');
     state.effort = page.jobs.filter((j) => j.stats).map((j) => j.stats);
     renderEffort();
   } catch (e) {

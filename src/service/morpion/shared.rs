@@ -17,11 +17,12 @@
 //!   unit's line on the board (a line that does not replay fails the job) and the
 //!   engine's `conclude` replays the answer from the cross before it is stored.
 
-use super::runner::Runner;
-use super::store::{
+use super::work::{every, finish, on_solver_thread};
+use crate::report::morpion_line;
+use crate::service::runner::Runner;
+use crate::service::store::{
     Announce, MorpionFinish, MorpionJobRow, MorpionResult, MorpionUnitRow, Store, UnitDone,
 };
-use crate::report::morpion_line;
 use gaps_engine::morpion::board::{Board, MorpionVariant, Move};
 use gaps_engine::morpion::endgame::{
     conclude, prefix, search_unit, EndgameOptions, Frontier, Method, UnitResult,
@@ -29,7 +30,6 @@ use gaps_engine::morpion::endgame::{
 use gaps_engine::morpion::record::{Record, RecordMove};
 use gaps_engine::StopReason;
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -51,50 +51,9 @@ struct Prepared {
 /// Prepared proofs by job id (a node computes each frontier once).
 type Cache = Arc<Mutex<HashMap<String, Arc<Prepared>>>>;
 
-/// Calls `beat` every `interval` (the first time one interval from now) until it
-/// returns false or the task is aborted: the heartbeat of a proof or of a unit.
-pub fn every<F, Fut>(interval: Duration, mut beat: F) -> JoinHandle<()>
-where
-    F: FnMut() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = bool> + Send,
-{
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(interval);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        ticks.tick().await; // the first tick is immediate: the claim set the lease
-        loop {
-            ticks.tick().await;
-            if !beat().await {
-                return;
-            }
-        }
-    })
-}
-
-/// Runs `work` on a thread of its own at the solvers' priority (never on the async
-/// runtime); `None` if it panicked or the thread could not start.
-pub async fn on_solver_thread<T: Send + 'static>(
-    runner: &Runner,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Option<T> {
-    let (reply, answer) = tokio::sync::oneshot::channel();
-    let priority = runner.priority();
-    let spawned = std::thread::Builder::new()
-        .name("morpion".into())
-        .spawn(move || {
-            let _ = priority.apply_to_current_thread();
-            let _ = reply.send(catch_unwind(AssertUnwindSafe(work)).ok());
-        });
-    match spawned {
-        Ok(_) => answer.await.ok().flatten(),
-        Err(_) => None,
-    }
-}
-
 fn prepare(job: &MorpionJobRow) -> Result<Prepared, String> {
     let record = Record::parse(&job.record).map_err(|e| e.to_string())?;
-    let variant = MorpionVariant::from_code(&job.variant)
-        .ok_or_else(|| format!("stored variant {:?} is not 5T or 5D", job.variant))?;
+    let variant = job.variant.0;
     let from = usize::try_from(job.from_move).map_err(|_| "stored K is negative".to_string())?;
     let mut board = prefix(&record, variant, from).map_err(|e| e.to_string())?;
     let wanted = usize::try_from(job.split_units.unwrap_or(1).max(1)).unwrap_or(1);
@@ -124,14 +83,10 @@ pub async fn split(runner: &Runner, store: &Store, job: &MorpionJobRow) -> sqlx:
             }
             Ok(split)
         }
-        Some(Err(error)) => {
-            store
-                .finish_morpion(job, &MorpionFinish::Failed(error))
-                .await
-        }
+        Some(Err(error)) => finish(runner, job, &MorpionFinish::Failed(error)).await,
         None => {
             let failed = MorpionFinish::Failed("the split of the proof panicked".into());
-            store.finish_morpion(job, &failed).await
+            finish(runner, job, &failed).await
         }
     }
 }
@@ -183,9 +138,7 @@ async fn conclude_leftovers(runner: &Runner, store: &Store, cache: &Cache) -> sq
         match prepared(runner, cache, &job).await {
             Ok(p) => finish_job(runner, store, &job.id, p).await?,
             Err(error) => {
-                store
-                    .finish_morpion(&job, &MorpionFinish::Failed(error))
-                    .await?;
+                finish(runner, &job, &MorpionFinish::Failed(error)).await?;
             }
         }
     }
@@ -253,9 +206,7 @@ async fn run_unit(
         Ok(p) => p,
         Err(error) => {
             tracing::error!(job = %job.id, %error, "cannot work this shared proof");
-            store
-                .finish_morpion(&job, &MorpionFinish::Failed(error))
-                .await?;
+            finish(runner, &job, &MorpionFinish::Failed(error)).await?;
             store.finish_unit(unit, &UnitDone::skipped()).await?;
             store.announce(Announce::Done(&job.id));
             runner.wake_waiters(&job.id);
@@ -323,9 +274,7 @@ async fn run_unit(
         Some((Some((result, stop)), elapsed)) => (result, stop, elapsed),
         _ => {
             let error = format!("unit {} of the proof could not be searched", unit.unit);
-            store
-                .finish_morpion(&job, &MorpionFinish::Failed(error))
-                .await?;
+            finish(runner, &job, &MorpionFinish::Failed(error)).await?;
             store.finish_unit(unit, &UnitDone::skipped()).await?;
             return Ok(());
         }
@@ -367,16 +316,12 @@ async fn finish_job(
         return Ok(());
     };
     let concluded = on_solver_thread(runner, move || conclusion(&p, &units)).await;
-    let finish = match concluded {
+    let ended = match concluded {
         Some(Ok(result)) => MorpionFinish::Done(result),
         Some(Err(error)) => MorpionFinish::Failed(error),
         None => MorpionFinish::Failed("the conclusion of the proof panicked".into()),
     };
-    let stored = runner
-        .finish_retrying(id, || store.finish_morpion(&job, &finish))
-        .await?;
-    if stored {
-        runner.count_morpion_finish(&finish);
+    if finish(runner, &job, &ended).await? {
         store.announce(Announce::Done(id));
     }
     runner.wake_waiters(id);
@@ -425,7 +370,7 @@ fn conclusion(p: &Prepared, units: &[MorpionUnitRow]) -> Result<MorpionResult, S
         best: report.best as i64,
         proved: report.proved,
         improved: report.improved,
-        stopped: report.stop.map(|s| s.name().to_string()),
+        stopped: report.stop,
         nodes: i64::try_from(report.nodes).unwrap_or(i64::MAX),
         elapsed_ms,
         line: morpion_line(&p.record, &report.line),

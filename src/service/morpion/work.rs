@@ -1,0 +1,69 @@
+//! What Morpion proofs and the units of shared proofs both use: running CPU work on a
+//! thread of its own at the solvers' priority, a periodic heartbeat, and storing how a
+//! job ended.
+//!
+//! Invariant: nothing here runs a search on the async runtime; every end of a Morpion
+//! job is stored under the runner's one retry policy and counted once.
+
+use crate::service::runner::Runner;
+use crate::service::store::{MorpionFinish, MorpionJobRow};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+/// Calls `beat` every `interval` (the first time one interval from now) until it
+/// returns false or the task is aborted: the heartbeat of a proof or of a unit.
+pub fn every<F, Fut>(interval: Duration, mut beat: F) -> JoinHandle<()>
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = bool> + Send,
+{
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await; // the first tick is immediate: the claim set the lease
+        loop {
+            ticks.tick().await;
+            if !beat().await {
+                return;
+            }
+        }
+    })
+}
+
+/// Runs `work` on a thread of its own at the solvers' priority (never on the async
+/// runtime); `None` if it panicked or the thread could not start.
+pub async fn on_solver_thread<T: Send + 'static>(
+    runner: &Runner,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let priority = runner.priority();
+    let spawned = std::thread::Builder::new()
+        .name("morpion".into())
+        .spawn(move || {
+            let _ = priority.apply_to_current_thread();
+            let _ = reply.send(catch_unwind(AssertUnwindSafe(work)).ok());
+        });
+    match spawned {
+        Ok(_) => answer.await.ok().flatten(),
+        Err(_) => None,
+    }
+}
+
+/// Stores how `job` ended under the runner's one retry policy
+/// (`Runner::finish_retrying`), and counts it; false if the claim was no longer current.
+pub async fn finish(
+    runner: &Runner,
+    job: &MorpionJobRow,
+    finish: &MorpionFinish,
+) -> sqlx::Result<bool> {
+    let store = runner.store();
+    let stored = runner
+        .finish_retrying(&job.id, || store.finish_morpion(job, finish))
+        .await?;
+    if stored {
+        runner.count_finished("morpion", finish.state_name(), finish.verdict_name());
+    }
+    Ok(stored)
+}

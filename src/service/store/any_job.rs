@@ -1,0 +1,109 @@
+//! A job of any game, read as its game's row ([`AnyJob`]).
+//!
+//! Invariant: a row of `jobs` is read as the type of its `game` only: a Morpion job's
+//! row has no Gaps board, so it is never decoded as a [`JobRow`], and a Gaps job is
+//! never read as a proof.
+
+use super::morpion::MorpionJobRow;
+use super::rows::{Claim, JobRow};
+use crate::service::job::{Game, JobState};
+
+/// A job of any game, read as its game's row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyJob {
+    Gaps(Box<JobRow>),
+    Morpion(Box<MorpionJobRow>),
+}
+
+impl AnyJob {
+    pub fn id(&self) -> &str {
+        match self {
+            AnyJob::Gaps(row) => &row.spec.id,
+            AnyJob::Morpion(row) => &row.id,
+        }
+    }
+
+    pub fn game(&self) -> Game {
+        match self {
+            AnyJob::Gaps(_) => Game::Gaps,
+            AnyJob::Morpion(_) => Game::Morpion,
+        }
+    }
+
+    pub fn state(&self) -> JobState {
+        match self {
+            AnyJob::Gaps(row) => row.state,
+            AnyJob::Morpion(row) => row.state,
+        }
+    }
+
+    /// True once the job can no longer change.
+    pub fn is_final(&self) -> bool {
+        self.state().is_final()
+    }
+
+    /// The client that created it.
+    pub fn created_by(&self) -> Option<&str> {
+        match self {
+            AnyJob::Gaps(row) => row.spec.created_by.as_deref(),
+            AnyJob::Morpion(row) => row.created_by.as_deref(),
+        }
+    }
+
+    /// The claim it is held under (as read).
+    pub fn claim(&self) -> Claim {
+        match self {
+            AnyJob::Gaps(row) => row.claim(),
+            AnyJob::Morpion(row) => row.claim(),
+        }
+    }
+
+    /// Its place in the queue's order: class, turn, seq.
+    pub fn queue_key(&self) -> (i64, i64, i64) {
+        match self {
+            AnyJob::Gaps(row) => (row.queue_class, row.turn, row.seq),
+            AnyJob::Morpion(row) => (row.queue_class, row.turn, row.seq),
+        }
+    }
+
+    /// The `seq` a list's cursor names.
+    pub fn seq(&self) -> i64 {
+        self.queue_key().2
+    }
+
+    /// The Gaps job, if it is one.
+    pub fn into_gaps(self) -> Option<JobRow> {
+        match self {
+            AnyJob::Gaps(row) => Some(*row),
+            AnyJob::Morpion(_) => None,
+        }
+    }
+
+    /// The Morpion job, if it is one.
+    pub fn into_morpion(self) -> Option<MorpionJobRow> {
+        match self {
+            AnyJob::Morpion(row) => Some(*row),
+            AnyJob::Gaps(_) => None,
+        }
+    }
+}
+
+/// Reads the `game` column of a row of `jobs`, to decode the row as its game's type.
+#[derive(sqlx::FromRow)]
+pub(super) struct GameOf {
+    pub game: Game,
+}
+
+/// A row of [`ANY_JOB_SELECT`] as its game's type.
+pub(super) fn decode_any<'r, R: sqlx::Row>(row: &'r R) -> sqlx::Result<AnyJob>
+where
+    GameOf: sqlx::FromRow<'r, R>,
+    JobRow: sqlx::FromRow<'r, R>,
+    MorpionJobRow: sqlx::FromRow<'r, R>,
+{
+    use sqlx::FromRow;
+    Ok(match GameOf::from_row(row)?.game {
+        Game::Gaps => AnyJob::Gaps(Box::new(JobRow::from_row(row)?)),
+        Game::Morpion => AnyJob::Morpion(Box::new(MorpionJobRow::from_row(row)?)),
+    })
+}
