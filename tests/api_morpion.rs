@@ -291,7 +291,8 @@ async fn a_shared_proof_is_split_into_units_and_concludes_to_the_whole_count() {
 
 #[tokio::test]
 async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() {
-    use gaps::service::store::{ClaimScope, Lease};
+    use gaps::service::job::JobState;
+    use gaps::service::store::{AnyJob, ClaimScope, Lease};
     use gaps_engine::morpion::board::MorpionVariant;
     use gaps_engine::morpion::endgame::{prefix, Frontier, Method};
     // An API-only node takes the job; no node runs anything yet.
@@ -332,7 +333,10 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
         .split_morpion(&claimed, depth, units, frontier.nodes as i64)
         .await
         .unwrap());
-    let lost = store.claim_unit(&dead).await.unwrap().unwrap();
+    let lost = match store.claim_next(&dead, ClaimScope::Any).await.unwrap() {
+        Some(AnyJob::MorpionUnit(unit)) => unit,
+        other => panic!("not a unit: {other:?}"),
+    };
     // Two working nodes share the rest, and the lost unit once its lease has run out.
     // Short leases: the periodic reclaim (every lease_ms / 2) takes the lost unit back
     // within a second.
@@ -360,7 +364,7 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
         .await
         .unwrap()
         .iter()
-        .filter(|r| r.state != "done")
+        .filter(|r| r.state != JobState::Done)
         .map(|r| format!("{}:{}:{:?}", r.unit, r.state, r.node_id))
         .collect();
     assert_eq!(

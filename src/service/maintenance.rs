@@ -60,14 +60,9 @@ async fn reclaim_expired_leases(
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "taking back expired leases failed"),
         }
-        // The units of shared Morpion proofs, under the same rules.
-        match store.take_back_units(true).await {
-            Ok(0) => {}
-            Ok(back) => {
-                tracing::warn!(back, "took back Morpion units whose lease ended");
-                runner.notify_new_work();
-            }
-            Err(e) => tracing::warn!(error = %e, "taking back expired Morpion units failed"),
+        // A shared proof whose last unit's node stopped before concluding it.
+        if let Err(e) = runner.conclude_leftovers().await {
+            tracing::warn!(error = %e, "concluding shared Morpion proofs failed");
         }
     }
 }

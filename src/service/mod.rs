@@ -81,13 +81,6 @@ impl Service {
         if back != Reclaimed::default() {
             tracing::info!(?back, "took back jobs interrupted by a stop");
         }
-        let units_back = store.take_back_units(store.backend() != "sqlite").await?;
-        if units_back > 0 {
-            tracing::info!(
-                units = units_back,
-                "took back units of shared Morpion proofs interrupted by a stop"
-            );
-        }
         let metrics = Arc::new(Metrics::default());
         metrics
             .node
@@ -111,17 +104,8 @@ impl Service {
             lease,
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
-        let proofs = Box::new(morpion::Proofs);
-        let (runner, mut lanes) =
-            Runner::start(store.clone(), metrics.clone(), pool, role, proofs)?;
-        // A node without solver threads (API only) takes no Morpion units either.
-        if threads > 0 {
-            lanes.extend(morpion::start_workers(
-                runner.clone(),
-                store.clone(),
-                threads,
-            ));
-        }
+        let proofs = Box::new(morpion::Proofs::default());
+        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role, proofs)?;
         maintenance::start(&config, &runner, &store, &metrics);
         let batches = Arc::new(BatchFiller::new(
             runner.clone(),

@@ -67,11 +67,18 @@ async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<Morpion
     Ok(view)
 }
 
-/// The view of a job of any game, as a list shows it.
+/// The view of a job of any game, as a list shows it. The parts of a job (the units of
+/// a shared proof) are shown through it: reading one is a 404 that names it.
 async fn any_view(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
     Ok(match job {
         AnyJob::Gaps(row) => AnyJobView::Gaps(Box::new(view(state, *row))),
         AnyJob::Morpion(row) => AnyJobView::Morpion(Box::new(morpion_view(state, *row).await?)),
+        AnyJob::MorpionUnit(unit) => {
+            return Err(ApiError::NotFound(format!(
+                "{:?} is unit {} of the shared Morpion proof {:?}: read the proof",
+                unit.id, unit.unit, unit.parent_id
+            )))
+        }
     })
 }
 
@@ -335,6 +342,10 @@ pub async fn cancel(
         .any_job(&id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no job {id:?}")))?;
+    if let AnyJob::MorpionUnit(_) = before {
+        // A unit is cancelled with its proof.
+        return any_view(&state, before).await.map(Json);
+    }
     may_cancel(&state, &caller, &id, before.created_by(), before.state())?;
     let after = state
         .store

@@ -1,7 +1,7 @@
 //! What a lane runs for a claimed Morpion job (the runner's one job lifecycle claims
 //! it, renews its lease, registers its cancel flag and puts it back on error): a
-//! shared proof is split into units (`shared`); any other is proved whole on a thread
-//! of its own, holding the lane's threads while it runs.
+//! shared proof is split into units and a unit searched (`shared`); any other proof is
+//! proved whole on a thread of its own, holding the lane's threads while it runs.
 //!
 //! Invariants:
 //! - A proof runs only on threads the runner gave it (`Runner::take_threads`: one of
@@ -14,11 +14,11 @@
 //! - The record is replayed again before the proof (it was checked when accepted); a
 //!   stored record that no longer replays ends the job `failed`, never `done`.
 
-use super::shared::split;
+use super::shared::{conclude_leftovers, run_unit, split, Cache};
 use super::work::{finish, on_solver_thread};
 use crate::report::morpion_line;
 use crate::service::runner::{MorpionPart, Runner};
-use crate::service::store::{MorpionFinish, MorpionJobRow, MorpionResult};
+use crate::service::store::{MorpionFinish, MorpionJobRow, MorpionResult, MorpionUnitRow};
 use futures_util::future::BoxFuture;
 use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::{prove, EndgameError, EndgameOptions, EndgameReport};
@@ -28,8 +28,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The Morpion part of the runner's lanes.
-pub struct Proofs;
+/// The Morpion part of the runner's lanes: proofs, and units of shared proofs (with
+/// the frontiers this node computed, one per proof).
+#[derive(Default)]
+pub struct Proofs {
+    frontiers: Cache,
+}
 
 impl MorpionPart for Proofs {
     fn run<'a>(
@@ -41,6 +45,22 @@ impl MorpionPart for Proofs {
         single_lane: bool,
     ) -> BoxFuture<'a, sqlx::Result<bool>> {
         Box::pin(run_claimed(runner, job, flag, progress, single_lane))
+    }
+
+    fn run_unit<'a>(
+        &'a self,
+        runner: &'a Runner,
+        unit: &'a MorpionUnitRow,
+        flag: &'a Arc<AtomicBool>,
+        progress: &'a Arc<AtomicU64>,
+        single_lane: bool,
+    ) -> BoxFuture<'a, sqlx::Result<bool>> {
+        let cache = &self.frontiers;
+        Box::pin(run_unit(runner, cache, unit, flag, progress, single_lane))
+    }
+
+    fn conclude_leftovers<'a>(&'a self, runner: &'a Runner) -> BoxFuture<'a, sqlx::Result<()>> {
+        Box::pin(conclude_leftovers(runner, &self.frontiers))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Morpion proofs shared between nodes (a job with `units`): the node that claims such
-//! a job splits it into the subtrees below a frontier of the search tree; every
-//! node's unit workers (one per solver thread) claim units, search each alone and
-//! store its result; the node that stores the last unit concludes the job.
+//! a job splits it into the subtrees below a frontier of the search tree, each a job
+//! of the one queue (a unit); every node's lanes claim units like any job, search each
+//! alone and store its result; the node that stores the last unit concludes the job.
 //!
 //! Invariants:
 //! - Every node computes the frontier from the stored record and K with the engine's
@@ -10,18 +10,23 @@
 //!   than store results for other subtrees.
 //! - A unit holds one of the pool's threads while it runs (so units, Gaps searches and
 //!   whole Morpion proofs together never exceed the pool), on a thread at the solvers'
-//!   priority; its lease is renewed by a heartbeat that also stops it when its job
-//!   was cancelled. A node that stops loses only the units it was searching: they go
-//!   back to the queue (at shutdown at once, after a crash when their lease runs out).
+//!   priority; its lease is renewed by the lane's heartbeat, which also stops it when
+//!   its proof was cancelled or ended (the proof's end flags its running units). A node
+//!   that stops loses only the units it was searching: they go back to the queue (at
+//!   shutdown at once, after a crash when their lease runs out), as any job.
+//! - A unit that fails (or is taken back too often, as any job) fails its proof when
+//!   the proof is concluded: a proof is `done` only when every unit was searched.
 //! - Each unit's result is stored once, under its claim; the conclusion rebuilds every
 //!   unit's line on the board (a line that does not replay fails the job) and the
 //!   engine's `conclude` replays the answer from the cross before it is stored.
 
-use super::work::{every, finish, on_solver_thread};
+use super::work::{finish, on_solver_thread};
 use crate::report::morpion_line;
+use crate::service::job::JobState;
 use crate::service::runner::Runner;
 use crate::service::store::{
     Announce, MorpionFinish, MorpionJobRow, MorpionResult, MorpionUnitRow, Store, UnitDone,
+    UnitFinish,
 };
 use gaps_engine::morpion::board::{Board, MorpionVariant, Move};
 use gaps_engine::morpion::endgame::{
@@ -33,14 +38,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::task::JoinHandle;
 
 /// The most units a shared proof may ask for.
 pub const MAX_UNITS: u64 = 16_384;
 
 /// A shared proof's record, board after K moves and frontier, as this node computed
 /// them.
-struct Prepared {
+pub(super) struct Prepared {
     record: Record,
     variant: MorpionVariant,
     from: usize,
@@ -49,7 +53,7 @@ struct Prepared {
 }
 
 /// Prepared proofs by job id (a node computes each frontier once).
-type Cache = Arc<Mutex<HashMap<String, Arc<Prepared>>>>;
+pub(super) type Cache = Arc<Mutex<HashMap<String, Arc<Prepared>>>>;
 
 fn prepare(job: &MorpionJobRow) -> Result<Prepared, String> {
     let record = Record::parse(&job.record).map_err(|e| e.to_string())?;
@@ -91,54 +95,17 @@ pub async fn split(runner: &Runner, store: &Store, job: &MorpionJobRow) -> sqlx:
     }
 }
 
-/// Starts `workers` unit workers; they end when shutdown begins.
-pub fn start_workers(runner: Arc<Runner>, store: Store, workers: usize) -> Vec<JoinHandle<()>> {
-    let cache: Cache = Arc::default();
-    (0..workers)
-        .map(|_| tokio::spawn(worker(runner.clone(), store.clone(), cache.clone())))
-        .collect()
-}
-
-async fn worker(runner: Arc<Runner>, store: Store, cache: Cache) {
-    // Units whose lease ran out are taken back by `maintenance`, with the jobs'.
-    while !runner.is_shutting_down() {
-        let woken = runner.work_signal().notified();
-        tokio::pin!(woken);
-        woken.as_mut().enable();
-        let claimed = match store.claim_unit(runner.queue_role().0).await {
-            Ok(unit) => unit,
-            Err(e) => {
-                tracing::error!(error = %e, "claiming a Morpion unit failed; retrying in 1 s");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
-            }
-        };
-        match claimed {
-            Some(unit) => {
-                if let Err(e) = run_unit(&runner, &store, &cache, &unit).await {
-                    tracing::error!(job = %unit.job_id, unit = unit.unit, error = %e,
-                        "a Morpion unit failed; it goes back to the queue");
-                    let _ = store.requeue_unit(&unit).await;
-                }
-            }
-            None => {
-                if let Err(e) = conclude_leftovers(&runner, &store, &cache).await {
-                    tracing::warn!(error = %e, "concluding finished shared proofs failed");
-                }
-                let _ = tokio::time::timeout(Duration::from_secs(1), woken).await;
-            }
-        }
-    }
-}
-
-/// Concludes the shared proofs whose units are all done but that no node concluded
-/// (the one that stored the last unit stopped first).
-async fn conclude_leftovers(runner: &Runner, store: &Store, cache: &Cache) -> sqlx::Result<()> {
+/// Concludes the shared proofs whose units all ended but that no node concluded (the
+/// one that stored the last unit stopped first, or a unit failed).
+pub(super) async fn conclude_leftovers(runner: &Runner, cache: &Cache) -> sqlx::Result<()> {
+    let store = runner.store();
     for job in store.unconcluded_shared().await? {
         match prepared(runner, cache, &job).await {
             Ok(p) => finish_job(runner, store, &job.id, p).await?,
             Err(error) => {
-                finish(runner, &job, &MorpionFinish::Failed(error)).await?;
+                if finish(runner, &job, &MorpionFinish::Failed(error)).await? {
+                    store.announce(Announce::Done(&job.id));
+                }
             }
         }
     }
@@ -187,71 +154,49 @@ async fn prepared(
     Ok(p)
 }
 
-/// Searches one claimed unit and stores its result; concludes the job after its last.
-async fn run_unit(
+/// Searches one claimed unit (on a single lane when `single_lane`) and stores its
+/// result; concludes the proof after its last. True if the unit ended here, false if
+/// it went back to the queue (shutdown) or its result was fenced.
+pub(super) async fn run_unit(
     runner: &Runner,
-    store: &Store,
     cache: &Cache,
     unit: &MorpionUnitRow,
-) -> sqlx::Result<()> {
-    let Some(job) = store.morpion_job(&unit.job_id).await? else {
-        return Ok(());
+    flag: &Arc<AtomicBool>,
+    progress: &Arc<AtomicU64>,
+    single_lane: bool,
+) -> sqlx::Result<bool> {
+    let store = runner.store();
+    let Some(job) = store.morpion_job(&unit.parent_id).await? else {
+        let gone = UnitFinish::Failed(format!("its proof {} is gone", unit.parent_id));
+        return end_unit(runner, cache, unit, &gone).await;
     };
     if job.state.is_final() {
         // Ended meanwhile (cancelled, failed): release the unit unsearched.
-        store.finish_unit(unit, &UnitDone::skipped()).await?;
-        return Ok(());
+        return end_unit(runner, cache, unit, &UnitFinish::Cancelled).await;
     }
     let p = match prepared(runner, cache, &job).await {
         Ok(p) => p,
         Err(error) => {
             tracing::error!(job = %job.id, %error, "cannot work this shared proof");
-            finish(runner, &job, &MorpionFinish::Failed(error)).await?;
-            store.finish_unit(unit, &UnitDone::skipped()).await?;
-            store.announce(Announce::Done(&job.id));
-            runner.wake_waiters(&job.id);
-            return Ok(());
+            if finish(runner, &job, &MorpionFinish::Failed(error.clone())).await? {
+                store.announce(Announce::Done(&job.id));
+                runner.wake_waiters(&job.id);
+            }
+            return end_unit(runner, cache, unit, &UnitFinish::Failed(error)).await;
         }
     };
-    let flag = Arc::new(AtomicBool::new(false));
-    let progress = Arc::new(AtomicU64::new(0));
-    let key = format!("{}#{}", unit.job_id, unit.unit);
-    runner.register(&key, flag.clone(), progress.clone());
-    if runner.is_shutting_down() || job.state.is_final() {
+    if store.cancel_requested(&unit.id).await? {
         flag.store(true, Ordering::SeqCst);
     }
-    let heartbeat = {
-        let (store, unit, flag, progress) =
-            (store.clone(), unit.clone(), flag.clone(), progress.clone());
-        let (lease, interval) = runner.queue_role();
-        let duration = lease.duration;
-        every(interval, move || {
-            let (store, unit, flag, progress) =
-                (store.clone(), unit.clone(), flag.clone(), progress.clone());
-            async move {
-                let nodes = progress.load(Ordering::Relaxed);
-                match store.unit_heartbeat(&unit, duration, nodes).await {
-                    Ok(Some(false)) => true,
-                    Ok(Some(true)) | Ok(None) => {
-                        flag.store(true, Ordering::SeqCst);
-                        false
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "unit heartbeat failed");
-                        true
-                    }
-                }
-            }
-        })
-    };
-    let (own, _) = runner.cores(&flag, 0).await;
+    let (cores, _, busy) = runner.take_threads(single_lane, 1, flag).await;
     let options = EndgameOptions {
-        max_nodes: job.limit_nodes.map(|n| n as u64),
-        time: Some(Duration::from_millis(job.limit_time_ms as u64)),
+        max_nodes: unit.limit_nodes.map(|n| n as u64),
+        time: Some(Duration::from_millis(unit.limit_time_ms as u64)),
         ..EndgameOptions::default()
     };
     let index = usize::try_from(unit.unit).unwrap_or(usize::MAX);
     let (work, cancel, counter) = (p.clone(), flag.clone(), progress.clone());
+    runner.count_busy(busy, true);
     let outcome = on_solver_thread(runner, move || {
         let started = Instant::now();
         let found = (index < work.frontier.units.len()).then(|| {
@@ -267,28 +212,28 @@ async fn run_unit(
         (found, started.elapsed())
     })
     .await;
-    drop(own);
-    heartbeat.abort();
-    runner.unregister(&key);
+    runner.count_busy(busy, false);
+    drop(cores);
     let (result, stop, elapsed) = match outcome {
         Some((Some((result, stop)), elapsed)) => (result, stop, elapsed),
         _ => {
             let error = format!("unit {} of the proof could not be searched", unit.unit);
-            finish(runner, &job, &MorpionFinish::Failed(error)).await?;
-            store.finish_unit(unit, &UnitDone::skipped()).await?;
-            return Ok(());
+            return end_unit(runner, cache, unit, &UnitFinish::Failed(error)).await;
         }
     };
-    if stop == Some(StopReason::Cancelled) && runner.is_shutting_down() {
-        store.requeue_unit(unit).await?;
-        runner.notify_new_work();
-        store.announce(Announce::Work);
-        return Ok(());
+    if stop == Some(StopReason::Cancelled) {
+        if !store.cancel_requested(&unit.id).await? && runner.is_shutting_down() {
+            if store.requeue(&unit.claim()).await? {
+                runner.announce_requeued();
+            }
+            return Ok(false);
+        }
+        return end_unit(runner, cache, unit, &UnitFinish::Cancelled).await;
     }
     let done = UnitDone {
         nodes: i64::try_from(result.nodes).unwrap_or(i64::MAX),
         complete: result.complete,
-        stopped: stop.map(|s| s.name().to_string()),
+        stopped: stop,
         line: result
             .line
             .iter()
@@ -296,11 +241,57 @@ async fn run_unit(
             .collect(),
         elapsed_ms: elapsed.as_secs_f64() * 1e3,
     };
-    let (stored, left) = store.finish_unit(unit, &done).await?;
-    if stored && left == 0 {
-        finish_job(runner, store, &job.id, p).await?;
+    end_unit(runner, cache, unit, &UnitFinish::Done(done)).await
+}
+
+/// Stores how `unit` ended under the runner's one retry policy and counts it; when it
+/// was the last of its proof to end, concludes the proof. False if the claim was no
+/// longer current.
+async fn end_unit(
+    runner: &Runner,
+    cache: &Cache,
+    unit: &MorpionUnitRow,
+    ended: &UnitFinish,
+) -> sqlx::Result<bool> {
+    let store = runner.store();
+    let left = Mutex::new(None);
+    let stored = runner
+        .finish_retrying(&unit.id, || async {
+            let (stored, units_left) = store.finish_unit(unit, ended).await?;
+            *left.lock().expect("units left") = Some(units_left);
+            Ok(stored)
+        })
+        .await?;
+    if !stored {
+        return Ok(false);
     }
-    Ok(())
+    runner.count_finished("morpion_unit", ended.state().name(), "");
+    let units_left = *left.lock().expect("units left");
+    if units_left == Some(0) {
+        conclude_now(runner, cache, &unit.parent_id).await?;
+    }
+    Ok(true)
+}
+
+/// Concludes proof `id` now that no unit of it is left to run.
+async fn conclude_now(runner: &Runner, cache: &Cache, id: &str) -> sqlx::Result<()> {
+    let store = runner.store();
+    let Some(job) = store.morpion_job(id).await? else {
+        return Ok(());
+    };
+    if job.state != JobState::Running {
+        return Ok(());
+    }
+    match prepared(runner, cache, &job).await {
+        Ok(p) => finish_job(runner, store, id, p).await,
+        Err(error) => {
+            if finish(runner, &job, &MorpionFinish::Failed(error)).await? {
+                store.announce(Announce::Done(id));
+            }
+            runner.wake_waiters(id);
+            Ok(())
+        }
+    }
 }
 
 /// Concludes a shared proof whose units are all done: the report over every unit's
@@ -334,12 +325,23 @@ fn conclusion(p: &Prepared, units: &[MorpionUnitRow]) -> Result<MorpionResult, S
     let mut stop = None;
     let mut elapsed_ms = 0.0;
     for row in units {
+        if row.state != JobState::Done {
+            return Err(format!(
+                "unit {} ended {}{}",
+                row.unit,
+                row.state,
+                row.error
+                    .as_deref()
+                    .map(|e| format!(": {e}"))
+                    .unwrap_or_default()
+            ));
+        }
         let index = usize::try_from(row.unit)
             .ok()
             .filter(|&i| i < results.len());
         let index = index.ok_or_else(|| format!("unit {} is not in the frontier", row.unit))?;
         let moves: Vec<RecordMove> = row
-            .line
+            .unit_line
             .as_ref()
             .map(|l| serde_json::from_value(serde_json::Value::Array(l.0.clone())))
             .transpose()
@@ -347,8 +349,8 @@ fn conclusion(p: &Prepared, units: &[MorpionUnitRow]) -> Result<MorpionResult, S
             .unwrap_or_default();
         let line = replay_line(&p.board, &moves)
             .ok_or_else(|| format!("unit {}: its line does not replay", row.unit))?;
-        if let Some(reason) = row.stopped.as_deref() {
-            stop = stop.or_else(|| reason.parse::<StopReason>().ok());
+        if let Some(reason) = row.stopped {
+            stop = stop.or(Some(reason.0));
         }
         elapsed_ms += row.elapsed_ms.unwrap_or(0.0);
         results[index] = Some(UnitResult {

@@ -1,6 +1,5 @@
 //! What Morpion proofs and the units of shared proofs both use: running CPU work on a
-//! thread of its own at the solvers' priority, a periodic heartbeat, and storing how a
-//! job ended.
+//! thread of its own at the solvers' priority, and storing how a proof ended.
 //!
 //! Invariant: nothing here runs a search on the async runtime; every end of a Morpion
 //! job is stored under the runner's one retry policy and counted once.
@@ -8,28 +7,6 @@
 use crate::service::runner::Runner;
 use crate::service::store::{MorpionFinish, MorpionJobRow};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Duration;
-use tokio::task::JoinHandle;
-
-/// Calls `beat` every `interval` (the first time one interval from now) until it
-/// returns false or the task is aborted: the heartbeat of a proof or of a unit.
-pub fn every<F, Fut>(interval: Duration, mut beat: F) -> JoinHandle<()>
-where
-    F: FnMut() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = bool> + Send,
-{
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(interval);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        ticks.tick().await; // the first tick is immediate: the claim set the lease
-        loop {
-            ticks.tick().await;
-            if !beat().await {
-                return;
-            }
-        }
-    })
-}
 
 /// Runs `work` on a thread of its own at the solvers' priority (never on the async
 /// runtime); `None` if it panicked or the thread could not start.

@@ -31,7 +31,8 @@ use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
 use super::store::{
-    Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, MorpionJobRow, Store,
+    Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, MorpionJobRow, MorpionUnitRow,
+    Store,
 };
 use crate::report::{redeals_shown, solution_steps, JobStats, RoundsJson, StatsJson};
 use gaps_engine::StopReason;
@@ -94,6 +95,24 @@ pub trait MorpionPart: Send + Sync + 'static {
         progress: &'a Arc<AtomicU64>,
         single_lane: bool,
     ) -> futures_util::future::BoxFuture<'a, sqlx::Result<bool>>;
+
+    /// Runs the claimed unit of a shared proof, as [`MorpionPart::run`].
+    fn run_unit<'a>(
+        &'a self,
+        runner: &'a Runner,
+        unit: &'a MorpionUnitRow,
+        flag: &'a Arc<AtomicBool>,
+        progress: &'a Arc<AtomicU64>,
+        single_lane: bool,
+    ) -> futures_util::future::BoxFuture<'a, sqlx::Result<bool>>;
+
+    /// Concludes the shared proofs whose units all ended but that no node concluded
+    /// (the one that stored the last unit stopped first, or a unit failed); called
+    /// periodically (`maintenance`).
+    fn conclude_leftovers<'a>(
+        &'a self,
+        runner: &'a Runner,
+    ) -> futures_util::future::BoxFuture<'a, sqlx::Result<()>>;
 }
 
 /// Shared state of the lanes.
@@ -340,6 +359,12 @@ impl Runner {
             AnyJob::Morpion(row) => {
                 let single = kind == LaneKind::Single;
                 self.morpion.run(self, row, &flag, &progress, single).await
+            }
+            AnyJob::MorpionUnit(row) => {
+                let single = kind == LaneKind::Single;
+                self.morpion
+                    .run_unit(self, row, &flag, &progress, single)
+                    .await
             }
         };
         heartbeat.abort();

@@ -1,27 +1,26 @@
-//! What the work of other rooms uses of the runner: a Morpion proof run by a lane
-//! (`morpion::run_claimed`: the store, the threads, the busy count, the solver
-//! priority) and the units of shared Morpion proofs, searched outside the lanes (the
-//! registry of running work, so cancels, progress and shutdown reach them, the work
-//! signal, the queue role, the pool's threads, the waiters of a job); and what every
-//! kind of job shares at its end: one retry policy for storing how it ended, and one
-//! counter of ends.
+//! What the part of another room that a lane runs (a Morpion proof or unit: the
+//! runner's `MorpionPart`) uses of the runner: the store, the busy count, the solver
+//! priority and the periodic conclusion of parts; and what every kind of job shares at
+//! its end: one retry policy for storing how it ended, and one counter of ends.
 //!
-//! Invariant: such work holds the same `cores` permits as the lanes, so the pool's
-//! bound covers it.
+//! Invariant: such work runs only on threads the lane took for it
+//! (`Runner::take_threads`), so the pool's bound covers it.
 
-use super::{wait_for, Runner, Running};
+use super::Runner;
 use crate::service::error::database_unavailable;
 use crate::service::solver_pool::SolverPriority;
-use crate::service::store::{Lease, Store};
-use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::Arc;
+use crate::service::store::Store;
 use std::time::Duration;
-use tokio::sync::{Notify, SemaphorePermit};
 
 impl Runner {
     /// The store the runner claims from.
     pub(crate) fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Concludes the parts of jobs left unconcluded (see [`super::MorpionPart`]).
+    pub async fn conclude_leftovers(&self) -> sqlx::Result<()> {
+        self.morpion.conclude_leftovers(self).await
     }
 
     /// Counts `busy` of the pool's threads as searching (`start`) or no longer.
@@ -32,53 +31,9 @@ impl Runner {
         };
     }
 
-    /// Registers a job run outside the lanes (a Morpion proof): `stop_running`,
-    /// `progress` and shutdown then reach it as they reach a lane's job.
-    pub(crate) fn register(&self, id: &str, cancel: Arc<AtomicBool>, progress: Arc<AtomicU64>) {
-        self.running.lock().expect("running map").insert(
-            id.to_string(),
-            Running {
-                cancel,
-                progress,
-                status: Default::default(),
-            },
-        );
-    }
-
-    /// Forgets a job registered with [`Runner::register`].
-    pub(crate) fn unregister(&self, id: &str) {
-        self.running.lock().expect("running map").remove(id);
-    }
-
-    /// Wakes when jobs were queued (or shutdown began).
-    pub(crate) fn work_signal(&self) -> &Notify {
-        &self.wake
-    }
-
-    /// This node's claims and how often a running job's lease is renewed.
-    pub(crate) fn queue_role(&self) -> (&Lease, Duration) {
-        (&self.lease, self.heartbeat)
-    }
-
     /// The CPU priority of solver threads.
     pub(crate) fn priority(&self) -> SolverPriority {
         self.priority
-    }
-
-    /// One of the pool's threads, waited for (`None` if `flag` rises meanwhile), and up
-    /// to `extra` more that are idle now: a search outside the lanes is bounded by the
-    /// same pool.
-    pub(crate) async fn cores(
-        &self,
-        flag: &AtomicBool,
-        extra: usize,
-    ) -> (Option<SemaphorePermit<'_>>, Vec<SemaphorePermit<'_>>) {
-        let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
-        let extra = match own {
-            Some(_) => self.idle_cores(extra),
-            None => Vec::new(),
-        };
-        (own, extra)
     }
 }
 

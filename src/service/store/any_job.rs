@@ -1,10 +1,12 @@
 //! A job of any game, read as its game's row ([`AnyJob`]).
 //!
-//! Invariant: a row of `jobs` is read as the type of its `game` only: a Morpion job's
-//! row has no Gaps board, so it is never decoded as a [`JobRow`], and a Gaps job is
-//! never read as a proof.
+//! Invariant: a row of `jobs` is read as the type of its `game` (and, for a part of
+//! another job, of that part) only: a Morpion job's row has no Gaps board, so it is
+//! never decoded as a [`JobRow`], a Gaps job is never read as a proof, and a unit of a
+//! shared proof never as a proof.
 
 use super::morpion::MorpionJobRow;
+use super::morpion_units::MorpionUnitRow;
 use super::rows::{Claim, JobRow};
 use crate::service::job::{Game, JobState};
 
@@ -13,6 +15,8 @@ use crate::service::job::{Game, JobState};
 pub enum AnyJob {
     Gaps(Box<JobRow>),
     Morpion(Box<MorpionJobRow>),
+    /// A unit of a shared Morpion proof (a part of that job).
+    MorpionUnit(Box<MorpionUnitRow>),
 }
 
 impl AnyJob {
@@ -20,13 +24,14 @@ impl AnyJob {
         match self {
             AnyJob::Gaps(row) => &row.spec.id,
             AnyJob::Morpion(row) => &row.id,
+            AnyJob::MorpionUnit(row) => &row.id,
         }
     }
 
     pub fn game(&self) -> Game {
         match self {
             AnyJob::Gaps(_) => Game::Gaps,
-            AnyJob::Morpion(_) => Game::Morpion,
+            AnyJob::Morpion(_) | AnyJob::MorpionUnit(_) => Game::Morpion,
         }
     }
 
@@ -34,6 +39,7 @@ impl AnyJob {
         match self {
             AnyJob::Gaps(row) => row.state,
             AnyJob::Morpion(row) => row.state,
+            AnyJob::MorpionUnit(row) => row.state,
         }
     }
 
@@ -47,6 +53,7 @@ impl AnyJob {
         match self {
             AnyJob::Gaps(row) => row.spec.created_by.as_deref(),
             AnyJob::Morpion(row) => row.created_by.as_deref(),
+            AnyJob::MorpionUnit(row) => row.created_by.as_deref(),
         }
     }
 
@@ -55,6 +62,7 @@ impl AnyJob {
         match self {
             AnyJob::Gaps(row) => row.claim(),
             AnyJob::Morpion(row) => row.claim(),
+            AnyJob::MorpionUnit(row) => row.claim(),
         }
     }
 
@@ -63,6 +71,7 @@ impl AnyJob {
         match self {
             AnyJob::Gaps(row) => (row.queue_class, row.turn, row.seq),
             AnyJob::Morpion(row) => (row.queue_class, row.turn, row.seq),
+            AnyJob::MorpionUnit(row) => (row.queue_class, row.turn, row.seq),
         }
     }
 
@@ -75,7 +84,7 @@ impl AnyJob {
     pub fn into_gaps(self) -> Option<JobRow> {
         match self {
             AnyJob::Gaps(row) => Some(*row),
-            AnyJob::Morpion(_) => None,
+            AnyJob::Morpion(_) | AnyJob::MorpionUnit(_) => None,
         }
     }
 
@@ -83,7 +92,7 @@ impl AnyJob {
     pub fn into_morpion(self) -> Option<MorpionJobRow> {
         match self {
             AnyJob::Morpion(row) => Some(*row),
-            AnyJob::Gaps(_) => None,
+            AnyJob::Gaps(_) | AnyJob::MorpionUnit(_) => None,
         }
     }
 }
@@ -92,6 +101,8 @@ impl AnyJob {
 #[derive(sqlx::FromRow)]
 pub(super) struct GameOf {
     pub game: Game,
+    /// The job it is a part of, if any.
+    pub parent_id: Option<String>,
 }
 
 /// A row of [`ANY_JOB_SELECT`] as its game's type.
@@ -100,10 +111,13 @@ where
     GameOf: sqlx::FromRow<'r, R>,
     JobRow: sqlx::FromRow<'r, R>,
     MorpionJobRow: sqlx::FromRow<'r, R>,
+    MorpionUnitRow: sqlx::FromRow<'r, R>,
 {
     use sqlx::FromRow;
-    Ok(match GameOf::from_row(row)?.game {
-        Game::Gaps => AnyJob::Gaps(Box::new(JobRow::from_row(row)?)),
-        Game::Morpion => AnyJob::Morpion(Box::new(MorpionJobRow::from_row(row)?)),
+    let of = GameOf::from_row(row)?;
+    Ok(match (of.game, of.parent_id) {
+        (Game::Gaps, _) => AnyJob::Gaps(Box::new(JobRow::from_row(row)?)),
+        (Game::Morpion, None) => AnyJob::Morpion(Box::new(MorpionJobRow::from_row(row)?)),
+        (Game::Morpion, Some(_)) => AnyJob::MorpionUnit(Box::new(MorpionUnitRow::from_row(row)?)),
     })
 }

@@ -9,7 +9,7 @@
 use super::any_job::{decode_any, AnyJob};
 use super::known::{cached_stats, KnownVerdict};
 use super::queue::{class_of, take_turns_sql};
-use super::rows::{Finish, JobFilter, JobRow, NewJob, ANY_JOB_SELECT};
+use super::rows::{Finish, JobFilter, JobRow, NewJob, ANY_JOB_SELECT, END_PARTS};
 use super::{in_transaction, on_pool, Store};
 use crate::report::JobStats;
 use crate::service::job::{JobState, Stored};
@@ -111,12 +111,13 @@ impl Store {
         })
     }
 
-    /// One page of jobs of every game, newest first; `limit + 1` rows are read to know
-    /// if more follow.
+    /// One page of jobs of every game (not the parts of a job), newest first; `limit +
+    /// 1` rows are read to know if more follow.
     pub async fn list_jobs(&self, filter: &JobFilter) -> sqlx::Result<Vec<AnyJob>> {
         on_pool!(self, read, |Db, pool, _d| {
             let mut q = QueryBuilder::<Db>::new(ANY_JOB_SELECT);
-            q.push(" WHERE 1 = 1");
+            // The parts of a job (a shared proof's units) are shown through it.
+            q.push(" WHERE j.parent_id IS NULL");
             if let Some(game) = &filter.game {
                 q.push(" AND j.game = ").push_bind(*game);
             }
@@ -154,13 +155,14 @@ impl Store {
         Ok(flag.unwrap_or(false))
     }
 
-    /// How many jobs created by `client` wait: queued ones, and the deals of its
-    /// batches not yet queued.
+    /// How many jobs created by `client` wait: queued ones (not counting the parts of a
+    /// job: a shared proof counts once), and the deals of its batches not yet queued.
     pub async fn queued_by(&self, client: &str) -> sqlx::Result<i64> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_scalar::<Db, i64>(
                 // PostgreSQL's SUM of BIGINT is NUMERIC: cast back.
-                "SELECT CAST((SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND created_by = $1)
+                "SELECT CAST((SELECT COUNT(*) FROM jobs
+                          WHERE state = 'queued' AND created_by = $1 AND parent_id IS NULL)
                       + (SELECT COALESCE(SUM(count - materialized), 0) FROM batches
                          WHERE materialized < count AND created_by = $1) AS BIGINT)",
             )
@@ -331,10 +333,10 @@ impl Store {
     }
 
     /// Cancels a job of any game: a queued job ends `cancelled` at once, and so does a
-    /// running job no node holds (a shared Morpion proof: its queued units are dropped,
-    /// its running ones stop at their next heartbeat); a running job is flagged (its
-    /// holder is stopped by the caller, or by its heartbeat on another node). Returns
-    /// the job after the change, or `None` if there is no such job.
+    /// running job no node holds (a shared Morpion proof); a running job is flagged (its
+    /// holder is stopped by the caller, or by its heartbeat on another node); its parts
+    /// (a shared proof's units) are cancelled as well ([`END_PARTS`]). Returns the job
+    /// after the change, or `None` if there is no such job.
     pub async fn cancel(&self, id: &str) -> sqlx::Result<Option<AnyJob>> {
         in_transaction!(self, |Db, tx, d| {
             sqlx::query::<Db>(&format!(
@@ -346,10 +348,12 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-            sqlx::query::<Db>("DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            for sql in END_PARTS {
+                sqlx::query::<Db>(&sql.replace("{now}", d.now))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             sqlx::query::<Db>(
                 "UPDATE jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'",
             )

@@ -48,7 +48,7 @@ pub use deepen::{Deepened, UnknownVerdict};
 pub use known::KnownVerdict;
 pub use leases::{Lease, Reclaimed};
 pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
-pub use morpion_units::{MorpionUnitRow, UnitDone, UnitsProgress};
+pub use morpion_units::{unit_job_id, MorpionUnitRow, UnitDone, UnitFinish, UnitsProgress};
 pub use pysol::{PysolCounts, PysolRange, PysolVerdict};
 pub use queue::{ClaimScope, QueuePlace};
 pub use rows::{Claim, Finish, JobFilter, JobRow, NewJob};
@@ -353,7 +353,7 @@ impl Store {
             .delete_ended_before(
                 "DELETE FROM jobs WHERE seq IN (
                      SELECT seq FROM jobs
-                     WHERE batch_id IS NULL AND finished_at < {cutoff}
+                     WHERE batch_id IS NULL AND parent_id IS NULL AND finished_at < {cutoff}
                          AND state IN ('done', 'failed', 'cancelled')
                      LIMIT 1000)",
                 1000,

@@ -11,7 +11,7 @@
 //!   transaction.
 
 use super::queue::{take_turns_sql, SINGLE};
-use super::rows::{Claim, ANY_JOB_SELECT};
+use super::rows::{Claim, ANY_JOB_SELECT, END_PARTS};
 use super::{in_transaction, on_pool, Store};
 #[cfg(test)]
 use crate::service::job::Game;
@@ -263,13 +263,13 @@ impl Store {
                 .bind(&job.id)
                 .execute(&mut *tx)
                 .await?;
-                // An ended shared proof leaves no unit to claim.
-                sqlx::query::<Db>(
-                    "DELETE FROM morpion_units WHERE job_id = $1 AND state = 'queued'",
-                )
-                .bind(&job.id)
-                .execute(&mut *tx)
-                .await?;
+                // An ended shared proof leaves no unit to run.
+                for sql in END_PARTS {
+                    sqlx::query::<Db>(&sql.replace("{now}", d.now))
+                        .bind(&job.id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
             }
             tx.commit().await?;
             Ok(n == 1)

@@ -151,9 +151,22 @@ pub struct JobFilter {
     pub limit: u32,
 }
 
-/// Every column a job of any game is read with: the row of `jobs`, and what only a
-/// Morpion proof has (NULL for a Gaps job). Read with [`decode_any`].
+/// Every column a job of any game is read with: the row of `jobs`, what only a Morpion
+/// proof has and what only a unit of a shared proof has (NULL for the others). Read
+/// with `any_job::decode_any`.
 pub(super) const ANY_JOB_SELECT: &str = "SELECT j.*, p.record, p.record_length, p.from_move,
         p.best, p.proved, p.improved, p.line, p.split_depth, p.units, p.threads_used,
-        p.split_units, p.units_total, p.frontier_nodes
-    FROM jobs j LEFT JOIN morpion_proofs p ON p.id = j.id";
+        p.split_units, p.units_total, p.frontier_nodes, u.unit, u.complete,
+        u.line AS unit_line
+    FROM jobs j LEFT JOIN morpion_proofs p ON p.id = j.id
+        LEFT JOIN morpion_units u ON u.id = j.id";
+
+/// The statements that end the parts of job `$1` (the units of a shared Morpion proof)
+/// as the job ends or is cancelled, run in that transaction (`{now}`: the dialect's
+/// now): queued ones end `cancelled` at once, running ones are flagged and stop at
+/// their holder's next heartbeat.
+pub(super) const END_PARTS: [&str; 2] = [
+    "UPDATE jobs SET state = 'cancelled', cancel_requested = TRUE, finished_at = {now}
+     WHERE parent_id = $1 AND state = 'queued'",
+    "UPDATE jobs SET cancel_requested = TRUE WHERE parent_id = $1 AND state = 'running'",
+];
