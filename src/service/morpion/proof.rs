@@ -17,8 +17,8 @@
 use super::shared::{conclude_leftovers, run_unit, split, Cache};
 use super::work::{finish, on_solver_thread};
 use crate::report::morpion_line;
-use crate::service::runner::{MorpionPart, Runner};
-use crate::service::store::{MorpionFinish, MorpionJobRow, MorpionResult, MorpionUnitRow};
+use crate::service::runner::{MorpionClaim, MorpionPart, Runner};
+use crate::service::store::{MorpionFinish, MorpionJobRow, MorpionResult};
 use futures_util::future::BoxFuture;
 use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::{prove, EndgameError, EndgameOptions, EndgameReport};
@@ -39,24 +39,20 @@ impl MorpionPart for Proofs {
     fn run<'a>(
         &'a self,
         runner: &'a Runner,
-        job: &'a MorpionJobRow,
+        job: MorpionClaim<'a>,
         flag: &'a Arc<AtomicBool>,
         progress: &'a Arc<AtomicU64>,
         single_lane: bool,
     ) -> BoxFuture<'a, sqlx::Result<bool>> {
-        Box::pin(run_claimed(runner, job, flag, progress, single_lane))
-    }
-
-    fn run_unit<'a>(
-        &'a self,
-        runner: &'a Runner,
-        unit: &'a MorpionUnitRow,
-        flag: &'a Arc<AtomicBool>,
-        progress: &'a Arc<AtomicU64>,
-        single_lane: bool,
-    ) -> BoxFuture<'a, sqlx::Result<bool>> {
-        let cache = &self.frontiers;
-        Box::pin(run_unit(runner, cache, unit, flag, progress, single_lane))
+        match job {
+            MorpionClaim::Proof(job) => {
+                Box::pin(run_claimed(runner, job, flag, progress, single_lane))
+            }
+            MorpionClaim::Unit(unit) => {
+                let cache = &self.frontiers;
+                Box::pin(run_unit(runner, cache, unit, flag, progress, single_lane))
+            }
+        }
     }
 
     fn conclude_leftovers<'a>(&'a self, runner: &'a Runner) -> BoxFuture<'a, sqlx::Result<()>> {

@@ -1,6 +1,7 @@
 //! Single jobs never wait for a batch (docs/http.md, "Who runs first"): while every
 //! solver thread is busy and a batch job runs on this node, a *single lane* claims a
-//! single job and runs it on the threads of a batch job that gives way.
+//! single job and runs it on the threads of a batch job that gives way. Here too: the
+//! threads any claimed job runs on ([`Runner::take_threads`]: its own, or lent).
 //!
 //! Invariants:
 //! - A batch job that gives way is paused, not stopped: its search parks at its next
@@ -18,11 +19,14 @@
 //!   memory budget holds with single lanes too; a single lane claims only when that
 //!   much is free.
 
+use super::spec::wait_for;
 use super::{RunStatus, Runner};
 use gaps_engine::PauseGate;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::SemaphorePermit;
 
 /// A batch job running on this node that can give way.
 pub(super) struct Giver {
@@ -144,5 +148,46 @@ pub(super) async fn single_lane(runner: Arc<Runner>, solver: super::SolverThread
             }
         }
         let _ = tokio::time::timeout(SINGLE_LANE_POLL, woken).await;
+    }
+}
+
+/// The threads a solve runs on (held until it ends).
+pub(crate) enum Threads<'a> {
+    /// Permits of the pool (none when a cancel came while waiting for them).
+    Own(Vec<SemaphorePermit<'a>>),
+    /// Those of a batch job that gave way.
+    Lent(Lent<'a>),
+}
+
+impl Runner {
+    /// The threads a claimed job runs on, with how many it runs on and how many of
+    /// them count as busy: on a single lane, those of a batch job that gives way (if
+    /// one still can: they stay counted busy under its name); else one of the pool's,
+    /// waited for, and up to `asked - 1` more that are idle now. Without threads when
+    /// `flag` rose while it waited (the search then stops at its first check).
+    pub(crate) async fn take_threads(
+        &self,
+        single_lane: bool,
+        asked: usize,
+        flag: &AtomicBool,
+    ) -> (Threads<'_>, usize, usize) {
+        let lent = match single_lane {
+            true => self.borrow_from_batch(),
+            false => None,
+        };
+        let cores = match lent {
+            Some(lent) => Threads::Lent(lent),
+            None => {
+                let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
+                let mut permits: Vec<_> = own.into_iter().collect();
+                permits.extend(self.idle_cores(asked.max(1) - 1));
+                Threads::Own(permits)
+            }
+        };
+        let (threads, busy) = match &cores {
+            Threads::Own(permits) => (permits.len().max(1), permits.len()),
+            Threads::Lent(lent) => (lent.threads.min(asked.max(1)), 0),
+        };
+        (cores, threads, busy)
     }
 }

@@ -30,13 +30,10 @@
 use super::memory::{draw_mb, MemoryDraw};
 use super::metrics::Metrics;
 use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
-use super::store::{
-    Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, MorpionJobRow, MorpionUnitRow,
-    Store,
-};
+use super::store::{Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, Store};
 use crate::report::{redeals_shown, solution_steps, JobStats, RoundsJson, StatsJson};
 use gaps_engine::StopReason;
-use give_way::{Givers, Lent};
+use give_way::{Givers, Threads};
 use spec::{pysol_deal, redeals_of, solve_options, wait_for};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
@@ -47,9 +44,11 @@ use tokio::task::JoinHandle;
 
 mod give_way;
 mod outside;
+mod parts;
 mod spec;
 mod status;
 
+pub use parts::{MorpionClaim, MorpionPart};
 pub use status::RunStatus;
 
 /// How often a waiter reads a job that another node may be running.
@@ -70,49 +69,6 @@ enum LaneKind {
     Shared,
     /// Single jobs only, on the threads of a batch job that gives way (`give_way`).
     Single,
-}
-
-/// The threads a solve runs on (held until it ends).
-pub(crate) enum Threads<'a> {
-    /// Permits of the pool (none when a cancel came while waiting for them).
-    Own(Vec<SemaphorePermit<'a>>),
-    /// Those of a batch job that gave way.
-    Lent(Lent<'a>),
-}
-
-/// What a lane runs for a claimed Morpion job: the Morpion room plugs it in when the
-/// runner starts (`service::morpion`), so the runner, which owns the life of every
-/// job, does not depend on that room.
-pub trait MorpionPart: Send + Sync + 'static {
-    /// Runs the claimed `job` (on a single lane when `single_lane`) with `flag` its
-    /// cancel flag and `progress` its node count; true if it ended here, false if it
-    /// went back to the queue, its result was fenced, or it was handed to its parts.
-    fn run<'a>(
-        &'a self,
-        runner: &'a Runner,
-        job: &'a MorpionJobRow,
-        flag: &'a Arc<AtomicBool>,
-        progress: &'a Arc<AtomicU64>,
-        single_lane: bool,
-    ) -> futures_util::future::BoxFuture<'a, sqlx::Result<bool>>;
-
-    /// Runs the claimed unit of a shared proof, as [`MorpionPart::run`].
-    fn run_unit<'a>(
-        &'a self,
-        runner: &'a Runner,
-        unit: &'a MorpionUnitRow,
-        flag: &'a Arc<AtomicBool>,
-        progress: &'a Arc<AtomicU64>,
-        single_lane: bool,
-    ) -> futures_util::future::BoxFuture<'a, sqlx::Result<bool>>;
-
-    /// Concludes the shared proofs whose units all ended but that no node concluded
-    /// (the one that stored the last unit stopped first, or a unit failed); called
-    /// periodically (`maintenance`).
-    fn conclude_leftovers<'a>(
-        &'a self,
-        runner: &'a Runner,
-    ) -> futures_util::future::BoxFuture<'a, sqlx::Result<()>>;
 }
 
 /// Shared state of the lanes.
@@ -354,17 +310,16 @@ impl Runner {
             flag.store(true, Ordering::SeqCst);
         }
         let heartbeat = self.spawn_heartbeat(&claim, &flag, &progress);
+        let single = kind == LaneKind::Single;
         let result = match &job {
             AnyJob::Gaps(row) => self.run_claimed(solver, row, &flag, progress, kind).await,
             AnyJob::Morpion(row) => {
-                let single = kind == LaneKind::Single;
-                self.morpion.run(self, row, &flag, &progress, single).await
+                let job = MorpionClaim::Proof(row);
+                self.morpion.run(self, job, &flag, &progress, single).await
             }
             AnyJob::MorpionUnit(row) => {
-                let single = kind == LaneKind::Single;
-                self.morpion
-                    .run_unit(self, row, &flag, &progress, single)
-                    .await
+                let job = MorpionClaim::Unit(row);
+                self.morpion.run(self, job, &flag, &progress, single).await
             }
         };
         heartbeat.abort();
@@ -569,37 +524,6 @@ impl Runner {
                 }
             }
         })
-    }
-
-    /// The threads a claimed job runs on, with how many it runs on and how many of
-    /// them count as busy: on a single lane, those of a batch job that gives way (if
-    /// one still can: they stay counted busy under its name); else one of the pool's,
-    /// waited for, and up to `asked - 1` more that are idle now. Without threads when
-    /// `flag` rose while it waited (the search then stops at its first check).
-    pub(crate) async fn take_threads(
-        &self,
-        single_lane: bool,
-        asked: usize,
-        flag: &AtomicBool,
-    ) -> (Threads<'_>, usize, usize) {
-        let lent = match single_lane {
-            true => self.borrow_from_batch(),
-            false => None,
-        };
-        let cores = match lent {
-            Some(lent) => Threads::Lent(lent),
-            None => {
-                let own = wait_for(&self.cores, 1, flag, &|| self.preempt_deepening()).await;
-                let mut permits: Vec<_> = own.into_iter().collect();
-                permits.extend(self.idle_cores(asked.max(1) - 1));
-                Threads::Own(permits)
-            }
-        };
-        let (threads, busy) = match &cores {
-            Threads::Own(permits) => (permits.len().max(1), permits.len()),
-            Threads::Lent(lent) => (lent.threads.min(asked.max(1)), 0),
-        };
-        (cores, threads, busy)
     }
 
     /// Up to `wanted` of the pool's idle threads, for a job that asked for more than its
