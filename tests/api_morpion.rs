@@ -94,6 +94,11 @@ async fn a_proof_ends_with_the_contract_fields_and_the_pinned_count() {
             .ends_with(" 1")
     );
     assert!(line(r#"gaps_jobs{state="done"}"#).ends_with(" 1"));
+    // Its search is counted with every game's.
+    assert!(
+        line("gaps_solver_nodes_total").ends_with(" 88"),
+        "{metrics}"
+    );
 }
 
 #[tokio::test]

@@ -101,6 +101,7 @@ async fn run_claimed(
         None => MorpionFinish::Failed("the prover panicked or its thread could not start".into()),
         Some((Err(error), _)) => MorpionFinish::Failed(error),
         Some((Ok((record, report)), elapsed)) => {
+            runner.count_search(report.nodes, elapsed);
             let result = result_of(&record, &report, elapsed, threads);
             if report.stop == Some(StopReason::Cancelled) {
                 if !store.cancel_requested(&job.id).await? && runner.is_shutting_down() {

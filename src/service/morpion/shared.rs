@@ -215,7 +215,10 @@ pub(super) async fn run_unit(
     runner.count_busy(busy, false);
     drop(cores);
     let (result, stop, elapsed) = match outcome {
-        Some((Some((result, stop)), elapsed)) => (result, stop, elapsed),
+        Some((Some((result, stop)), elapsed)) => {
+            runner.count_search(result.nodes, elapsed);
+            (result, stop, elapsed)
+        }
         _ => {
             let error = format!("unit {} of the proof could not be searched", unit.unit);
             return end_unit(runner, cache, unit, &UnitFinish::Failed(error)).await;

@@ -456,10 +456,7 @@ impl Runner {
                     }),
                     ..StatsJson::from(&report.stats)
                 };
-                self.metrics.solver_nodes.inc_by(report.stats.nodes);
-                let secs = report.stats.elapsed.as_secs_f64();
-                self.metrics.solver_seconds.inc_by(secs);
-                self.metrics.solve_seconds.observe(secs);
+                self.count_search(report.stats.nodes, report.stats.elapsed);
                 if report.stopped == Some(StopReason::Cancelled) {
                     if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
                     {

@@ -23,6 +23,16 @@ impl Runner {
         self.morpion.conclude_leftovers(self).await
     }
 
+    /// Counts a search of any game that ended: `nodes` searched in `elapsed`
+    /// (`gaps_solver_nodes_total`, `gaps_solver_seconds_total`,
+    /// `gaps_solve_duration_seconds`).
+    pub(crate) fn count_search(&self, nodes: u64, elapsed: Duration) {
+        let secs = elapsed.as_secs_f64();
+        self.metrics.solver_nodes.inc_by(nodes);
+        self.metrics.solver_seconds.inc_by(secs);
+        self.metrics.solve_seconds.observe(secs);
+    }
+
     /// Counts `busy` of the pool's threads as searching (`start`) or no longer.
     pub(crate) fn count_busy(&self, busy: usize, start: bool) {
         match start {
