@@ -29,35 +29,22 @@ Clients are told apart by their token (`GAPS_AUTH__TOKENS`, sent whole as the be
 import argparse
 import datetime
 import http.client
-import json
 import os
-import socket
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
+
+from harness import free_port, psql, request_json, serve
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
 PG_NAME = "gaps_fair_bench"
 TOKENS = "batcher:b-secret,person:p-secret,alice:a-secret,bob:bob-secret"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def request(port, method, path, body=None, token=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    headers = {"content-type": "application/json"} if body is not None else {}
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    r = conn.getresponse()
-    data = r.read()
-    return r.status, (json.loads(data) if data else None)
+    headers = {"authorization": f"Bearer {token}"} if token else None
+    return request_json(port, method, path, body, headers)
 
 
 def start(gaps, url, port, node_id):
@@ -67,26 +54,7 @@ def start(gaps, url, port, node_id):
         "GAPS_QUEUE__NODE_ID": node_id,
         "GAPS_AUTH__TOKENS": TOKENS,
     }
-    proc = subprocess.Popen(
-        [gaps, "serve", "--database", url, "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    while True:
-        try:
-            if request(port, "GET", "/healthz")[0] == 200:
-                return proc
-        except OSError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit(f"gaps serve exited with {proc.returncode}")
-        time.sleep(0.1)
-
-
-def psql(url, sql):
-    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql], check=True,
-                   stderr=subprocess.DEVNULL)
+    return serve(gaps, url, port, env)
 
 
 class Cluster:

@@ -22,28 +22,14 @@ import http.client
 import json
 import os
 import random
-import socket
-import subprocess
 import tempfile
 import threading
 import time
 
+from harness import free_port, psql, request, serve
+
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
 PG_NAME = "gaps_queue_bench"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def request(port, method, path, body=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    headers = {"content-type": "application/json"} if body is not None else {}
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    r = conn.getresponse()
-    return r.status, r.read()
 
 
 def start(gaps, url, port, node_id, threads, max_batch):
@@ -55,21 +41,7 @@ def start(gaps, url, port, node_id, threads, max_batch):
     }
     if threads is not None:
         env["GAPS_SOLVER__THREADS"] = str(threads)
-    proc = subprocess.Popen(
-        [gaps, "serve", "--database", url, "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    while True:
-        try:
-            if request(port, "GET", "/healthz")[0] == 200:
-                return proc
-        except OSError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit(f"gaps serve exited with {proc.returncode}")
-        time.sleep(0.1)
+    return serve(gaps, url, port, env)
 
 
 def rss_kib(pid):
@@ -114,11 +86,6 @@ def export(port, pid, batch, accept, check_line):
     done.set()
     sampler.join()
     return seconds, size, lines, peak[0], before
-
-
-def psql(url, sql):
-    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql], check=True,
-                   stderr=subprocess.DEVNULL)
 
 
 def main():

@@ -44,18 +44,12 @@ import tempfile
 import threading
 import time
 
+from harness import free_port, psql, serve
+
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
 PG_NAME = "gaps_soak"
 PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
-
-
-def psql(url, sql, csv=False):
-    cmd = ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
-    if csv:
-        cmd[1:1] = ["--csv", "-t"]
-    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return done.stdout
 
 
 def start(args, db, port, log, node_id="soak"):
@@ -64,21 +58,7 @@ def start(args, db, port, log, node_id="soak"):
                GAPS_DEEPEN__ENABLED="false", GAPS_LOG__FILTER="error",
                GAPS_QUEUE__NODE_ID=node_id, GAPS_QUEUE__LEASE_MS="5000")
     url = PG_URL if args.backend == "postgres" else f"sqlite://{db}"
-    proc = subprocess.Popen(
-        [args.gaps, "serve", "--listen", f"127.0.0.1:{port}", "--database", url],
-        env=env, stdout=subprocess.DEVNULL, stderr=open(log, "a"))
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return proc
-        except OSError:
-            pass
-        time.sleep(0.05)
-    proc.kill()
-    sys.exit("the service did not become healthy")
+    return serve(args.gaps, url, port, env, stderr=open(log, "a"), patience=30)
 
 
 class Clients:
@@ -156,14 +136,6 @@ def fill(path):
                 f.write(block)
         except OSError:
             pass
-
-
-def free_port():
-    sock = __import__("socket").socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
 
 
 def drain(ports, seconds):

@@ -20,12 +20,12 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import sqlite3
-import subprocess
 import tempfile
 import threading
 import time
+
+from harness import free_port, psql, serve, stop
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
 PG_NAME = "gaps_stats_bench"
@@ -55,45 +55,17 @@ SELECT variant, position, suits, ranks, verdict, used_algorithm, nodes, elapsed_
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start(gaps, url, port, solvers=False):
     """Starts `gaps serve` and waits until /healthz answers; returns (process, seconds)."""
     t = time.perf_counter()
-    proc = subprocess.Popen(
-        [gaps, "serve", "--database", url, "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=open(os.environ.get("STATS_BENCH_LOG", os.devnull), "a"),
-        env={
-            **os.environ,
-            "GAPS_DEEPEN__ENABLED": "false",
-            **({} if solvers else {"GAPS_SOLVER__THREADS": "0"}),
-        },
-    )
-    while True:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return proc, time.perf_counter() - t
-        except OSError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit(f"gaps serve exited with {proc.returncode}")
-        time.sleep(0.1)
-
-
-def stop(proc):
-    proc.terminate()
-    proc.wait(timeout=60)
-
-
-def psql(url, sql):
-    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql], check=True)
+    env = {
+        **os.environ,
+        "GAPS_DEEPEN__ENABLED": "false",
+        **({} if solvers else {"GAPS_SOLVER__THREADS": "0"}),
+    }
+    log = open(os.environ.get("STATS_BENCH_LOG", os.devnull), "a")
+    proc = serve(gaps, url, port, env, stderr=log)
+    return proc, time.perf_counter() - t
 
 
 def fill_sqlite(path, jobs):

@@ -24,12 +24,13 @@ import argparse
 import http.client
 import os
 import random
-import socket
 import sqlite3
 import subprocess
 import tempfile
 import threading
 import time
+
+from harness import free_port, psql, serve, stop
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
 PG_NAME = "gaps_verdicts_bench"
@@ -45,41 +46,12 @@ def verdict_of(i):
     return "solvable" if i % 8 else ("unsolvable" if i % 16 else "unknown")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start(gaps, url, port):
     """Starts `gaps serve` (no solver threads, no deepening) and waits for /healthz."""
-    proc = subprocess.Popen(
-        [gaps, "serve", "--database", url, "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL,
-        stderr=open(os.environ.get("VERDICTS_BENCH_LOG", os.devnull), "a"),
-        env={**os.environ, "GAPS_DEEPEN__ENABLED": "false", "GAPS_SOLVER__THREADS": "0",
-             "GAPS_LOG__FILTER": "warn"},
-    )
-    while True:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return proc
-        except OSError:
-            pass
-        if proc.poll() is not None:
-            raise SystemExit(f"gaps serve exited with {proc.returncode}")
-        time.sleep(0.1)
-
-
-def stop(proc):
-    proc.terminate()
-    proc.wait(timeout=60)
-
-
-def psql(url, sql):
-    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql], check=True)
+    env = {**os.environ, "GAPS_DEEPEN__ENABLED": "false", "GAPS_SOLVER__THREADS": "0",
+           "GAPS_LOG__FILTER": "warn"}
+    log = open(os.environ.get("VERDICTS_BENCH_LOG", os.devnull), "a")
+    return serve(gaps, url, port, env, stderr=log)
 
 
 def rows(positions):
