@@ -262,6 +262,8 @@ async fn a_shared_proof_is_split_into_units_and_concludes_to_the_whole_count() {
             "?wait_ms=30000",
         )
         .await;
+    // The wait lasts past the split, to the proof's end.
+    assert_eq!(job["state"], "done", "{}", job["state"]);
     let id = job["id"].as_str().unwrap();
     let (_, _, job) = t
         .call("GET", &format!("/v1/jobs/{id}?wait_ms=30000"), None)

@@ -238,35 +238,49 @@ impl Runner {
     /// The job `id` (of any game) once it is final, or as it is after `timeout`; `None`
     /// if unknown.
     pub async fn wait_final(&self, id: &str, timeout: Duration) -> sqlx::Result<Option<AnyJob>> {
-        let (tx, rx) = oneshot::channel();
-        {
-            let mut waiters = self.waiters.lock().expect("waiters map");
-            let list = waiters.entry(id.to_string()).or_default();
-            list.retain(|w| !w.is_closed());
-            list.push(tx);
-        }
         let deadline = tokio::time::Instant::now() + timeout;
-        let mut rx = Some(rx);
         loop {
+            // Registered before the read, so that an end between the two still wakes it.
+            let wake = self.waiter(id);
             let job = self.store.any_job(id).await?;
             let now = tokio::time::Instant::now();
             match job {
                 Some(job) if !job.is_final() && now < deadline => {
-                    // Woken by this node's lane, or after a while to look again: the
-                    // job may run on another node sharing the database.
+                    // Woken by this node's lane (the job ended, went back to the queue
+                    // or was handed to its parts: read it again), or after a while to
+                    // look again: the job may run on another node sharing the database.
                     let pause = (deadline - now).min(WAIT_POLL);
-                    match rx.as_mut() {
-                        Some(wake) => match tokio::time::timeout(pause, wake).await {
-                            Ok(Ok(())) => return self.store.any_job(id).await,
-                            Ok(Err(_)) => rx = None, // its sender is gone: poll only
-                            Err(_) => {}
-                        },
-                        None => tokio::time::sleep(pause).await,
-                    }
+                    let _ = tokio::time::timeout(pause, wake).await;
                 }
-                other => return Ok(other),
+                other => {
+                    drop(wake);
+                    self.prune_waiters(id);
+                    return Ok(other);
+                }
             }
         }
+    }
+
+    /// Forgets the waiters on job `id` that stopped waiting (so that jobs this node
+    /// never runs leave nothing behind).
+    fn prune_waiters(&self, id: &str) {
+        let mut waiters = self.waiters.lock().expect("waiters map");
+        if let Some(list) = waiters.get_mut(id) {
+            list.retain(|w| !w.is_closed());
+            if list.is_empty() {
+                waiters.remove(id);
+            }
+        }
+    }
+
+    /// A receiver woken by [`Runner::wake_waiters`] on job `id`.
+    fn waiter(&self, id: &str) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        let mut waiters = self.waiters.lock().expect("waiters map");
+        let list = waiters.entry(id.to_string()).or_default();
+        list.retain(|w| !w.is_closed());
+        list.push(tx);
+        rx
     }
 
     /// Wakes this node's `wait_ms` waiters on job `id` (it ended here or elsewhere).
