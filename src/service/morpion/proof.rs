@@ -72,8 +72,7 @@ async fn run_claimed(
 ) -> sqlx::Result<bool> {
     let store = runner.store();
     if job.split_units.is_some() {
-        split(runner, store, job).await?;
-        return Ok(false);
+        return split(runner, store, job).await;
     }
     if store.cancel_requested(&job.id).await? {
         flag.store(true, Ordering::SeqCst);

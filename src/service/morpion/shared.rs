@@ -71,21 +71,28 @@ fn prepare(job: &MorpionJobRow) -> Result<Prepared, String> {
     })
 }
 
-/// Splits the claimed shared-proof `job` into its units (or fails it when its record
-/// no longer replays); true if it changed (split or failed).
+/// Splits the claimed shared-proof `job` into its units, or ends it: `cancelled` when
+/// a user asked for that before it was split, `failed` when its record no longer
+/// replays. True if it ended here; false if it was split (its units hold it now) or
+/// its claim was no longer current.
 pub async fn split(runner: &Runner, store: &Store, job: &MorpionJobRow) -> sqlx::Result<bool> {
+    if store.cancel_requested(&job.id).await? {
+        return finish(runner, job, &MorpionFinish::Cancelled(None)).await;
+    }
     let row = job.clone();
     let prepared = on_solver_thread(runner, move || prepare(&row)).await;
     match prepared {
         Some(Ok(p)) => {
             let (depth, units) = (p.frontier.depth as i64, p.frontier.units.len() as i64);
             let nodes = i64::try_from(p.frontier.nodes).unwrap_or(i64::MAX);
-            let split = store.split_morpion(job, depth, units, nodes).await?;
-            if split {
+            if store.split_morpion(job, depth, units, nodes).await? {
                 runner.notify_new_work();
                 store.announce(Announce::Work);
+                return Ok(false);
             }
-            Ok(split)
+            // Not split: cancelled meanwhile (the split refuses a job a user asked to
+            // cancel), or the claim was taken back (the finish is then fenced too).
+            finish(runner, job, &MorpionFinish::Cancelled(None)).await
         }
         Some(Err(error)) => finish(runner, job, &MorpionFinish::Failed(error)).await,
         None => {

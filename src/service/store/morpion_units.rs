@@ -123,7 +123,8 @@ fn unit_select() -> String {
 impl Store {
     /// Splits the claimed `job` into `units` units at `depth` (a frontier of
     /// `frontier_nodes` nodes): records the split, drops the job's holder and queues
-    /// every unit. False (nothing changed) if the claim is no longer current.
+    /// every unit. False (nothing changed) if the claim is no longer current or a user
+    /// asked to cancel the job.
     pub async fn split_morpion(
         &self,
         job: &MorpionJobRow,
@@ -137,7 +138,7 @@ impl Store {
             let n = sqlx::query::<Db>(
                 "UPDATE jobs SET lease_token = NULL, lease_until = NULL
                  WHERE id = $1 AND state = 'running' AND lease_token IS NOT NULL
-                     AND lease_token = $2
+                     AND lease_token = $2 AND cancel_requested = FALSE
                      AND (SELECT units_total FROM morpion_proofs WHERE id = $1) IS NULL",
             )
             .bind(&job.id)
@@ -523,6 +524,19 @@ mod tests {
             assert_eq!(beat.await.unwrap(), Some(true));
             let end = store.finish_unit(&again, &UnitFinish::Cancelled).await;
             assert_eq!(end.unwrap(), (true, 0));
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_proof_a_user_asked_to_cancel_is_not_split() {
+        on_both(|store| async move {
+            store.insert_morpion_job(&shared("c")).await.unwrap();
+            let job = claim_morpion(&store).await;
+            let flagged = store.cancel("c").await.unwrap().unwrap();
+            assert_eq!(flagged.state(), JobState::Running);
+            assert!(!store.split_morpion(&job, 1, 3, 1).await.unwrap());
+            assert!(store.units_of("c").await.unwrap().is_empty());
         })
         .await;
     }
