@@ -42,8 +42,8 @@ use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
 
+mod for_parts;
 mod give_way;
-mod outside;
 mod parts;
 mod spec;
 mod status;
