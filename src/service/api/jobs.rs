@@ -194,16 +194,16 @@ pub async fn create(
     }
     check_wait(&wait)?;
     let mut body = body;
-    let job = match body.get("game").and_then(|g| g.as_str()) {
+    let job = match body.get("game").map(|game| game.as_str()) {
+        None => create_gaps(&state, &caller, body).await?,
         // The game a Gaps job's view names may be sent back.
-        Some("gaps") => {
+        Some(Some("gaps")) => {
             if let Some(fields) = body.as_object_mut() {
                 fields.remove("game");
             }
             create_gaps(&state, &caller, body).await?
         }
-        None if body.get("game").is_none() => create_gaps(&state, &caller, body).await?,
-        _ => create_morpion(&state, &caller, body).await?,
+        Some(_) => create_morpion(&state, &caller, body).await?,
     };
     state.metrics.jobs_submitted.inc();
     caller.count_creation(&state.metrics);

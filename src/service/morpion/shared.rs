@@ -105,16 +105,8 @@ pub async fn split(runner: &Runner, store: &Store, job: &MorpionJobRow) -> sqlx:
 /// Concludes the shared proofs whose units all ended but that no node concluded (the
 /// one that stored the last unit stopped first, or a unit failed).
 pub(super) async fn conclude_leftovers(runner: &Runner, cache: &Cache) -> sqlx::Result<()> {
-    let store = runner.store();
-    for job in store.unconcluded_shared().await? {
-        match prepared(runner, cache, &job).await {
-            Ok(p) => finish_job(runner, store, &job.id, p).await?,
-            Err(error) => {
-                if finish(runner, &job, &MorpionFinish::Failed(error)).await? {
-                    store.announce(Announce::Done(&job.id));
-                }
-            }
-        }
+    for job in runner.store().unconcluded_shared().await? {
+        conclude_proof(runner, cache, &job).await?;
     }
     Ok(())
 }
@@ -185,10 +177,7 @@ pub(super) async fn run_unit(
         Ok(p) => p,
         Err(error) => {
             tracing::error!(job = %job.id, %error, "cannot work this shared proof");
-            if finish(runner, &job, &MorpionFinish::Failed(error.clone())).await? {
-                store.announce(Announce::Done(&job.id));
-                runner.wake_waiters(&job.id);
-            }
+            end_proof(runner, &job, &MorpionFinish::Failed(error.clone())).await?;
             return end_unit(runner, cache, unit, &UnitFinish::Failed(error)).await;
         }
     };
@@ -285,47 +274,41 @@ async fn end_unit(
 
 /// Concludes proof `id` now that no unit of it is left to run.
 async fn conclude_now(runner: &Runner, cache: &Cache, id: &str) -> sqlx::Result<()> {
-    let store = runner.store();
-    let Some(job) = store.morpion_job(id).await? else {
-        return Ok(());
-    };
-    if job.state != JobState::Running {
-        return Ok(());
-    }
-    match prepared(runner, cache, &job).await {
-        Ok(p) => finish_job(runner, store, id, p).await,
-        Err(error) => {
-            if finish(runner, &job, &MorpionFinish::Failed(error)).await? {
-                store.announce(Announce::Done(id));
-            }
-            runner.wake_waiters(id);
-            Ok(())
-        }
+    match runner.store().morpion_job(id).await? {
+        Some(job) if job.state == JobState::Running => conclude_proof(runner, cache, &job).await,
+        _ => Ok(()),
     }
 }
 
-/// Concludes a shared proof whose units are all done: the report over every unit's
-/// result, stored as the job's (once: the finish is conditional on the job running).
-async fn finish_job(
+/// Concludes the shared proof `job`, whose units all ended: the report over every
+/// unit's result, stored as the job's (once: the finish is conditional on the job
+/// running), or `failed` when this node cannot rebuild its frontier or a unit failed.
+async fn conclude_proof(runner: &Runner, cache: &Cache, job: &MorpionJobRow) -> sqlx::Result<()> {
+    let ended = match prepared(runner, cache, job).await {
+        Ok(p) => {
+            let units = runner.store().units_of(&job.id).await?;
+            match on_solver_thread(runner, move || conclusion(&p, &units)).await {
+                Some(Ok(result)) => MorpionFinish::Done(result),
+                Some(Err(error)) => MorpionFinish::Failed(error),
+                None => MorpionFinish::Failed("the conclusion of the proof panicked".into()),
+            }
+        }
+        Err(error) => MorpionFinish::Failed(error),
+    };
+    end_proof(runner, job, &ended).await
+}
+
+/// Stores how the shared proof `job` ended (`work::finish`), tells the other nodes and
+/// wakes this node's waiters.
+async fn end_proof(
     runner: &Runner,
-    store: &Store,
-    id: &str,
-    p: Arc<Prepared>,
+    job: &MorpionJobRow,
+    ended: &MorpionFinish,
 ) -> sqlx::Result<()> {
-    let units = store.units_of(id).await?;
-    let Some(job) = store.morpion_job(id).await? else {
-        return Ok(());
-    };
-    let concluded = on_solver_thread(runner, move || conclusion(&p, &units)).await;
-    let ended = match concluded {
-        Some(Ok(result)) => MorpionFinish::Done(result),
-        Some(Err(error)) => MorpionFinish::Failed(error),
-        None => MorpionFinish::Failed("the conclusion of the proof panicked".into()),
-    };
-    if finish(runner, &job, &ended).await? {
-        store.announce(Announce::Done(id));
+    if finish(runner, job, ended).await? {
+        runner.store().announce(Announce::Done(&job.id));
     }
-    runner.wake_waiters(id);
+    runner.wake_waiters(&job.id);
     Ok(())
 }
 

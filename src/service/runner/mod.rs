@@ -444,9 +444,9 @@ impl Runner {
             redeals: redeals_of(&job.spec),
             pause: pause.clone(),
         };
-        self.metrics.solvers_busy.inc_by(busy as i64);
+        self.count_busy(busy, true);
         let result = solver.solve(work).await;
-        self.metrics.solvers_busy.dec_by(busy as i64);
+        self.count_busy(busy, false);
         if pause.is_some() {
             self.givers.remove(id);
         }

@@ -115,11 +115,6 @@ pub struct UnitsProgress {
     pub nodes: i64,
 }
 
-/// Every column a unit is read with.
-fn unit_select() -> String {
-    format!("{ANY_JOB_SELECT} WHERE j.parent_id IS NOT NULL")
-}
-
 impl Store {
     /// Splits the claimed `job` into `units` units at `depth` (a frontier of
     /// `frontier_nodes` nodes): records the split, drops the job's holder and queues
@@ -289,8 +284,7 @@ impl Store {
     pub async fn units_of(&self, id: &str) -> sqlx::Result<Vec<MorpionUnitRow>> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, MorpionUnitRow>(&format!(
-                "{} AND j.parent_id = $1 ORDER BY u.unit",
-                unit_select()
+                "{ANY_JOB_SELECT} WHERE j.parent_id = $1 ORDER BY u.unit"
             ))
             .bind(id)
             .fetch_all(pool)
