@@ -6,7 +6,7 @@
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
 
 use super::jobs::{bind_new_job, new_job_columns};
-use super::queue::{take_turns_sql, BATCH};
+use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
@@ -201,12 +201,7 @@ impl Store {
                 .first()
                 .and_then(|job| job.created_by.clone())
                 .unwrap_or_default();
-            let first_turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
-                .bind(BATCH)
-                .bind(&client)
-                .bind(jobs.len() as i64)
-                .fetch_one(&mut *tx)
-                .await?;
+            let first_turn = take_turns!(Db, tx, d, BATCH, &client, jobs.len() as i64);
             for (chunk, rows) in jobs.chunks(ROWS_PER_INSERT).enumerate() {
                 let mut insert = sqlx::QueryBuilder::<Db>::new(concat!(
                     "INSERT INTO jobs (",

@@ -8,8 +8,8 @@
 
 use super::any_job::{decode_any, AnyJob};
 use super::known::{cached_stats, KnownVerdict};
-use super::queue::{class_of, take_turns_sql};
-use super::rows::{Finish, JobFilter, JobRow, NewJob, ANY_JOB_SELECT, END_PARTS};
+use super::queue::{class_of, take_turns};
+use super::rows::{end_parts, Finish, JobFilter, JobRow, NewJob, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 use crate::report::JobStats;
 use crate::service::job::{JobState, Stored};
@@ -42,12 +42,7 @@ impl Store {
         let class = class_of(job.batch_id.as_deref());
         let client = job.created_by.clone().unwrap_or_default();
         in_transaction!(self, |Db, tx, d| {
-            let turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
-                .bind(class)
-                .bind(&client)
-                .bind(1_i64)
-                .fetch_one(&mut *tx)
-                .await?;
+            let turn = take_turns!(Db, tx, d, class, &client, 1_i64);
             let rows = bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
                 .bind(class)
                 .bind(turn)
@@ -348,12 +343,7 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-            for sql in END_PARTS {
-                sqlx::query::<Db>(&sql.replace("{now}", d.now))
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            end_parts!(Db, tx, d, id);
             sqlx::query::<Db>(
                 "UPDATE jobs SET cancel_requested = TRUE WHERE id = $1 AND state = 'running'",
             )

@@ -10,8 +10,8 @@
 //! - Its finish is fenced by its claim like every job's, and writes both rows in one
 //!   transaction.
 
-use super::queue::{take_turns_sql, SINGLE};
-use super::rows::{Claim, ANY_JOB_SELECT, END_PARTS};
+use super::queue::{take_turns, SINGLE};
+use super::rows::{end_parts, Claim, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 #[cfg(test)]
 use crate::service::job::Game;
@@ -151,12 +151,7 @@ impl Store {
     pub async fn insert_morpion_job(&self, job: &NewMorpionJob) -> sqlx::Result<MorpionJobRow> {
         let client = job.created_by.clone().unwrap_or_default();
         in_transaction!(self, |Db, tx, d| {
-            let turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
-                .bind(SINGLE)
-                .bind(&client)
-                .bind(1_i64)
-                .fetch_one(&mut *tx)
-                .await?;
+            let turn = take_turns!(Db, tx, d, SINGLE, &client, 1_i64);
             // The Gaps columns hold no board for a Morpion job (migration 0017).
             sqlx::query::<Db>(
                 "INSERT INTO jobs (id, game, state, variant, algorithm, position, suits, ranks,
@@ -264,12 +259,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
                 // An ended shared proof leaves no unit to run.
-                for sql in END_PARTS {
-                    sqlx::query::<Db>(&sql.replace("{now}", d.now))
-                        .bind(&job.id)
-                        .execute(&mut *tx)
-                        .await?;
-                }
+                end_parts!(Db, tx, d, &job.id);
             }
             tx.commit().await?;
             Ok(n == 1)

@@ -20,7 +20,7 @@
 //!   units and flags its running ones (`Store::cancel`, `Store::finish_morpion`).
 
 use super::morpion::MorpionJobRow;
-use super::queue::{take_turns_sql, BATCH};
+use super::queue::{take_turns, BATCH};
 use super::rows::ANY_JOB_SELECT;
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
@@ -155,12 +155,7 @@ impl Store {
             .bind(&job.id)
             .execute(&mut *tx)
             .await?;
-            let first_turn = sqlx::query_scalar::<Db, i64>(&take_turns_sql(&d))
-                .bind(BATCH)
-                .bind(&client)
-                .bind(units)
-                .fetch_one(&mut *tx)
-                .await?;
+            let first_turn = take_turns!(Db, tx, d, BATCH, &client, units);
             let mut first = 0;
             while first < units {
                 let last = (first + INSERT_CHUNK).min(units);

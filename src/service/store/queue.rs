@@ -80,6 +80,21 @@ pub(super) fn take_turns_sql(d: &Dialect) -> String {
     )
 }
 
+/// Takes `$n` consecutive turns of class `$class` for client `$client` in the write
+/// transaction `$tx` (of backend `$db`, dialect `$d`) and evaluates to the first
+/// ([`take_turns_sql`]): every insert of queued jobs takes its turns this way.
+macro_rules! take_turns {
+    ($db:ty, $tx:ident, $d:expr, $class:expr, $client:expr, $n:expr) => {
+        sqlx::query_scalar::<$db, i64>(&super::queue::take_turns_sql(&$d))
+            .bind($class)
+            .bind($client)
+            .bind($n)
+            .fetch_one(&mut *$tx)
+            .await?
+    };
+}
+pub(super) use take_turns;
+
 impl Store {
     /// Where a queued job stands among the queued jobs, from its `(class, turn, seq)`
     /// as read (`AnyJob::queue_key`).

@@ -170,3 +170,17 @@ pub(super) const END_PARTS: [&str; 2] = [
      WHERE parent_id = $1 AND state = 'queued'",
     "UPDATE jobs SET cancel_requested = TRUE WHERE parent_id = $1 AND state = 'running'",
 ];
+
+/// Runs [`END_PARTS`] for job `$id` in the write transaction `$tx` (of backend `$db`,
+/// dialect `$d`).
+macro_rules! end_parts {
+    ($db:ty, $tx:ident, $d:expr, $id:expr) => {
+        for sql in super::rows::END_PARTS {
+            sqlx::query::<$db>(&sql.replace("{now}", $d.now))
+                .bind($id)
+                .execute(&mut *$tx)
+                .await?;
+        }
+    };
+}
+pub(super) use end_parts;
