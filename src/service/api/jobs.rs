@@ -303,7 +303,7 @@ pub async fn get(
 #[utoipa::path(get, path = "/v1/jobs/{id}/record", params(("id" = String, Path, description = "Job id")),
     responses(
         (status = 200, description = "The record: MSR JSON (`application/json`) or Pentasol text (`text/plain`)", content(
-            (String = "application/json"), (String = "text/plain"))),
+            (serde_json::Value = "application/json"), (String = "text/plain"))),
         (status = 404, description = "No such job, or a Gaps job (it has no record: its position is in its view)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn record(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
