@@ -5,7 +5,7 @@
 //! additions are fine, renames are not.
 
 use gaps_engine::{
-    blue_moon, format_position, Move, Position, PysolDeal, PysolGame, SearchStats, SolveReport,
+    format_position, parse_card, BoardMap, Move, Position, PysolDeal, SearchStats, SolveReport,
     Variant, Verdict,
 };
 use serde::{Deserialize, Serialize};
@@ -104,11 +104,9 @@ pub fn redeals_shown(report: &SolveReport, game: Option<PysolDeal>) -> Vec<Redea
     let Some(rounds) = report.rounds.as_ref() else {
         return Vec::new();
     };
-    let blue_moon_board = game
-        .filter(|g| g.game == PysolGame::BlueMoon)
-        .map(|g| blue_moon(g.number));
-    let named = |card: gaps_engine::Card| match &blue_moon_board {
-        Some(board) => board.board_card(card).to_string(),
+    let map = game.map(|g| g.board_map());
+    let named = |card: gaps_engine::Card| match &map {
+        Some(map) => map.board_card(card).to_string(),
         None => card.to_string(),
     };
     rounds
@@ -117,7 +115,7 @@ pub fn redeals_shown(report: &SolveReport, game: Option<PysolDeal>) -> Vec<Redea
         .map(|redealt| RedealJson {
             gathered: redealt.gathered.iter().map(|&c| named(c)).collect(),
             position: format_position(&redealt.position),
-            board: game.map(|g| g.board_of(&redealt.position)),
+            board: map.map(|m| m.board(&redealt.position).to_string()),
         })
         .collect()
 }
@@ -309,14 +307,14 @@ pub struct SolveJson {
 /// the board's terms (its own suits, the Aces in column 0).
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct PysolJson {
-    /// `montana` or `blue-moon`.
+    /// The game's name (`montana`, `blue-moon`, ...).
     pub game: &'static str,
     /// The game number (up to 10^20).
     pub number: u128,
     /// The board in this project's notation (Blue Moon with its Aces column).
     pub board: String,
-    /// The solution on the board, when it differs from `solution` (Blue Moon), with
-    /// its redeal steps.
+    /// The solution on the board (a solvable answer), with its redeal steps: the
+    /// board's cards and columns (Blue Moon's columns count its Aces column).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board_solution: Option<Vec<StepJson>>,
 }
@@ -324,35 +322,34 @@ pub struct PysolJson {
 impl PysolJson {
     /// The view of `deal`, solved by `report`.
     pub fn new(deal: PysolDeal, report: &SolveReport) -> PysolJson {
-        let (board, board_solution) = match deal.game {
-            PysolGame::Montana => (deal.board_text(), None),
-            PysolGame::BlueMoon => {
-                // The board is dealt once, for its text and for its suits.
-                let board = blue_moon(deal.number);
-                let on_board = |m: Move| {
-                    let json = MoveJson::from(m);
-                    MoveJson {
-                        card: board.board_card(m.card).to_string(),
-                        from: [json.from[0], json.from[1] + 1],
-                        to: [json.to[0], json.to[1] + 1],
-                    }
-                };
-                let redeal_at = report.rounds.as_ref().map_or(&[][..], |r| &r.redeal_at);
-                let moves = (report.verdict == Verdict::Solvable).then(|| {
-                    let moves: Vec<MoveJson> =
-                        report.solution.iter().copied().map(on_board).collect();
-                    steps_json(&moves, redeal_at)
-                });
-                (board.to_string(), moves)
-            }
-        };
+        let board_solution =
+            solution_steps(report).map(|steps| steps_on_board(&deal.board_map(), &steps));
         PysolJson {
             game: deal.game.name(),
             number: deal.number,
-            board,
+            board: deal.board_text(),
             board_solution,
         }
     }
+}
+
+/// `steps` of a PySolFC game's position on its board (`map`): each move with the
+/// board's name of its card and the board's columns; redeal steps as they are.
+pub fn steps_on_board(map: &BoardMap, steps: &[StepJson]) -> Vec<StepJson> {
+    let on_board = |m: &MoveJson| MoveJson {
+        card: parse_card(&m.card)
+            .flatten()
+            .map_or_else(|| m.card.clone(), |card| map.board_card(card).to_string()),
+        from: [m.from[0], map.board_col(m.from[1])],
+        to: [m.to[0], map.board_col(m.to[1])],
+    };
+    steps
+        .iter()
+        .map(|step| match step {
+            StepJson::Move(m) => StepJson::Move(on_board(m)),
+            StepJson::Redeal { redeal } => StepJson::Redeal { redeal: *redeal },
+        })
+        .collect()
 }
 
 impl SolveJson {

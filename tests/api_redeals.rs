@@ -75,6 +75,50 @@ async fn pysol_jobs_use_their_two_redeals_unless_told_otherwise() {
 }
 
 #[tokio::test]
+async fn every_solved_pysol_game_is_a_job_with_its_own_redeals_and_board() {
+    let t = start().await;
+    for (game, redeals, ranks) in [
+        ("spaces", 2, 13),
+        ("station", 2, 13),
+        ("red-moon", 2, 13),
+        ("paganini", 1, 9),
+        ("house-of-commons", 1, 10),
+        ("line-up", 0, 6),
+    ] {
+        let job = t
+            .post_job(
+                json!({"pysol": {"game": game, "number": 3}, "limits": {"time_ms": 5000}}),
+                "?wait_ms=20000",
+            )
+            .await;
+        assert_eq!(job["redeals"], redeals, "{job}");
+        assert_eq!(job["pysol"]["game"], game, "{job}");
+        let deal = gaps_engine::PysolDeal::new(game.parse().unwrap(), 3).unwrap();
+        assert_eq!(job["pysol"]["board"], deal.board_text(), "{job}");
+        assert_eq!(deal.position().layout().ranks(), ranks);
+        assert_ne!(job["verdict"], "unknown", "{job}");
+        if job["verdict"] == "solvable" {
+            let steps = job["solution"].as_array().unwrap();
+            let (moves, redeal_at) = moves_and_redeals(steps, deal.position().layout());
+            verify_with_redeals(
+                &deal.position(),
+                deal.variant(),
+                &RedealStream::pysol(deal),
+                redeals,
+                &moves,
+                &redeal_at,
+            )
+            .unwrap();
+            let on_board = job["pysol"]["board_solution"].as_array().unwrap();
+            assert_eq!(on_board.len(), steps.len(), "{job}");
+        }
+        let (_, _, view) = t.call("GET", &format!("/v1/pysol/{game}/3"), None).await;
+        assert_eq!(view["redeals"], redeals, "{view}");
+        assert_eq!(view["board"], deal.board_text(), "{view}");
+    }
+}
+
+#[tokio::test]
 async fn numbered_deals_redeal_with_their_own_stream() {
     let t = start().await;
     let layout = Layout::new(3, 5).unwrap();
@@ -135,6 +179,22 @@ async fn bad_redeals_are_refused_and_nothing_is_stored() {
         (
             json!({"pysol": {"game": "montana", "from": 1, "count": 3}, "redeals": 3}),
             "between 0 and 2",
+        ),
+        (
+            json!({"pysol": {"game": "paganini", "number": 5}, "redeals": 2}),
+            "paganini allows 1 redeal",
+        ),
+        (
+            json!({"pysol": {"game": "line-up", "from": 1, "count": 3}, "redeals": 1}),
+            "line-up allows 0 redeal",
+        ),
+        (
+            json!({"pysol": {"game": "jungle", "number": 5}}),
+            "not solved yet",
+        ),
+        (
+            json!({"pysol": {"game": "galary", "from": 1, "count": 3}}),
+            "not solved yet",
         ),
     ] {
         let path = if body["pysol"].get("from").is_some() {

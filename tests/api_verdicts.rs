@@ -154,7 +154,22 @@ async fn a_pysol_game_is_a_job_under_its_variant() {
         .await;
     assert_eq!(job["state"], "done", "{job}");
     assert_eq!(job["variant"], "basic", "{job}");
-    assert_eq!(job["pysol"], json!({"game": "blue-moon", "number": 2}));
+    assert_eq!(job["pysol"]["game"], "blue-moon", "{job}");
+    assert_eq!(job["pysol"]["number"], 2, "{job}");
+    assert_eq!(job["pysol"]["board"], game.board_text(), "{job}");
+    if job["verdict"] == "solvable" {
+        // The same steps on the board: its Aces column shifts every column by one.
+        let steps = job["solution"].as_array().unwrap();
+        let on_board = job["pysol"]["board_solution"].as_array().unwrap();
+        assert_eq!(on_board.len(), steps.len(), "{job}");
+        for (m, b) in steps.iter().zip(on_board) {
+            assert_eq!(
+                b["to"][1].as_u64(),
+                m["to"][1].as_u64().map(|c| c + 1),
+                "{job}"
+            );
+        }
+    }
     assert_eq!(
         job["position"],
         gaps_engine::format_position(&game.position())

@@ -22,6 +22,7 @@ mod api_verdicts;
 mod cli;
 mod cli_morpion;
 mod cli_pysol;
+mod cli_pysol_boards;
 mod cli_redeals;
 mod cli_winrate;
 mod deepen;

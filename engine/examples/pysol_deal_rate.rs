@@ -1,11 +1,12 @@
-//! Deals per second of PySolFC's dealing (docs/performance.md, "PySolFC's deals"):
-//! Montana positions for game numbers of each generator, against this project's own
-//! numbered deals in the same run, three rounds interleaved.
+//! Deals per second of PySolFC's dealing (docs/performance.md, "PySolFC's deals"): the
+//! board of each of the twelve Gaps games for game numbers of each generator, and for
+//! the games the engine plays the board and its position, against this project's own
+//! numbered deals in the same run.
 //!
 //! Usage: `cargo run --release -p gaps-engine --example pysol_deal_rate -- [COUNT]`
-//! (COUNT deals of each kind a round, default 1,000,000).
+//! (COUNT deals of each kind, default 200,000).
 
-use gaps_engine::{deal, montana, Layout, PYSOL_MT_FROM};
+use gaps_engine::{deal, pysol_board, Layout, PysolDeal, PysolGame, PYSOL_MT_FROM};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -19,18 +20,38 @@ fn rate(count: u64, mut one: impl FnMut(u64) -> u64) -> f64 {
     count as f64 / began.elapsed().as_secs_f64()
 }
 
+/// Game numbers of the Microsoft generator (1..31999) and of the Mersenne Twister.
+fn ms_number(i: u64) -> u128 {
+    u128::from(1 + i % 31_999)
+}
+fn mt_number(i: u64) -> u128 {
+    PYSOL_MT_FROM + u128::from(i) * 7_919
+}
+
 fn main() {
     let count: u64 = std::env::args()
         .nth(1)
-        .map_or(1_000_000, |a| a.parse().expect("COUNT is a number"));
+        .map_or(200_000, |a| a.parse().expect("COUNT is a number"));
     let layout = Layout::new(4, 13).unwrap();
-    println!("round  ours (SplitMix64)  PySolFC Microsoft (1..31999)  PySolFC Mersenne Twister (32000..)");
-    for round in 1..=3 {
-        let ours = rate(count, |i| deal(i, layout).key() as u64);
-        let ms = rate(count, |i| montana(u128::from(1 + i % 31_999)).key() as u64);
-        let mt = rate(count, |i| {
-            montana(PYSOL_MT_FROM + u128::from(i) * 7_919).key() as u64
-        });
-        println!("{round:5}  {ours:17.0}  {ms:28.0}  {mt:34.0}");
+    let ours = rate(count, |i| deal(i, layout).key() as u64);
+    println!("this project's numbered 4x13 deals (SplitMix64): {ours:.0} deals/s");
+    println!("game              board MS/s  board MT/s  position MS/s  position MT/s");
+    for game in PysolGame::ALL {
+        let board = |n: u128| pysol_board(game, n).unwrap().rows[0][1].map_or(0, |c| c.code());
+        let ms = rate(count, |i| u64::from(board(ms_number(i))));
+        let mt = rate(count, |i| u64::from(board(mt_number(i))));
+        let position = |n: u128| PysolDeal::new(game, n).unwrap().position().key() as u64;
+        let (pms, pmt) = if game.is_played() {
+            (
+                format!("{:.0}", rate(count, |i| position(ms_number(i)))),
+                format!("{:.0}", rate(count, |i| position(mt_number(i)))),
+            )
+        } else {
+            ("-".into(), "-".into())
+        };
+        println!(
+            "{:16}  {ms:10.0}  {mt:10.0}  {pms:>13}  {pmt:>13}",
+            game.name()
+        );
     }
 }

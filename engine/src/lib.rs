@@ -37,10 +37,11 @@ pub use card::{Card, Cell, Layout, SizeError, MAX_RANKS, MAX_SUITS, MIN_RANKS};
 pub use deal::{deal, deal_cards, SplitMix64};
 pub use exhaustive::{reachable, winnable_with_redeals, Reachable};
 pub use moves::{Move, MoveList};
-pub use notation::{format_cells, format_position, parse_position, ParseError};
+pub use notation::{format_cells, format_position, parse_card, parse_position, ParseError};
 pub use position::{Position, MAX_MOVES};
 pub use pysol::{
-    blue_moon, montana, pysol_talon, BlueMoonBoard, PysolDeal, PysolError, PysolGame,
+    parse_game_number, pysol_board, pysol_talon, Accepts, BoardMap, DealShape, EngineForm,
+    GameSpec, PysolBoard, PysolDeal, PysolError, PysolGame, RedealGaps, MAX_ROW_LEN,
     PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
 pub use redeal::{kept_cards, redeal, redeal_shown, run_length, RedealStream, Redealt};

@@ -14,23 +14,32 @@
 //!   down to 1, swap cards `n` and `randint(0, n)` of the game's generator, continuing
 //!   the stream that dealt the game (so a redeal consumes one draw per gathered card but
 //!   one, and the next redeal goes on from there).
-//! - The first gathered cell of each row stays a gap; every other gathered cell, in
-//!   the same order, takes the talon's top card.
+//! - Some gathered cells stay gaps, one per suit, where the game's rule
+//!   ([`RedealGaps`], carried by the stream) puts them: the first gathered cell of each
+//!   row (Montana and most games), the last cell of each row (Station), or cells drawn
+//!   from the gathered ones by the generator's `choice`, after the shuffle, until that
+//!   many differ (Spaces). Every other gathered cell, in the same order, takes the
+//!   talon's top card.
 //!
-//! Invariants: a redeal keeps every run and the layout's gaps count (one gap a row);
-//! it is a function of the position and of the stream's state only; a won position
-//! cannot be redealt.
+//! Invariants: a redeal keeps every run and the layout's gaps count; it is a function
+//! of the position and of the stream's state only; a won position cannot be redealt.
 
 use crate::card::{Card, CELL_SLOTS, MAX_RANKS, MAX_SUITS};
 use crate::deal::SplitMix64;
 use crate::position::Position;
-use crate::pysol::{MsRandom, PysolDeal, PythonMt, PYSOL_MT_FROM};
+use crate::pysol::{MsRandom, PysolDeal, PythonMt, RedealGaps, PYSOL_MT_FROM};
 use crate::variant::Variant;
 
-/// The random stream that shuffles a game's redeals: the generator that dealt it,
-/// continued. `Clone` is how a search tries several redeal points from one state.
+/// How a game redeals: the generator that dealt it, continued, and where its redeals
+/// leave the gaps. `Clone` is how a search tries several redeal points from one state.
 #[derive(Clone, Debug)]
-pub enum RedealStream {
+pub struct RedealStream {
+    rng: Rng,
+    gaps: RedealGaps,
+}
+
+#[derive(Clone, Debug)]
+enum Rng {
     /// PySolFC game numbers below 32000: the Microsoft generator.
     PysolMs(MsRandom),
     /// PySolFC game numbers from 32000: Python's Mersenne Twister (boxed: 2.5 KB).
@@ -41,15 +50,21 @@ pub enum RedealStream {
 
 impl RedealStream {
     /// The stream of PySolFC game `deal` after its deal: the game's generator, reset
-    /// to the game number, advanced by the 51 draws of the deal's shuffle.
+    /// to the game number, advanced by the draws of the deal's shuffle (one for each
+    /// card of the deck but one; no game's `_shuffleHook` draws), with the game's rule
+    /// for the gaps.
     pub fn pysol(deal: PysolDeal) -> RedealStream {
-        // The deal shuffles 52 cards: one draw for each of n = 51 .. 1.
-        let mut stream = if deal.number < PYSOL_MT_FROM {
-            RedealStream::PysolMs(MsRandom::new(deal.number as u32))
+        let rng = if deal.number < PYSOL_MT_FROM {
+            Rng::PysolMs(MsRandom::new(deal.number as u32))
         } else {
-            RedealStream::PysolMt(Box::new(PythonMt::new(deal.number)))
+            Rng::PysolMt(Box::new(PythonMt::new(deal.number)))
         };
-        for n in (1..52).rev() {
+        let spec = deal.game.spec();
+        let mut stream = RedealStream {
+            rng,
+            gaps: spec.redeal_gaps,
+        };
+        for n in (1..4 * spec.ranks.len()).rev() {
             stream.below(n + 1);
         }
         stream
@@ -57,22 +72,37 @@ impl RedealStream {
 
     /// The stream of this project's deal number `seed` of `cards` cards (aces included)
     /// after its deal: SplitMix64 seeded with `seed`, advanced by the deal's `cards - 1`
-    /// draws (see `deal`).
+    /// draws (see `deal`); gaps after the runs, as in Montana.
     pub fn deal(seed: u64, cards: usize) -> RedealStream {
         let mut rng = SplitMix64::new(seed);
         for n in (1..cards).rev() {
             rng.below(n as u64 + 1);
         }
-        RedealStream::Deal(rng)
+        RedealStream {
+            rng: Rng::Deal(rng),
+            gaps: RedealGaps::AfterRun,
+        }
     }
 
-    /// A number in `0..n`, PySolFC's `randint(0, n - 1)` of the generator.
+    /// A number in `0..n`, PySolFC's `randint(0, n - 1)` of the generator (so also
+    /// `choice` of a list of `n`).
     pub fn below(&mut self, n: usize) -> usize {
-        match self {
-            RedealStream::PysolMs(rng) => rng.below(n),
-            RedealStream::PysolMt(rng) => rng.below(n),
-            RedealStream::Deal(rng) => rng.below(n as u64) as usize,
+        match &mut self.rng {
+            Rng::PysolMs(rng) => rng.below(n),
+            Rng::PysolMt(rng) => rng.below(n),
+            Rng::Deal(rng) => rng.below(n as u64) as usize,
         }
+    }
+
+    /// The same generator, its redeals leaving the gaps by `gaps` (to play a PySolFC
+    /// game's rule on this project's deals, as the tests do).
+    pub fn with_gaps(self, gaps: RedealGaps) -> RedealStream {
+        RedealStream { gaps, ..self }
+    }
+
+    /// Where this game's redeals leave the gaps.
+    pub fn gaps(&self) -> RedealGaps {
+        self.gaps
     }
 }
 
@@ -158,7 +188,8 @@ fn gather(
     (runs, count)
 }
 
-/// Shuffles the gathered `talon` and deals it again after the `runs` of `pos`.
+/// Shuffles the gathered `talon` and deals it again after the `runs` of `pos`, leaving
+/// the gaps where the stream's rule puts them.
 fn deal_again(
     pos: &Position,
     runs: &[usize; MAX_SUITS],
@@ -172,23 +203,45 @@ fn deal_again(
     }
     let layout = pos.layout();
     let (suits, ranks) = (layout.suits(), layout.ranks());
-    let mut cells = [None; CELL_SLOTS];
-    let mut top = talon.len();
-    for row in 0..suits {
-        for col in 0..ranks {
-            cells[row * ranks + col] = if col < runs[row] {
-                pos.at(row, col)
-            } else if col == runs[row] {
-                None
-            } else {
-                top -= 1;
-                Some(talon[top])
-            };
+    // The gathered cells (`stacks`), rows top to bottom, left to right.
+    let mut stacks = [0usize; CELL_SLOTS];
+    let mut gathered = 0;
+    for (row, &run) in runs.iter().enumerate().take(suits) {
+        for col in run..ranks {
+            stacks[gathered] = row * ranks + col;
+            gathered += 1;
         }
+    }
+    let stacks = &stacks[..gathered];
+    let mut is_gap = [false; CELL_SLOTS];
+    match stream.gaps() {
+        RedealGaps::AfterRun => (0..suits).for_each(|row| is_gap[row * ranks + runs[row]] = true),
+        RedealGaps::RowEnds => (0..suits).for_each(|row| is_gap[row * ranks + ranks - 1] = true),
+        RedealGaps::Random => {
+            // `Spaces_Talon.getRedealSpaces`: `choice(stacks)` until `suits` distinct.
+            let mut chosen = 0;
+            while chosen < suits {
+                let cell = stacks[stream.below(stacks.len())];
+                if !std::mem::replace(&mut is_gap[cell], true) {
+                    chosen += 1;
+                }
+            }
+        }
+    }
+    let mut cells = [None; CELL_SLOTS];
+    for row in 0..suits {
+        for col in 0..runs[row] {
+            cells[row * ranks + col] = pos.at(row, col);
+        }
+    }
+    let mut top = talon.len();
+    for &cell in stacks.iter().filter(|&&cell| !is_gap[cell]) {
+        top -= 1;
+        cells[cell] = Some(talon[top]);
     }
     debug_assert_eq!(top, 0, "every gathered card is dealt again");
     Position::from_cells(layout, &cells[..suits * ranks])
-        .expect("a redeal keeps the deck and one gap a row")
+        .expect("a redeal keeps the deck and the layout's gaps")
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //!   always gives the same position and the same stream.
 //! - Redeals need a shuffle: a bare position has none, so it allows none.
 //! - The number of redeals is decided by [`DealSource::redeals`] alone: asked, or the
-//!   source's own default (a PySolFC game: [`MAX_REDEALS`], as PySolFC plays it;
-//!   otherwise 0), at most [`MAX_REDEALS`].
+//!   source's own default (a PySolFC game: the game's own number, as PySolFC plays
+//!   it; otherwise 0), at most [`MAX_REDEALS`] and at most a PySolFC game's own.
 //! - With redeals allowed (even 0 of a PySolFC game) a solve goes over rounds, so its
 //!   report says what the first round alone was worth; without, it is a plain solve.
 
@@ -68,7 +68,7 @@ impl DealSource {
     /// Redeals the source allows when none are asked for.
     pub fn default_redeals(&self) -> u8 {
         match self {
-            DealSource::Pysol(_) => MAX_REDEALS,
+            DealSource::Pysol(game) => game.game.own_redeals(),
             _ => 0,
         }
     }
@@ -79,6 +79,14 @@ impl DealSource {
         let count = asked.unwrap_or(u64::from(self.default_redeals()));
         if count > u64::from(MAX_REDEALS) {
             return Err(RedealsError::TooMany(count));
+        }
+        if let DealSource::Pysol(deal) = self {
+            if count > u64::from(deal.game.own_redeals()) {
+                return Err(RedealsError::AboveGame {
+                    asked: count,
+                    game: deal.game,
+                });
+            }
         }
         if count > 0 && self.redeal_stream().is_none() {
             return Err(RedealsError::NoShuffle(count));

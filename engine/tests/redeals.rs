@@ -1,7 +1,8 @@
 //! The search with redeals against the plain reference over rounds
 //! (`winnable_with_redeals`: every position of every round, whole positions in hash
 //! sets), on thousands of small deals of both variants with one and two redeals, each
-//! deal redealt by its own stream. Every verdict must agree, every solution must replay
+//! deal redealt by its own stream, under each of PySolFC's rules for where a redeal
+//! leaves the gaps (after the runs; at the rows' ends, Station; drawn, Spaces). Every verdict must agree, every solution must replay
 //! with its redeals, and the deals must include wins that need a redeal and losses
 //! proved with every redeal used (so the comparison has something to compare).
 use gaps_engine::*;
@@ -26,15 +27,29 @@ fn the_search_over_rounds_agrees_with_the_plain_reference() {
     let mut solver = Solver::with_table_bytes(1 << 20);
     // [won in round one, won needing a redeal, lost with every redeal]
     let mut kinds = [0usize; 3];
-    for (suits, ranks, deals) in [(2, 4, 1500), (3, 4, 1500), (2, 5, 600), (3, 5, 200)] {
+    let cases = [(2, 4, 1500), (3, 4, 1500), (2, 5, 600), (3, 5, 200)];
+    for ((suits, ranks, deals), gaps) in cases.into_iter().flat_map(|case| {
+        [
+            RedealGaps::AfterRun,
+            RedealGaps::RowEnds,
+            RedealGaps::Random,
+        ]
+        .map(|gaps| (case, gaps))
+    }) {
         let layout = Layout::new(suits, ranks).unwrap();
+        // The first rule on every deal, the others on a third of them.
+        let deals = if gaps == RedealGaps::AfterRun {
+            deals
+        } else {
+            deals / 3
+        };
         for seed in 0..deals {
             let start = deal(seed, layout);
             for variant in Variant::ALL {
                 for count in 1..=MAX_REDEALS {
                     let redeals = Redeals {
                         count,
-                        stream: RedealStream::deal(seed, layout.cells()),
+                        stream: RedealStream::deal(seed, layout.cells()).with_gaps(gaps),
                     };
                     let Some(expected) =
                         winnable_with_redeals(&start, variant, &redeals.stream, count, 200_000)
@@ -42,7 +57,8 @@ fn the_search_over_rounds_agrees_with_the_plain_reference() {
                         continue;
                     };
                     let report = solve(&mut solver, &start, variant, &redeals);
-                    let what = format!("deal {seed} {layout} {variant} with {count} redeals");
+                    let what =
+                        format!("deal {seed} {layout} {variant} with {count} redeals ({gaps:?})");
                     let expected_verdict = if expected {
                         Verdict::Solvable
                     } else {

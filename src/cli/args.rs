@@ -76,6 +76,7 @@ pub fn redeal_count(flag: Option<u8>, source: &DealSource) -> anyhow::Result<u8>
             RedealsError::TooMany(got) => input_error(format!(
             "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {got}"
         )),
+            e @ RedealsError::AboveGame { .. } => input_error(format!("--redeals: {e}")),
             RedealsError::NoShuffle(got) => input_error(format!(
                 "--redeals {got} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
              position alone has no generator to redeal it with)"

@@ -6,7 +6,7 @@ use super::args::BoardArgs;
 use super::input_error;
 use clap::Args;
 use gaps_engine::format_cells;
-use gaps_engine::{deal, deal_cards, format_position, PysolDeal};
+use gaps_engine::{deal, deal_cards, format_position, parse_game_number, pysol_board, PysolDeal};
 use std::io::Write;
 
 #[derive(Args, Debug)]
@@ -14,8 +14,9 @@ pub struct DealCmd {
     /// Deal number.
     #[arg(long, required_unless_present = "pysol")]
     seed: Option<u64>,
-    /// A game of PySolFC instead: `montana:N` or `blue-moon:N`, printed as PySolFC shows
-    /// it (Blue Moon with its Aces column; `--position`: the `basic` position it is).
+    /// A game of PySolFC instead (`montana:N`, `blue-moon:N`, ... any of its twelve
+    /// Gaps games), printed as PySolFC shows it (every cell, Blue Moon with its Aces
+    /// column; `--position`: the engine's position of it, for a game it solves).
     #[arg(long, conflicts_with_all = ["seed", "suits", "ranks"])]
     pysol: Option<String>,
     #[command(flatten)]
@@ -31,19 +32,24 @@ pub struct DealCmd {
 pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(text) = &cmd.pysol {
-        let first: PysolDeal = text
-            .parse()
-            .map_err(|e| input_error(format!("--pysol: {e}")))?;
+        // Every game's board is dealt; its engine position only for a game the engine
+        // plays (`--position`).
+        let (game, first) =
+            parse_game_number(text).map_err(|e| input_error(format!("--pysol: {e}")))?;
+        if cmd.position {
+            PysolDeal::new(game, first).map_err(|e| input_error(format!("--pysol: {e}")))?;
+        }
         // Refused before anything is printed: the last number must exist too.
-        let last = first.number + u128::from(cmd.count - 1);
-        PysolDeal::new(first.game, last)
+        let last = first + u128::from(cmd.count - 1);
+        pysol_board(game, last)
             .map_err(|e| input_error(format!("--pysol with --count {}: {e}", cmd.count)))?;
-        for number in first.number..=last {
-            let game = PysolDeal::new(first.game, number).expect("checked above");
+        for number in first..=last {
             if cmd.position {
-                writeln!(out, "{}", format_position(&game.position()))?;
+                let deal = PysolDeal::new(game, number).expect("checked above");
+                writeln!(out, "{}", format_position(&deal.position()))?;
             } else {
-                writeln!(out, "{}", game.board_text())?;
+                let board = pysol_board(game, number).expect("checked above");
+                writeln!(out, "{board}")?;
             }
         }
         out.flush()?;

@@ -26,6 +26,7 @@ mod results;
 mod serve;
 mod solve;
 mod table1;
+mod winnable;
 mod winrate;
 mod worker;
 
@@ -94,6 +95,9 @@ enum Command {
     Count(count::CountCmd),
     /// Solve a range of numbered deals on all cores and report the win rate.
     Winrate(winrate::WinrateCmd),
+    /// List the winnable game numbers of a PySolFC game (as played, with its redeals),
+    /// for an "always solvable" version of it.
+    Winnable(winnable::WinnableCmd),
     /// Search a fixed deal set and print a deterministic node count and speed.
     Bench(bench::BenchCmd),
     /// Morpion Solitaire endgame proofs (the paper's second game).
@@ -116,6 +120,7 @@ pub fn main() -> ExitCode {
         Some(Command::Deal(cmd)) => deal::run(cmd),
         Some(Command::Count(cmd)) => count::run(cmd),
         Some(Command::Winrate(cmd)) => winrate::run(cmd),
+        Some(Command::Winnable(cmd)) => winnable::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
         Some(Command::Serve(cmd)) => serve::run(cmd),
         Some(Command::Worker(cmd)) => worker::run(cmd),

@@ -40,7 +40,7 @@ pub struct PositionInput {
     /// Numbered deal N instead of a given position.
     #[arg(long = "deal", conflicts_with = "position")]
     deal: Option<u64>,
-    /// A game of PySolFC instead of a given position: `montana:N` or `blue-moon:N` (its
+    /// A game of PySolFC instead of a given position: `montana:N`, `blue-moon:N`, ... (its
     /// first round; see docs/notation.md, "PySolFC's deals").
     #[arg(long, conflicts_with_all = ["position", "deal"])]
     pysol: Option<String>,

@@ -13,11 +13,11 @@ use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
     sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SearchStats,
-    SolveControls, SolveOptions, SolveReport, Solver, Verdict, MAX_SEARCH_THREADS,
+    SolveControls, SolveOptions, SolveReport, Solver, Variant, Verdict, MAX_SEARCH_THREADS,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,12 +36,13 @@ pub struct WinrateCmd {
     /// First deal number (default 0; with `--pysol`, 1).
     #[arg(long)]
     seed: Option<u64>,
-    /// Deal PySolFC's games instead (`montana` or `blue-moon`), its numbers from
+    /// Deal PySolFC's games instead (`montana`, `blue-moon`, ... a game it solves), its numbers from
     /// `--seed` on, each solved as its first round.
     #[arg(long, conflicts_with_all = ["suits", "ranks"])]
     pysol: Option<String>,
-    /// Redeals each game may use, 0..=2 (default: 2 with `--pysol`, as PySolFC plays
-    /// them; 0 otherwise), shuffled by each deal's own generator.
+    /// Redeals each game may use, 0..=2 (default: with `--pysol`, the game's own number,
+    /// as PySolFC plays it, and at most that; 0 otherwise), shuffled by each deal's own
+    /// generator.
     #[arg(long)]
     redeals: Option<u8>,
     /// Worker threads (default: all cores).
@@ -59,10 +60,11 @@ pub struct WinrateCmd {
 }
 
 /// The header of an `--out` file.
-const OUT_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped";
+pub(super) const OUT_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped";
 /// The header of an `--out` file of a run over rounds: also the rounds the solution
 /// plays (0 without one) and what the first round's own search found.
-const ROUNDS_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped,rounds,first_round";
+pub(super) const ROUNDS_HEADER: &str =
+    "deal,verdict,nodes,seconds,algorithm,stopped,rounds,first_round";
 
 /// Totals of a run over many deals.
 #[derive(Default, Debug, Clone)]
@@ -111,7 +113,7 @@ impl Tally {
         self.max_time = self.max_time.max(stats.elapsed);
         self.times.push(stats.elapsed);
     }
-    fn merge(&mut self, other: Tally) {
+    pub(super) fn merge(&mut self, other: Tally) {
         self.solvable += other.solvable;
         self.unsolvable += other.unsolvable;
         self.unknown += other.unknown;
@@ -128,7 +130,7 @@ impl Tally {
 
 /// Where the deals of a run come from: a family of numbered deals.
 #[derive(Clone, Copy, Debug)]
-enum DealFamily {
+pub(super) enum DealFamily {
     /// This project's numbered deals of a layout.
     Ours(Layout),
     /// A PySolFC game's numbered deals (numbers checked by the caller).
@@ -137,7 +139,7 @@ enum DealFamily {
 
 impl DealFamily {
     /// Deal `number` of the family.
-    fn source(self, number: u64) -> DealSource {
+    pub(super) fn source(self, number: u64) -> DealSource {
         match self {
             DealFamily::Ours(layout) => DealSource::Numbered {
                 seed: number,
@@ -181,7 +183,7 @@ pub fn solve_range(
 /// Solves `deals` of `family` with `threads` workers, with `redeals` redeals (over rounds
 /// as the deal's source says: [`DealSource::redeals`]), handing each report to
 /// `on_deal` (whose error stops the run).
-fn solve_deals(
+pub(super) fn solve_deals(
     family: DealFamily,
     deals: &[u64],
     options: &SolveOptions,
@@ -287,19 +289,86 @@ struct WinrateJson {
     first_round: Option<[u64; 3]>,
 }
 
-/// The deals of `first..first+count` an `--out` file holds, and their totals; an
-/// absent file holds none.
-fn read_out(
+/// What an `--out` file holds of deals `first..first+count`.
+#[derive(Default)]
+pub(super) struct OutFile {
+    /// Their totals.
+    pub tally: Tally,
+    /// The deals it holds.
+    pub done: HashSet<u64>,
+    /// Those it holds as won.
+    pub won: BTreeSet<u64>,
+}
+
+/// The options of each deal's search in a run over many deals, and how many deals run at
+/// once (`threads`, or by default: one at a time on every core for a search that runs
+/// the exact search, else one a core).
+pub(super) fn run_options(
+    search: &SearchArgs,
+    threads: Option<usize>,
+    variant: Variant,
+) -> anyhow::Result<(SolveOptions, usize)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = search.options(variant)?;
+    // A search that runs the exact search gets every core, one deal at a time, unless
+    // told otherwise: "T seconds a deal" then means T seconds on the whole machine, and
+    // the hard deals, which take the time, use both cores (docs/engine.md).
+    let whole_machine = threads.is_none()
+        && search.search_threads.is_none()
+        && sizes_memory(asked.algorithm, variant);
+    let threads = match threads {
+        Some(0) => return Err(input_error("--threads must be at least 1")),
+        Some(n) => n,
+        None if whole_machine => 1,
+        None => cores,
+    };
+    // The workers share the machine's default memory equally.
+    let available = default_search_memory_bytes() / threads as u64;
+    let mut options = search.options_within(variant, available)?;
+    if whole_machine {
+        options.threads = cores.min(MAX_SEARCH_THREADS);
+        // Sized again for its threads (no --table-mb here: it would have named them).
+        let available = usize::try_from(available).unwrap_or(usize::MAX);
+        options.memory_limit = sized_memory(
+            options.algorithm,
+            variant,
+            options.time_limit,
+            options.threads,
+            available,
+        );
+    }
+    Ok((options, threads))
+}
+
+/// An `--out` file's line for deal `number` (with the rounds columns in a run over
+/// rounds).
+pub(super) fn out_line(number: u64, report: &SolveReport, over_rounds: bool) -> String {
+    let mut line = format!(
+        "{number},{},{},{:.3},{},{}",
+        report.verdict.name(),
+        report.stats.nodes,
+        report.stats.elapsed.as_secs_f64(),
+        report.algorithm.name(),
+        report.stopped.map_or("", |s| s.name())
+    );
+    if let Some((used, first)) = rounds_seen(report).filter(|_| over_rounds) {
+        line.push_str(&format!(",{used},{}", first.name()));
+    }
+    line.push('\n');
+    line
+}
+
+/// The deals of `first..first+count` an `--out` file holds; an absent file holds none.
+pub(super) fn read_out(
     path: &Path,
     header: &str,
     first: u64,
     count: u64,
-) -> anyhow::Result<(Tally, HashSet<u64>)> {
-    let mut tally = Tally::default();
-    let mut done = HashSet::new();
+) -> anyhow::Result<OutFile> {
+    let mut held = OutFile::default();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((tally, done)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(held),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     if text.lines().next().is_some_and(|first| first != header) {
@@ -337,15 +406,18 @@ fn read_out(
                 .map_err(|_| bad())?,
             ..SearchStats::default()
         };
-        if (first..first + count).contains(&deal) && done.insert(deal) {
-            tally.add(verdict, &stats, rounds);
+        if (first..first + count).contains(&deal) && held.done.insert(deal) {
+            held.tally.add(verdict, &stats, rounds);
+            if verdict == Verdict::Solvable {
+                held.won.insert(deal);
+            }
         }
     }
-    Ok((tally, done))
+    Ok(held)
 }
 
 /// The `--out` file opened for appending, its header written if it is new.
-fn open_out(path: &Path, header: &str) -> anyhow::Result<Mutex<std::fs::File>> {
+pub(super) fn open_out(path: &Path, header: &str) -> anyhow::Result<Mutex<std::fs::File>> {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -366,8 +438,8 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let (variant, layout, family) = match pysol {
         Some(game) => {
             let variant = cmd.search.variant_of_game(game, game.name())?;
-            let layout = Layout::new(4, 13).expect("4x13");
-            (variant, layout, DealFamily::Pysol(game))
+            let first = PysolDeal::new(game, 1).expect("game 1 of a game the engine plays");
+            (variant, first.position().layout(), DealFamily::Pysol(game))
         }
         None => {
             let layout = cmd.board.layout()?;
@@ -393,35 +465,7 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     if seed.checked_add(cmd.deals).is_none() {
         return Err(input_error("--seed + --deals overflows the deal numbers"));
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let asked = cmd.search.options(variant)?;
-    // A search that runs the exact search gets every core, one deal at a time, unless
-    // told otherwise: "T seconds a deal" then means T seconds on the whole machine, and
-    // the hard deals, which take the time, use both cores (docs/engine.md).
-    let whole_machine = cmd.threads.is_none()
-        && cmd.search.search_threads.is_none()
-        && sizes_memory(asked.algorithm, variant);
-    let threads = match cmd.threads {
-        Some(0) => return Err(input_error("--threads must be at least 1")),
-        Some(n) => n,
-        None if whole_machine => 1,
-        None => cores,
-    };
-    // The workers share the machine's default memory equally.
-    let available = default_search_memory_bytes() / threads as u64;
-    let mut options = cmd.search.options_within(variant, available)?;
-    if whole_machine {
-        options.threads = cores.min(MAX_SEARCH_THREADS);
-        // Sized again for its threads (no --table-mb here: it would have named them).
-        let available = usize::try_from(available).unwrap_or(usize::MAX);
-        options.memory_limit = sized_memory(
-            options.algorithm,
-            variant,
-            options.time_limit,
-            options.threads,
-            available,
-        );
-    }
+    let (options, threads) = run_options(&cmd.search, cmd.threads, variant)?;
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(cmd.deals);
         bar.set_style(
@@ -433,9 +477,11 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         ProgressBar::hidden()
     };
     let began = Instant::now();
-    let (mut tally, done) = match &cmd.out {
+    let OutFile {
+        mut tally, done, ..
+    } = match &cmd.out {
         Some(path) => read_out(path, header, seed, cmd.deals)?,
-        None => (Tally::default(), HashSet::new()),
+        None => OutFile::default(),
     };
     bar.inc(done.len() as u64);
     let deals: Vec<u64> = (seed..seed + cmd.deals)
@@ -451,18 +497,7 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         let Some(out) = &out else {
             return Ok(());
         };
-        let mut line = format!(
-            "{number},{},{},{:.3},{},{}",
-            report.verdict.name(),
-            report.stats.nodes,
-            report.stats.elapsed.as_secs_f64(),
-            report.algorithm.name(),
-            report.stopped.map_or("", |s| s.name())
-        );
-        if let Some((used, first)) = rounds_seen(report).filter(|_| redeals.is_some()) {
-            line.push_str(&format!(",{used},{}", first.name()));
-        }
-        line.push('\n');
+        let line = out_line(number, report, redeals.is_some());
         let mut file = out.lock().expect("lock");
         file.write_all(line.as_bytes())?;
         file.flush()?;

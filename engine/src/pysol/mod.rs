@@ -1,33 +1,31 @@
-//! PySolFC's deals: the starting layouts of its games "Montana" (#53) and "Blue Moon"
-//! (#63) for a game number, card for card as PySolFC deals them.
+//! PySolFC's Gaps games: the twelve single-deck games of `pysollib/games/montana.py`
+//! ([`PysolGame`], their data in `games.rs`), each game's board for a game number, card
+//! for card as PySolFC deals it (`board.rs`), and the engine's position of the games it
+//! plays ([`PysolDeal`]).
 //!
-//! What PySolFC does (read in `shlomif/PySolFC`: `pysollib/pysolrandom.py`
-//! `construct_random`, `pysollib/game/__init__.py` `Game.shuffle`,
-//! `pysollib/games/montana.py`; and `pysol_cards` 0.24, which PySolFC's generators come
-//! from; docs/notation.md says more):
-//! - Game numbers 1..=31999 use the Microsoft generator ([`ms::MsRandom`]) on the deck
-//!   reordered rank by rank (`ms_rearrange`: for each rank, Clubs, Diamonds, Hearts,
-//!   Spades); numbers from 32000 to 10^20 use Python's Mersenne Twister
-//!   ([`mt::PythonMt`]) on the deck suit by suit (Clubs, Spades, Hearts, Diamonds; Ace
-//!   to King). 0 is refused by PySolFC (its Microsoft generator takes seeds from 1).
-//! - The shuffle is Fisher-Yates from the last card down, `j = randint(0, n)`.
-//! - The shuffled list is the talon from the bottom up: the last card is dealt first.
-//! - Montana deals the talon into 4 rows of 13 in reading order; an Ace goes out of
-//!   play and leaves its cell a gap. Blue Moon deals it into columns 1..13 of 4 rows
-//!   of 14, then moves the Aces, in reading order, to column 0 of rows 0, 1, 2, 3.
+//! The generators (read in `shlomif/PySolFC` `pysollib/pysolrandom.py`
+//! `construct_random`, and `pysol_cards` 0.24, which PySolFC imports; docs/pysol.md says
+//! more): game numbers 1..=31999 use the Microsoft generator ([`ms::MsRandom`]), numbers
+//! from 32000 to 10^20 Python's Mersenne Twister ([`mt::PythonMt`]). 0 is refused by
+//! PySolFC (its Microsoft generator takes seeds from 1).
 //!
-//! Invariants: [`pysol_talon`] is a permutation of the 52 cards; [`montana`] is a
-//! `common` 4x13 position and [`BlueMoonBoard::basic_position`] a `basic` 4x13 one.
+//! Invariants: a [`PysolDeal`] is a number PySolFC accepts of a game the engine plays
+//! ([`PysolGame::is_played`]); its [`PysolDeal::position`] is the engine's position of
+//! its starting board, in the game's variant, and [`PysolDeal::board_of`] shows any
+//! position of the game on PySolFC's board.
 
+mod board;
+mod games;
 mod ms;
 mod mt;
 
-use crate::card::{Card, Layout};
 use crate::position::Position;
 use crate::variant::Variant;
 use std::fmt;
 use std::str::FromStr;
 
+pub use board::{talon, BoardMap, PysolBoard, MAX_ROW_LEN};
+pub use games::{Accepts, DealShape, EngineForm, GameSpec, PysolGame, RedealGaps};
 pub use ms::MsRandom;
 pub use mt::PythonMt;
 
@@ -36,45 +34,6 @@ pub const PYSOL_MAX_NUMBER: u128 = 100_000_000_000_000_000_000;
 /// The first game number dealt by the Mersenne Twister (`construct_random`: `seed <
 /// 32000` takes the Microsoft generator).
 pub const PYSOL_MT_FROM: u128 = 32_000;
-
-/// A PySolFC game of the Gaps family that this engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PysolGame {
-    /// #53 "Montana" (also "Gaps"): its first round is `common` 4x13.
-    Montana,
-    /// #63 "Blue Moon" (also "Rangoon"): its first round is `basic` 4x13, each row's
-    /// suit fixed by the Ace PySolFC puts at its left.
-    BlueMoon,
-}
-
-impl PysolGame {
-    /// Every game, in the order of their PySolFC numbers.
-    pub const ALL: [PysolGame; 2] = [PysolGame::Montana, PysolGame::BlueMoon];
-
-    /// The name used in the CLI and the API (`montana`, `blue-moon`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            PysolGame::Montana => "montana",
-            PysolGame::BlueMoon => "blue-moon",
-        }
-    }
-
-    /// PySolFC's own id of the game.
-    pub const fn pysol_id(self) -> u32 {
-        match self {
-            PysolGame::Montana => 53,
-            PysolGame::BlueMoon => 63,
-        }
-    }
-
-    /// The variant its first round is played as.
-    pub const fn variant(self) -> Variant {
-        match self {
-            PysolGame::Montana => Variant::Common,
-            PysolGame::BlueMoon => Variant::Basic,
-        }
-    }
-}
 
 impl fmt::Display for PysolGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -85,9 +44,16 @@ impl fmt::Display for PysolGame {
 /// What is wrong with a PySolFC game reference.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PysolError {
-    /// Not a game this engine plays.
-    #[error("unknown PySolFC game `{0}` (known: montana, blue-moon)")]
+    /// Not one of PySolFC's single-deck Gaps games.
+    #[error("unknown PySolFC game `{0}` (known: {known})", known = PysolGame::all_names())]
     UnknownGame(String),
+    /// A game that is dealt but whose rules the engine does not play yet.
+    #[error(
+        "PySolFC's {0} is dealt (`gaps deal --pysol`) but not solved yet: its rule for what a \
+         gap takes is not in the engine (solved: {played})",
+        played = PysolGame::played_names()
+    )]
+    NotPlayed(PysolGame),
     /// Not of the form `GAME:N`.
     #[error("a PySolFC game is GAME:N, for example montana:12345 (got `{0}`)")]
     Malformed(String),
@@ -96,9 +62,9 @@ pub enum PysolError {
     NumberOutOfRange(String),
 }
 
-impl FromStr for PysolGame {
-    type Err = PysolError;
-    fn from_str(s: &str) -> Result<PysolGame, PysolError> {
+impl PysolGame {
+    /// Any of the twelve games by name (a board is dealt for each).
+    pub fn named(s: &str) -> Result<PysolGame, PysolError> {
         PysolGame::ALL
             .into_iter()
             .find(|g| g.name() == s)
@@ -106,7 +72,21 @@ impl FromStr for PysolGame {
     }
 }
 
-/// A numbered game of PySolFC: `montana:12345`.
+/// A game to solve: one the engine plays ([`PysolGame::is_played`]); any other name is
+/// refused, saying whether it is dealt only ([`PysolGame::named`] takes those).
+impl FromStr for PysolGame {
+    type Err = PysolError;
+    fn from_str(s: &str) -> Result<PysolGame, PysolError> {
+        let game = PysolGame::named(s)?;
+        if game.is_played() {
+            Ok(game)
+        } else {
+            Err(PysolError::NotPlayed(game))
+        }
+    }
+}
+
+/// A numbered game of PySolFC that the engine plays: `montana:12345`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PysolDeal {
     /// The game.
@@ -116,36 +96,44 @@ pub struct PysolDeal {
 }
 
 impl PysolDeal {
-    /// The deal, if `number` is one PySolFC deals.
+    /// The deal, if `number` is one PySolFC deals and the engine plays `game`.
     pub fn new(game: PysolGame, number: u128) -> Result<PysolDeal, PysolError> {
         check_number(number)?;
+        if !game.is_played() {
+            return Err(PysolError::NotPlayed(game));
+        }
         Ok(PysolDeal { game, number })
+    }
+
+    /// The starting board, as PySolFC deals it.
+    pub fn board(self) -> PysolBoard {
+        PysolBoard::deal(self.game, self.number)
+    }
+
+    /// The map between this game's board and the engine's positions of it.
+    pub fn board_map(self) -> BoardMap {
+        BoardMap::new(&self.board())
     }
 
     /// The starting position of its first round, in the variant of the game.
     pub fn position(self) -> Position {
-        match self.game {
-            PysolGame::Montana => montana(self.number),
-            PysolGame::BlueMoon => blue_moon(self.number).basic_position(),
-        }
+        let board = self.board();
+        BoardMap::new(&board).position(&board)
     }
 
-    /// The board as PySolFC shows it, in this crate's notation (Blue Moon with its Aces
-    /// column).
+    /// The variant the game is played as.
+    pub fn variant(self) -> Variant {
+        self.game.variant()
+    }
+
+    /// The starting board as PySolFC shows it, in this crate's notation.
     pub fn board_text(self) -> String {
-        match self.game {
-            PysolGame::Montana => crate::notation::format_position(&montana(self.number)),
-            PysolGame::BlueMoon => blue_moon(self.number).to_string(),
-        }
+        self.board().to_string()
     }
 
-    /// A position of this game (after moves or redeals: the first round's variant) as
-    /// PySolFC shows it; Blue Moon with its Aces column, whose suits the deal fixed.
+    /// A position of this game (after moves or redeals) as PySolFC shows it.
     pub fn board_of(self, pos: &Position) -> String {
-        match self.game {
-            PysolGame::Montana => crate::notation::format_position(pos),
-            PysolGame::BlueMoon => blue_moon(self.number).with_basic(pos).to_string(),
-        }
+        self.board_map().board(pos).to_string()
     }
 }
 
@@ -155,20 +143,32 @@ impl fmt::Display for PysolDeal {
     }
 }
 
+/// Reads `GAME:N` for any of the twelve games (a board can be dealt for each).
+pub fn parse_game_number(s: &str) -> Result<(PysolGame, u128), PysolError> {
+    let (game, digits) = s
+        .split_once(':')
+        .ok_or_else(|| PysolError::Malformed(s.to_string()))?;
+    let game = PysolGame::named(game)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(PysolError::Malformed(s.to_string()));
+    }
+    let number = digits
+        .parse::<u128>()
+        .map_err(|_| PysolError::NumberOutOfRange(digits.to_string()))?;
+    check_number(number)?;
+    Ok((game, number))
+}
+
+/// The starting board of any of the twelve games, for a number PySolFC accepts.
+pub fn pysol_board(game: PysolGame, number: u128) -> Result<PysolBoard, PysolError> {
+    check_number(number)?;
+    Ok(PysolBoard::deal(game, number))
+}
+
 impl FromStr for PysolDeal {
     type Err = PysolError;
     fn from_str(s: &str) -> Result<PysolDeal, PysolError> {
-        let (game, number) = s
-            .split_once(':')
-            .ok_or_else(|| PysolError::Malformed(s.to_string()))?;
-        let game: PysolGame = game.parse()?;
-        let digits = number;
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(PysolError::Malformed(s.to_string()));
-        }
-        let number = digits
-            .parse::<u128>()
-            .map_err(|_| PysolError::NumberOutOfRange(digits.to_string()))?;
+        let (game, number) = parse_game_number(s)?;
         PysolDeal::new(game, number)
     }
 }
@@ -181,148 +181,18 @@ fn check_number(number: u128) -> Result<(), PysolError> {
     }
 }
 
-/// PySolFC's suits in its order (Clubs, Spades, Hearts, Diamonds) as this crate's
-/// suit indices (`S H D C`).
-const PYSOL_SUITS: [u8; 4] = [3, 0, 1, 2];
-
-/// The 52 cards of PySolFC game `number`, the first dealt first (the talon's top).
+/// The 52 cards of PySolFC Montana game `number`, the first dealt first.
 ///
 /// # Panics
 /// If `number` is outside `1..=PYSOL_MAX_NUMBER` (see [`PysolDeal::new`]).
-pub fn pysol_talon(number: u128) -> [Card; 52] {
+pub fn pysol_talon(number: u128) -> Vec<crate::card::Card> {
     check_number(number).expect("a PySolFC game number");
-    let card = |pysol_suit: usize, rank: usize| Card::new(PYSOL_SUITS[pysol_suit], rank as u8);
-    let mut cards = [Card::default(); 52];
-    if number < PYSOL_MT_FROM {
-        // `ms_rearrange`: rank by rank, suits in the order Clubs, Diamonds, Hearts, Spades.
-        for (i, slot) in cards.iter_mut().enumerate() {
-            *slot = card([0, 3, 2, 1][i % 4], i / 4);
-        }
-        let mut rng = MsRandom::new(number as u32);
-        shuffle(&mut cards, |n| rng.below(n));
-    } else {
-        for (i, slot) in cards.iter_mut().enumerate() {
-            *slot = card(i / 13, i % 13);
-        }
-        let mut rng = PythonMt::new(number);
-        shuffle(&mut cards, |n| rng.below(n));
-    }
-    cards.reverse();
-    cards
-}
-
-/// PySolFC's Fisher-Yates: from the last card down, swap card `n` with card
-/// `randint(0, n)`.
-fn shuffle(cards: &mut [Card], mut below: impl FnMut(usize) -> usize) {
-    for n in (1..cards.len()).rev() {
-        let j = below(n + 1);
-        cards.swap(n, j);
-    }
-}
-
-/// The starting position of PySolFC Montana game `number` (`common` 4x13).
-pub fn montana(number: u128) -> Position {
-    let layout = Layout::new(4, 13).expect("4x13 is a layout");
-    let cells: Vec<Option<Card>> = pysol_talon(number).into_iter().map(Some).collect();
-    Position::from_cells(layout, &cells).expect("a full deck is a deal")
-}
-
-/// A Blue Moon board as PySolFC shows it: 4 rows of 14 cells, the Aces in column 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlueMoonBoard {
-    /// Rows of cells, `None` for a gap.
-    pub rows: [[Option<Card>; 14]; 4],
-}
-
-/// The starting board of PySolFC Blue Moon game `number`.
-pub fn blue_moon(number: u128) -> BlueMoonBoard {
-    let mut rows = [[None; 14]; 4];
-    let talon = pysol_talon(number);
-    let cells = (0..4).flat_map(|r| (1..14).map(move |c| (r, c)));
-    for ((r, c), card) in cells.zip(talon) {
-        rows[r][c] = Some(card);
-    }
-    let aces: Vec<(usize, usize)> = (0..4)
-        .flat_map(|r| (0..14).map(move |c| (r, c)))
-        .filter(|&(r, c)| rows[r][c].is_some_and(|card| card.rank() == 0))
-        .collect();
-    for (row, (r, c)) in aces.into_iter().enumerate() {
-        rows[row][0] = rows[r][c].take();
-    }
-    BlueMoonBoard { rows }
-}
-
-impl BlueMoonBoard {
-    /// The suit of each row: that of its Ace.
-    pub fn row_suits(&self) -> [u8; 4] {
-        self.rows
-            .map(|row| row[0].expect("an Ace in column 0").suit())
-    }
-
-    /// The board holding `pos`, a `basic` position of this game (as
-    /// [`BlueMoonBoard::basic_position`] maps it), beside this board's Aces.
-    pub fn with_basic(&self, pos: &Position) -> BlueMoonBoard {
-        let mut rows = [[None; 14]; 4];
-        for (r, row) in rows.iter_mut().enumerate() {
-            row[0] = self.rows[r][0];
-            for (c, cell) in row[1..].iter_mut().enumerate() {
-                *cell = pos.at(r, c).map(|card| self.board_card(card));
-            }
-        }
-        BlueMoonBoard { rows }
-    }
-
-    /// A card of [`BlueMoonBoard::basic_position`] as the board's card (its suit
-    /// renamed back); its column on the board is one more than in the position.
-    pub fn board_card(&self, card: Card) -> Card {
-        Card::new(self.row_suits()[card.suit() as usize], card.rank())
-    }
-
-    /// The same board as a `basic` 4x13 position: the Aces column dropped and the suits
-    /// renamed so that row `i`'s suit (its Ace's) is suit `i`, which is what `basic`
-    /// fixes. The rules are the same: a gap right of an Ace takes the Two of the Ace's
-    /// suit, and a row is done when it holds its Ace's suit in order.
-    pub fn basic_position(&self) -> Position {
-        let suits = self.row_suits();
-        let mut renamed = [0u8; 4];
-        for (row, &suit) in suits.iter().enumerate() {
-            renamed[suit as usize] = row as u8;
-        }
-        let cells: Vec<Option<Card>> = self
-            .rows
-            .iter()
-            .flat_map(|row| row[1..].iter())
-            .map(|cell| cell.map(|card| Card::new(renamed[card.suit() as usize], card.rank())))
-            .collect();
-        let layout = Layout::new(4, 13).expect("4x13 is a layout");
-        Position::from_cells(layout, &cells).expect("Blue Moon's 48 cards and 4 gaps")
-    }
-}
-
-impl fmt::Display for BlueMoonBoard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (r, row) in self.rows.iter().enumerate() {
-            if r > 0 {
-                f.write_str("/")?;
-            }
-            for (c, cell) in row.iter().enumerate() {
-                if c > 0 {
-                    f.write_str(" ")?;
-                }
-                match cell {
-                    Some(card) => write!(f, "{card}")?,
-                    None => f.write_str("--")?,
-                }
-            }
-        }
-        Ok(())
-    }
+    talon(PysolGame::Montana, number)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::format_position;
 
     #[test]
     fn game_references_parse_and_refuse_what_pysolfc_refuses() {
@@ -364,6 +234,9 @@ mod tests {
         assert_eq!(board(PysolGame::Montana, 31_999), MONTANA_31999);
         assert_eq!(board(PysolGame::Montana, 32_000), MONTANA_32000);
         assert_eq!(board(PysolGame::BlueMoon, 2), BLUE_MOON_2);
+        assert_eq!(board(PysolGame::RedMoon, 3), RED_MOON_3);
+        assert_eq!(board(PysolGame::Paganini, 40_000), PAGANINI_40000);
+        assert_eq!(board(PysolGame::LineUp, 4), LINE_UP_4);
         assert_eq!(board(PysolGame::BlueMoon, PYSOL_MAX_NUMBER), BLUE_MOON_MAX);
     }
 
@@ -373,12 +246,17 @@ mod tests {
     const BLUE_MOON_2: &str = "AC QD QC KC 3C 4C 2C KD 5C 4D JD JS 6H QS/AH 6D 2D 9C TD JC 8C 6C 8S 4S 5D QH 7S 9D/AD KS 7C 6S 4H -- 8H -- 9S TC 2S 3S TS 9H/AS 2H 3H -- 7H 3D 5H 8D KH 7D -- 5S TH JH";
     const BLUE_MOON_MAX: &str = "AC -- 2H 4H 9H QH 8H JH KH TD 9C QC 7H 4S/AS JS QS 7C 5C KS 9S -- JC 8D 5D 7D KD --/AH 3D 9D 4C -- JD 3H 3S 7S 3C 5S 2C TC 2D/AD 2S TH 6D 6S 6C 5H KC 8S 6H QD TS 4D 8C";
 
+    const RED_MOON_3: &str = "AC -- KC 2D QC 7H 6S 8H TH 4D 7D JH 9D JS/AS -- QS 8S 9C QD TC QH TS 5D 6H KS 7C 4H/AH -- JD 8D 6D 3D KH 6C TD 2S 3C 9H KD 7S/AD -- 3S 9S 2C 3H 4C 2H JC 5H 8C 4S 5S 5C";
+    const PAGANINI_40000: &str = "AH 9H KD JC 6C TS 7C JH KS 7S/AS QD 9C JS 6D 6S QS -- -- TD/AC TC QC 8C 6H 7D 8H KC 8D 9S/AD TH 9D KH 8S JD QH 7H -- --";
+    const LINE_UP_4: &str =
+        "4C -- -- 3S 5D 4D/2S AS AC 2D AD 3C/5H 2H AH 4H 2C 4S/3H 5C 5S -- -- 3D";
+
     #[test]
     fn talons_are_permutations_in_both_generators() {
         for number in [1, 2, 31_999, 32_000, 1 << 40, PYSOL_MAX_NUMBER] {
             let mut codes: Vec<u8> = pysol_talon(number).iter().map(|c| c.code()).collect();
             codes.sort_unstable();
-            let mut deck: Vec<u8> = Layout::new(4, 13)
+            let mut deck: Vec<u8> = crate::card::Layout::new(4, 13)
                 .unwrap()
                 .deck()
                 .map(|c| c.code())
@@ -389,32 +267,60 @@ mod tests {
     }
 
     #[test]
-    fn blue_moon_is_a_basic_position_with_its_rows_renamed() {
-        for number in [1, 5, 40_000] {
-            let board = blue_moon(number);
-            let suits = board.row_suits();
-            let mut sorted = suits;
-            sorted.sort_unstable();
-            assert_eq!(sorted, [0, 1, 2, 3]);
-            let basic = board.basic_position();
-            assert_eq!(basic.layout().suits(), 4);
-            // The gaps of the board (columns 1..13) are the gaps of the position.
-            let text = format_position(&basic);
-            let gaps_board: Vec<usize> = board
-                .rows
-                .iter()
-                .flat_map(|row| row[1..].iter())
-                .enumerate()
-                .filter(|(_, c)| c.is_none())
-                .map(|(i, _)| i)
-                .collect();
-            let gaps_pos: Vec<usize> = text
-                .split(['/', ' '])
-                .enumerate()
-                .filter(|(_, t)| *t == "--")
-                .map(|(i, _)| i)
-                .collect();
-            assert_eq!(gaps_board, gaps_pos, "game {number}");
+    fn every_played_board_is_its_position_and_back() {
+        for game in PysolGame::ALL.into_iter().filter(|g| g.is_played()) {
+            for number in [1, 5, 31_999, 40_000, PYSOL_MAX_NUMBER] {
+                let deal = PysolDeal::new(game, number).unwrap();
+                let board = deal.board();
+                let map = deal.board_map();
+                let pos = map.position(&board);
+                assert_eq!(map.board(&pos), board, "{deal}");
+                assert_eq!(pos.layout().ranks(), game.spec().ranks.len(), "{deal}");
+                if game.variant() == Variant::Basic {
+                    let suits = board.rows.map(|row| row[0].unwrap().suit());
+                    let mut sorted = suits;
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, [0, 1, 2, 3], "{deal}: an Ace a row");
+                }
+            }
         }
+    }
+
+    #[test]
+    fn every_board_holds_its_deck_and_four_gaps() {
+        for game in PysolGame::ALL {
+            let spec = game.spec();
+            for number in [1, 2, 31_999, 32_000, 1 << 40, PYSOL_MAX_NUMBER] {
+                let board = pysol_board(game, number).unwrap();
+                let mut cards: Vec<u8> = (0..4)
+                    .flat_map(|r| board.row(r).iter().flatten().map(|c| c.code()))
+                    .collect();
+                let gaps = 4 * spec.row_len - cards.len();
+                let out = if spec.space_rank.is_some() { 4 } else { 0 };
+                assert_eq!(gaps, 4, "{game}:{number}");
+                assert_eq!(cards.len() + out, 4 * spec.ranks.len(), "{game}:{number}");
+                cards.sort_unstable();
+                cards.dedup();
+                assert_eq!(cards.len() + out, 4 * spec.ranks.len(), "{game}:{number}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_games_whose_rules_the_engine_plays_are_deals() {
+        for game in PysolGame::ALL {
+            let text = format!("{game}:7");
+            match text.parse::<PysolDeal>() {
+                Ok(deal) => assert!(deal.game.is_played()),
+                Err(e) => {
+                    assert_eq!(e, PysolError::NotPlayed(game));
+                    assert!(parse_game_number(&text).is_ok());
+                }
+            }
+        }
+        assert!(matches!(
+            "klondike:3".parse::<PysolDeal>(),
+            Err(PysolError::UnknownGame(_))
+        ));
     }
 }

@@ -52,6 +52,14 @@ pub enum RedealsError {
     /// More than [`MAX_REDEALS`].
     #[error("at most {MAX_REDEALS} redeals (got {0})")]
     TooMany(u64),
+    /// More redeals than the PySolFC game allows.
+    #[error("{game} allows {allowed} redeal(s) (got {asked})", allowed = game.own_redeals())]
+    AboveGame {
+        /// Redeals asked for.
+        asked: u64,
+        /// The game.
+        game: crate::pysol::PysolGame,
+    },
     /// Redeals for a deal whose generator is unknown (a position given as text).
     #[error("{0} redeal(s) need the deal's shuffle, and a position has none")]
     NoShuffle(u64),

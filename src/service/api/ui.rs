@@ -137,22 +137,26 @@ pub async fn deal(
 /// A PySolFC game and the position its first round is.
 #[derive(Serialize, ToSchema)]
 pub struct PysolGameView {
-    /// `montana` or `blue-moon`.
+    /// The game (`montana`, `blue-moon`, ...).
     pub game: String,
+    /// PySolFC's title of the game ("Montana", "Blue Moon", ...).
+    pub title: String,
     pub number: u64,
     /// The variant its first round is played as.
     pub variant: String,
-    /// Canonical position of its first round (for `blue-moon`, the `basic` position).
+    /// Canonical position of its first round, as the engine plays it (docs/pysol.md).
     pub position: String,
     /// The board as PySolFC shows it (`blue-moon`: each row's Ace in column 0), as
     /// `gaps deal --pysol GAME:N` prints it.
     pub board: String,
+    /// The redeals the game allows (a solve's default).
+    pub redeals: u8,
 }
 
 /// A PySolFC game's layout (the same as `gaps deal --pysol GAME:N`); stores nothing.
 #[utoipa::path(get, path = "/v1/pysol/{game}/{number}",
     params(
-        ("game" = String, Path, description = "`montana` or `blue-moon`"),
+        ("game" = String, Path, description = "A PySolFC Gaps game the engine plays (`montana`, `blue-moon`, ...)"),
         ("number" = u64, Path, description = "Game number, 1 ..= 2^63-1", minimum = 1),
     ),
     responses(
@@ -173,12 +177,14 @@ pub async fn pysol_game(
                 "number {number:?}: give a whole number from 1 to 2^63-1"
             ))
         })?;
-    let deal = PysolDeal::new(game, u128::from(number)).map_err(|e| bad(format!("number: {e}")))?;
+    let deal = PysolDeal::new(game, u128::from(number)).map_err(|e| bad(format!("{e}")))?;
     Ok(Json(PysolGameView {
         game: game.name().into(),
+        title: game.spec().title.into(),
         number,
         variant: game.variant().name().into(),
         position: format_position(&DealSource::Pysol(deal).start()),
         board: deal.board_text(),
+        redeals: game.own_redeals(),
     }))
 }

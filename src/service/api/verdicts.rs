@@ -43,9 +43,9 @@ pub struct VerdictQuery {
     /// Ranks of the numbered deal (3..13, default 13).
     #[param(minimum = 3, maximum = 13)]
     pub ranks: Option<usize>,
-    /// A PySolFC game, `montana:N` or `blue-moon:N` (N from 1 to 10^20).
+    /// A PySolFC game, `montana:N`, `blue-moon:N`, ... (N from 1 to 10^20).
     pub pysol: Option<String>,
-    /// A list instead: the known verdicts of this PySolFC game (`montana`, `blue-moon`)
+    /// A list instead: the known verdicts of this PySolFC game (`montana`, `blue-moon`, ...)
     /// for numbers `from ..= to`, streamed (see `verdict_list`).
     pub game: Option<String>,
     /// First number of the list (default 1).

@@ -11,7 +11,9 @@ mod schema;
 mod validate;
 
 mod morpion;
+mod pysol;
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
+pub use pysol::{PysolBatchSpec, PysolSpec, PysolView};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
 
@@ -122,19 +124,6 @@ pub struct DealSpec {
     #[serde(default = "default_ranks", deserialize_with = "whole")]
     #[schema(minimum = 3, maximum = 13)]
     pub ranks: usize,
-}
-
-/// A game of PySolFC: `{"game": "montana", "number": 12345}`.
-#[derive(Deserialize, Serialize, Debug, Clone, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PysolSpec {
-    /// `montana` (#53; its first round is `common`) or `blue-moon` (#63; `basic`).
-    pub game: String,
-    /// The game number, 1 ..= 2^63-1 here (PySolFC's go up to 10^20: the CLI takes
-    /// them all; the numbers PySolFC draws for a new game are about 4.6e11).
-    #[serde(deserialize_with = "whole")]
-    #[schema(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
-    pub number: u64,
 }
 
 fn default_suits() -> usize {
@@ -248,23 +237,6 @@ pub struct BatchRequest {
     pub redeals: Option<u64>,
 }
 
-/// PySolFC games `from .. from+count-1` of one game: `{"game": "montana", "from": 1,
-/// "count": 1000}`.
-#[derive(Deserialize, Serialize, Debug, Clone, ToSchema, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PysolBatchSpec {
-    /// `montana` (first round `common`) or `blue-moon` (`basic`).
-    pub game: String,
-    /// The first game number (1 ..= 2^63 - `limits.max_batch_deals`).
-    #[serde(deserialize_with = "whole")]
-    #[schema(minimum = 1)]
-    pub from: u64,
-    /// Number of games (1 ..= configured maximum).
-    #[serde(deserialize_with = "whole")]
-    #[schema(minimum = 1)]
-    pub count: u64,
-}
-
 /// Query of `GET`/`POST` that may wait for the job to finish.
 #[derive(Deserialize, Debug, Default, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -318,9 +290,10 @@ pub struct JobView {
     pub ranks: i64,
     /// The numbered deal, if the job was submitted as one (same shape as the request).
     pub deal: Option<DealSpec>,
-    /// The PySolFC game, if the job was submitted as one (same shape as the request);
-    /// `position` is its first round under `variant`.
-    pub pysol: Option<PysolSpec>,
+    /// The PySolFC game, if the job was submitted as one (the request's `game` and
+    /// `number`, with PySolFC's board and the solution on it); `position` is its first
+    /// round under `variant`.
+    pub pysol: Option<PysolView>,
     pub limits: Limits,
     pub seed: i64,
     /// Redeals the search could use (0: the first round only).
@@ -389,6 +362,10 @@ pub struct Progress {
 /// The HTTP boundary of a job: engine values become their public names here.
 impl From<JobRow> for JobView {
     fn from(r: JobRow) -> Self {
+        let pysol =
+            r.spec.pysol.as_ref().and_then(|deal| {
+                PysolView::of(deal.0, r.solution.as_ref().map(|steps| &steps.0[..]))
+            });
         JobView {
             limits: Limits {
                 nodes: r.spec.limit_nodes.map(|n| n as u64),
@@ -411,12 +388,7 @@ impl From<JobRow> for JobView {
             algorithm: r.spec.algorithm.0.name().into(),
             suits: r.spec.suits,
             ranks: r.spec.ranks,
-            pysol: r.spec.pysol.and_then(|crate::service::job::Stored(deal)| {
-                Some(PysolSpec {
-                    game: deal.game.name().into(),
-                    number: u64::try_from(deal.number).ok()?,
-                })
-            }),
+            pysol,
             deal: r.spec.deal_seed.map(|seed| DealSpec {
                 seed: seed as u64,
                 suits: r.spec.suits as usize,

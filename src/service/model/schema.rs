@@ -67,11 +67,9 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         json!(["3S 2H -- 2S/3H -- 4H 4S", "2S 3S 4S --/2H 3H 4H --"]);
     job["allOf"] = json!([
         {"oneOf": [{"required": ["position"]}, {"required": ["deal"]}, {"required": ["pysol"]}]},
-        // A variant given with a PySolFC game is the game's.
-        {"not": {"anyOf": [
-            {"allOf": [pysol_game("montana"), {"required": ["variant"], "properties": {"variant": {"const": "basic"}}}]},
-            {"allOf": [pysol_game("blue-moon"), {"required": ["variant"], "properties": {"variant": {"const": "common"}}}]},
-        ]}},
+        // A variant given with a PySolFC game is the game's, and its redeals at most
+        // the game's own.
+        {"not": {"anyOf": pysol_contradictions()}},
         {"anyOf": algorithm_cases(config, false)},
         // A redeal needs the deal's generator: a position takes none.
         {"not": {"allOf": [
@@ -81,7 +79,8 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     ]);
     morpion_request(schemas, config);
     let pysol = &mut schemas["PysolSpec"]["properties"];
-    let games: Vec<&str> = PysolGame::ALL.iter().map(|g| g.name()).collect();
+    // The games the engine plays; the others' deals are refused with a 422 that says so.
+    let games: Vec<&str> = played_games().collect();
     pysol["game"]["enum"] = json!(games);
     pysol["number"]["maximum"] = json!(MAX_SEED);
     let batch = &mut schemas["BatchRequest"];
@@ -99,10 +98,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
             {"required": ["pysol"], "properties": {"pysol": {"type": "object"},
                 "count": absent, "seed": absent, "suits": absent, "ranks": absent}},
         ]},
-        {"not": {"anyOf": [
-            {"allOf": [pysol_game("montana"), {"required": ["variant"], "properties": {"variant": {"const": "basic"}}}]},
-            {"allOf": [pysol_game("blue-moon"), {"required": ["variant"], "properties": {"variant": {"const": "common"}}}]},
-        ]}},
+        {"not": {"anyOf": pysol_contradictions()}},
         {"anyOf": algorithm_cases(config, true)},
     ]);
     let games_batch = &mut schemas["PysolBatchSpec"]["properties"];
@@ -159,9 +155,37 @@ fn pysol_game(game: &str) -> Value {
         "type": "object", "required": ["game"], "properties": {"game": {"const": game}}}}})
 }
 
-/// PySolFC game references `GET /v1/verdicts` takes: a game name, a colon and a number
-/// from 1 to 10^20, leading zeros allowed (`gaps_engine::PysolDeal`'s syntax).
-const PYSOL_PATTERN: &str = "^(montana|blue-moon):0*(100000000000000000000|[1-9][0-9]{0,19})$";
+/// What a job or batch given as a PySolFC game may not ask: another variant than the
+/// game's, or more redeals than the game's own.
+fn pysol_contradictions() -> Value {
+    let mut cases = Vec::new();
+    for game in PysolGame::ALL.into_iter().filter(|g| g.is_played()) {
+        let other = match game.variant() {
+            Variant::Basic => Variant::Common,
+            Variant::Common => Variant::Basic,
+        };
+        cases.push(
+            json!({"allOf": [pysol_game(game.name()), {"required": ["variant"],
+            "properties": {"variant": {"const": other.name()}}}]}),
+        );
+        cases.push(
+            json!({"allOf": [pysol_game(game.name()), {"required": ["redeals"],
+            "properties": {"redeals": {"type": "integer", "minimum": game.own_redeals() + 1}}}]}),
+        );
+    }
+    Value::Array(cases)
+}
+
+/// PySolFC game references `GET /v1/verdicts` takes: a game the engine plays, a colon
+/// and a number from 1 to 10^20, leading zeros allowed (`gaps_engine::PysolDeal`'s
+/// syntax).
+fn pysol_pattern() -> String {
+    let games: Vec<&str> = played_games().collect();
+    format!(
+        "^({}):0*(100000000000000000000|[1-9][0-9]{{0,19}})$",
+        games.join("|")
+    )
+}
 
 /// The query of `GET /v1/verdicts` as one object parameter (form style, exploded, so
 /// its properties are the query's parameters): exactly one of `position`, `deal` (with
@@ -197,7 +221,7 @@ fn verdict_lookup(variants: &[&str], games: &[&str], verdicts: &[&str]) -> Value
                 "deal": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
                 "suits": {"type": "integer", "minimum": 1, "maximum": 8},
                 "ranks": {"type": "integer", "minimum": 3, "maximum": 13},
-                "pysol": {"type": "string", "pattern": PYSOL_PATTERN},
+                "pysol": {"type": "string", "pattern": pysol_pattern()},
                 "game": {"type": "string", "enum": games},
                 "from": {"type": "integer", "minimum": 1, "maximum": MAX_SEED},
                 "to": {"type": "integer", "minimum": 1, "maximum": MAX_SEED},
@@ -209,20 +233,16 @@ fn verdict_lookup(variants: &[&str], games: &[&str], verdicts: &[&str]) -> Value
                 {
                     "required": ["pysol"],
                     "properties": and_list(&["position", "deal", "suits", "ranks"]),
-                    "anyOf": [
-                        {"properties": {"variant": false}},
-                        game_variant("montana", "common"),
-                        game_variant("blue-moon", "basic"),
-                    ],
+                    "anyOf": std::iter::once(json!({"properties": {"variant": false}}))
+                        .chain(played().map(|g| game_variant(g.name(), g.variant().name())))
+                        .collect::<Vec<_>>(),
                 },
                 {
                     "required": ["game"],
                     "properties": none_of(&["position", "deal", "suits", "ranks", "pysol"]),
-                    "anyOf": [
-                        {"properties": {"variant": false}},
-                        list_variant("montana", "common"),
-                        list_variant("blue-moon", "basic"),
-                    ],
+                    "anyOf": std::iter::once(json!({"properties": {"variant": false}}))
+                        .chain(played().map(|g| list_variant(g.name(), g.variant().name())))
+                        .collect::<Vec<_>>(),
                 },
             ],
         },
@@ -376,7 +396,7 @@ fn complete_operation(
                 schema["enum"] = json!(Game::ALL.iter().map(|g| g.name()).collect::<Vec<_>>())
             }
             "game" if path == "/v1/pysol/{game}/{number}" => {
-                schema["enum"] = json!(PysolGame::ALL.iter().map(|g| g.name()).collect::<Vec<_>>())
+                schema["enum"] = json!(played_games().collect::<Vec<_>>())
             }
             "number" if path == "/v1/pysol/{game}/{number}" => {
                 schema["minimum"] = json!(1);
@@ -433,4 +453,14 @@ pub fn is_cursor(cursor: &str) -> bool {
     (1..=18).contains(&cursor.len())
         && !cursor.starts_with('0')
         && cursor.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The PySolFC games the engine plays.
+fn played() -> impl Iterator<Item = PysolGame> {
+    PysolGame::ALL.into_iter().filter(|g| g.is_played())
+}
+
+/// Their names.
+fn played_games() -> impl Iterator<Item = &'static str> {
+    played().map(|g| g.name())
 }

@@ -110,6 +110,9 @@ pub fn redeals_of(asked: Option<u64>, source: &DealSource) -> Result<i64, ApiErr
             "redeals must be between 0 and {MAX_REDEALS} (PySolFC's Montana allows two \
              redeals; got {got})"
         ))),
+        Err(e @ RedealsError::AboveGame { .. }) => {
+            Err(ApiError::Unprocessable(format!("redeals: {e}")))
+        }
         Err(RedealsError::NoShuffle(got)) => Err(ApiError::Unprocessable(format!(
             "redeals: {got} redeal(s) need the deal's shuffle: give a `deal` or a `pysol` \
              game (a `position` has no generator to redeal it with)"

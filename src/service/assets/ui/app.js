@@ -274,7 +274,12 @@ async function loadDeal(event) {
   }
 }
 
-const GAME_NAMES = { montana: 'Montana', 'blue-moon': 'Blue Moon' };
+// PySolFC's titles of the games the engine plays (docs/pysol.md).
+const GAME_NAMES = {
+  montana: 'Montana', 'blue-moon': 'Blue Moon', spaces: 'Spaces', 'red-moon': 'Red Moon',
+  paganini: 'Paganini', 'house-of-commons': 'House of Commons', 'line-up': 'Line Up',
+  station: 'Station',
+};
 
 async function loadPysol(event) {
   event.preventDefault();
@@ -289,16 +294,17 @@ async function loadPysol(event) {
   try {
     const g = await api(`/v1/pysol/${game}/${number}`);
     const grid = parseNotation(g.position).grid;
-    // Blue Moon's first round is a `basic` position: PySolFC's board shows each row's
-    // Ace in column 0, which `basic` leaves out (the suits are the rows' Aces').
-    const shown = g.game === 'blue-moon' ? ' (PySolFC shows each row\'s Ace left of column 0)' : '';
+    // The engine plays a game on its own board renamed (docs/pysol.md): a Blue Moon
+    // board without its Aces column, Line Up's and Paganini's ranks renumbered. The
+    // board PySolFC shows is named beside it when it differs.
+    const shown = g.board !== g.position ? ` (PySolFC shows it as ${g.board})` : '';
     // The number stays the digits typed: a JSON number above 2^53 loses digits in JavaScript.
-    setPosition(grid, `PySolFC ${GAME_NAMES[g.game]} #${number} shown as its first round, ${g.variant}${shown}.`);
+    setPosition(grid, `PySolFC ${g.title} #${number} shown as its first round, ${g.variant}${shown}.`);
     $('variant').value = g.variant;
     state.game = { game: g.game, number: BigInt(number).toString(), variant: g.variant, text: formatGrid(grid) };
-    // PySolFC plays its games with two redeals; the page asks the same by default.
+    // PySolFC plays each game with its own number of redeals; the page asks the same.
     $('redeals').disabled = false;
-    $('redeals').value = '2';
+    $('redeals').value = String(g.redeals);
   } catch (e) {
     err.textContent = e.message;
   }

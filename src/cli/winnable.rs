@@ -1,0 +1,172 @@
+//! `gaps winnable`: the winnable game numbers of a PySolFC game, as played (with its
+//! redeals), in a range: for an "always solvable" version of the game, printed in the
+//! form of PySolFC's `pysollib/games/solvable_seeds/klondike_solvable_seeds.py`
+//! (`--format pysolfc`) or one number a line.
+//!
+//! Invariants: a number is listed only with a solution the engine replayed (a
+//! `solvable` verdict); `unsolvable` and `unknown` numbers are left out, and the footer
+//! counts each. With `--out` the run is resumable exactly as `gaps winrate --out` (the
+//! same file format).
+
+use super::args::redeal_count;
+use super::winrate::{
+    open_out, out_line, read_out, run_options, solve_deals, DealFamily, OutFile, OUT_HEADER,
+    ROUNDS_HEADER,
+};
+use super::{input_error, SearchArgs};
+use clap::{Args, ValueEnum};
+use gaps_engine::{PysolDeal, PysolGame, SolveReport, Verdict, PYSOL_MT_FROM};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+#[derive(Args, Debug)]
+pub struct WinnableCmd {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// The PySolFC game (`montana`, `line-up`, ... a game the engine solves).
+    #[arg(long)]
+    pysol: String,
+    /// The first game number (default 32000: PySolFC deals a number below it with
+    /// another generator than the one of the numbers it draws for a new game, so an
+    /// "always solvable" list starts there, as PySolFC's Klondike list does).
+    #[arg(long, default_value_t = PYSOL_MT_FROM as u64)]
+    from: u64,
+    /// How many game numbers to solve.
+    #[arg(long)]
+    count: u64,
+    /// Redeals each game may use (default: the game's own number, as PySolFC plays it).
+    #[arg(long)]
+    redeals: Option<u8>,
+    /// Games solved at once (default: as `gaps winrate`).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// `pysolfc`: a Python module like PySolFC's Klondike seeds; `lines`: one number a
+    /// line.
+    #[arg(long, value_enum, default_value_t = Format::Pysolfc)]
+    format: Format,
+    /// Append each game's verdict to this `gaps winrate --out` file and skip the games
+    /// it holds: a long run goes on where it stopped.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Pysolfc,
+    Lines,
+}
+
+pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
+    let game: PysolGame = cmd
+        .pysol
+        .parse()
+        .map_err(|e| input_error(format!("--pysol: {e}")))?;
+    if cmd.count == 0 {
+        return Err(input_error("--count must be at least 1"));
+    }
+    let last = cmd
+        .from
+        .checked_add(cmd.count - 1)
+        .ok_or_else(|| input_error("--from + --count overflows the game numbers"))?;
+    for number in [cmd.from, last] {
+        PysolDeal::new(game, u128::from(number))
+            .map_err(|e| input_error(format!("--from/--count: {e}")))?;
+    }
+    let family = DealFamily::Pysol(game);
+    let redeals = redeal_count(cmd.redeals, &family.source(cmd.from))?;
+    let header = if redeals > 0 {
+        ROUNDS_HEADER
+    } else {
+        OUT_HEADER
+    };
+    let (options, threads) = run_options(&cmd.search, cmd.threads, game.variant())?;
+    let held = match &cmd.out {
+        Some(path) => read_out(path, header, cmd.from, cmd.count)?,
+        None => OutFile::default(),
+    };
+    let numbers: Vec<u64> = (cmd.from..=last)
+        .filter(|n| !held.done.contains(n))
+        .collect();
+    let out = cmd
+        .out
+        .as_ref()
+        .map(|path| open_out(path, header))
+        .transpose()?;
+    let won = Mutex::new(held.won);
+    let on_game = |number: u64, report: &SolveReport| {
+        if report.verdict == Verdict::Solvable {
+            won.lock().expect("lock").insert(number);
+        }
+        if let Some(out) = &out {
+            let mut file = out.lock().expect("lock");
+            file.write_all(out_line(number, report, redeals > 0).as_bytes())?;
+            file.flush()?;
+        }
+        Ok(())
+    };
+    let ran = solve_deals(
+        family,
+        &numbers,
+        &options,
+        redeals,
+        cmd.search.table_bytes(),
+        threads,
+        &on_game,
+    )?;
+    let mut tally = held.tally;
+    tally.merge(ran);
+    let won = won.into_inner().expect("lock");
+    let text = match cmd.format {
+        Format::Lines => won.iter().map(|n| format!("{n}\n")).collect(),
+        Format::Pysolfc => pysolfc_module(game, redeals, &won, cmd.from, last),
+    };
+    outln!("{}", text.trim_end());
+    eprintln!(
+        "{game} {}..={last} with {redeals} redeal(s): {} winnable, {} not winnable, {} unknown \
+         (not listed)",
+        cmd.from, tally.solvable, tally.unsolvable, tally.unknown
+    );
+    Ok(())
+}
+
+/// The list as a Python module in the form of PySolFC's Klondike seeds: a header, the
+/// ranges covered, and `SOLVABLE_SEEDS`, eight numbers a line.
+fn pysolfc_module(
+    game: PysolGame,
+    redeals: u8,
+    won: &BTreeSet<u64>,
+    from: u64,
+    last: u64,
+) -> String {
+    let spec = game.spec();
+    let mut text = format!(
+        "#!/usr/bin/env python\n\
+         # -*- mode: python; coding: utf-8; -*-\n\
+         #\n\
+         # {title} (#{id}) game numbers proved winnable with at most {redeals} redeal(s),\n\
+         # made by `gaps winnable --pysol {name} --from {from} --count {count}`: each\n\
+         # with a winning line the solver replayed under PySolFC's rules.\n\
+         #\n{generator}\
+         # {n} seeds, covering {from}-{last}.\n\nSOLVABLE_SEEDS = (\n",
+        title = spec.title,
+        id = spec.id,
+        name = spec.name,
+        count = last - from + 1,
+        n = won.len(),
+        generator = if from >= PYSOL_MT_FROM as u64 {
+            "# Must all be >= 32000, or they'd deal a different game than what\n\
+             # was actually solved (see construct_random() in pysolrandom.py).\n#\n"
+        } else {
+            "# Numbers below 32000 are PySolFC's Microsoft-generator deals: the game\n\
+             # it deals for that number when asked for it, not a random new game.\n#\n"
+        },
+    );
+    let numbers: Vec<String> = won.iter().map(u64::to_string).collect();
+    for line in numbers.chunks(8) {
+        text.push_str(&format!("    {},\n", line.join(", ")));
+    }
+    text.push_str(")\n");
+    text
+}

@@ -1,0 +1,308 @@
+//! Every solution of a PySolFC game, replayed on PySolFC's own board under PySolFC's own
+//! rules, written here apart from the engine from `pysollib/games/montana.py`:
+//! `Montana_RowStack.acceptsCards` (column 0 takes the base rank; another gap the card
+//! of the left neighbour's suit and the next rank of the game's ranks: Paganini's Six
+//! follows its Ace), `Montana.isGameWon`, and `Montana_Talon.dealCards` for the
+//! redeals (each row's run stays, the cards after the runs are gathered in reading
+//! order and dealt back, the gaps left where the game's `getRedealSpaces` puts them).
+//! How a redeal shuffles is checked against PySolFC's generator in
+//! `pysol::redeals_match_pysolfc`.
+use crate::cli::gaps;
+use serde_json::Value;
+
+type Board = Vec<Vec<Option<String>>>;
+
+/// A game as PySolFC's code has it.
+struct Rules {
+    game: &'static str,
+    /// The deck's ranks, lowest first.
+    ranks: &'static str,
+    /// `RBASE`: the index in `ranks` of the rank column 0 takes.
+    base: usize,
+    /// Where a redeal leaves the gaps.
+    spaces: Spaces,
+}
+
+#[derive(PartialEq)]
+enum Spaces {
+    /// The first cell after each row's run.
+    AfterRun,
+    /// The last cell of each row (Station).
+    RowEnds,
+    /// Any four gathered cells (Spaces: drawn by the generator).
+    Drawn,
+}
+
+const GAMES: [Rules; 8] = [
+    Rules {
+        game: "montana",
+        ranks: "A23456789TJQK",
+        base: 1,
+        spaces: Spaces::AfterRun,
+    },
+    Rules {
+        game: "blue-moon",
+        ranks: "A23456789TJQK",
+        base: 0,
+        spaces: Spaces::AfterRun,
+    },
+    Rules {
+        game: "spaces",
+        ranks: "A23456789TJQK",
+        base: 1,
+        spaces: Spaces::Drawn,
+    },
+    Rules {
+        game: "red-moon",
+        ranks: "A23456789TJQK",
+        base: 0,
+        spaces: Spaces::AfterRun,
+    },
+    Rules {
+        game: "paganini",
+        ranks: "A6789TJQK",
+        base: 0,
+        spaces: Spaces::AfterRun,
+    },
+    Rules {
+        game: "house-of-commons",
+        ranks: "A23456789T",
+        base: 1,
+        spaces: Spaces::AfterRun,
+    },
+    Rules {
+        game: "line-up",
+        ranks: "A23456",
+        base: 0,
+        spaces: Spaces::AfterRun,
+    },
+    Rules {
+        game: "station",
+        ranks: "A23456789TJQK",
+        base: 1,
+        spaces: Spaces::RowEnds,
+    },
+];
+
+fn parse_board(board: &str) -> Board {
+    board
+        .split('/')
+        .map(|row| {
+            row.split(' ')
+                .map(|c| (c != "--").then(|| c.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+impl Rules {
+    /// The index of a card's rank in the deck's ranks.
+    fn rank(&self, card: &str) -> usize {
+        self.ranks.find(&card[..1]).expect("a rank of the deck")
+    }
+
+    /// How many cells of `row`, from column 0, are in sequence (`dealCards`).
+    fn run(&self, row: &[Option<String>]) -> usize {
+        let suit = row[0].as_deref().map(|c| c[1..].to_string());
+        (0..row.len())
+            .take_while(|&j| {
+                row[j].as_deref().is_some_and(|c| {
+                    self.rank(c) == self.base + j && Some(c[1..].to_string()) == suit
+                })
+            })
+            .count()
+    }
+
+    /// Checks a redeal of `rows` that dealt `dealt` after gathering `gathered`.
+    fn check_redeal(&self, rows: &Board, gathered: &[Value], dealt: &Board) -> Result<(), String> {
+        let mut expected_gathered = Vec::new();
+        let mut dealt_cards = Vec::new();
+        let mut gaps = 0;
+        for (row, new_row) in rows.iter().zip(dealt) {
+            let run = self.run(row);
+            if new_row[..run] != row[..run] {
+                return Err(format!("row {row:?} redealt as {new_row:?}: its run moved"));
+            }
+            let gap_ok = match self.spaces {
+                Spaces::AfterRun => new_row[run].is_none(),
+                Spaces::RowEnds => new_row[row.len() - 1].is_none(),
+                Spaces::Drawn => true,
+            };
+            if !gap_ok {
+                return Err(format!(
+                    "row {row:?} redealt as {new_row:?}: no gap where due"
+                ));
+            }
+            gaps += new_row[run..].iter().filter(|c| c.is_none()).count();
+            expected_gathered.extend(row[run..].iter().flatten().cloned());
+            dealt_cards.extend(new_row[run..].iter().flatten().cloned());
+        }
+        if gaps != 4 {
+            return Err(format!("{gaps} gaps after the redeal"));
+        }
+        let gathered: Vec<String> = gathered
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        if gathered != expected_gathered {
+            return Err(format!(
+                "gathered {gathered:?}, expected {expected_gathered:?}"
+            ));
+        }
+        dealt_cards.sort();
+        expected_gathered.sort();
+        if dealt_cards != expected_gathered {
+            return Err("the cards dealt are not the cards gathered".into());
+        }
+        Ok(())
+    }
+
+    /// Plays `steps` on `board`; whether the last board is won. A redeal step
+    /// `{"redeal": k}` goes on from the board `redealt[k - 1]` shows, once
+    /// [`Rules::check_redeal`] accepts it.
+    fn replay(&self, board: &str, steps: &[Value], redealt: &[Value]) -> Result<bool, String> {
+        let mut rows = parse_board(board);
+        for (i, m) in steps.iter().enumerate() {
+            if let Some(k) = m["redeal"].as_u64() {
+                let shown = &redealt[k as usize - 1];
+                let dealt = parse_board(shown["board"].as_str().unwrap());
+                self.check_redeal(&rows, shown["gathered"].as_array().unwrap(), &dealt)?;
+                rows = dealt;
+                continue;
+            }
+            let at = |k: &str, j: usize| m[k][j].as_u64().unwrap() as usize;
+            let (fr, fc, tr, tc) = (at("from", 0), at("from", 1), at("to", 0), at("to", 1));
+            let card = m["card"].as_str().unwrap();
+            if rows[fr][fc].as_deref() != Some(card) || rows[tr][tc].is_some() {
+                return Err(format!("move {i}: {m} does not match the board"));
+            }
+            let accepted = if tc == 0 {
+                self.rank(card) == self.base
+            } else {
+                rows[tr][tc - 1].as_deref().is_some_and(|left| {
+                    left[1..] == card[1..] && self.rank(left) + 1 == self.rank(card)
+                })
+            };
+            if !accepted {
+                return Err(format!("move {i}: {m} is not allowed by PySolFC's rule"));
+            }
+            rows[tr][tc] = rows[fr][fc].take();
+        }
+        Ok(rows.iter().all(|row| self.run(row) >= row.len() - 1))
+    }
+}
+
+#[test]
+fn every_solved_games_solutions_win_under_pysolfcs_own_rules_on_its_board() {
+    for rules in &GAMES {
+        let (mut won, mut redealt) = (0, 0);
+        for number in 1..=12 {
+            let game = format!("{}:{number}", rules.game);
+            let out = gaps()
+                .args(["solve", "--json", "--pysol", &game, "--time-ms", "3000"])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{game}: {out:?}");
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            // The board is PySolFC's (tests/pysol.rs checks it card for card).
+            let shown = gaps().args(["deal", "--pysol", &game]).output().unwrap();
+            let board = v["pysol"]["board"].as_str().unwrap();
+            assert_eq!(String::from_utf8(shown.stdout).unwrap().trim_end(), board);
+            if v["verdict"] != "solvable" {
+                continue;
+            }
+            let steps = v["pysol"]["board_solution"].as_array().unwrap();
+            let redeals = v["rounds"]["redealt"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            assert_eq!(rules.replay(board, steps, &redeals), Ok(true), "{game}");
+            won += 1;
+            redealt += redeals.len();
+        }
+        // Every one of these games is won more often than not (docs/pysol.md).
+        assert!(won >= 6, "{}: only {won} of 12 won", rules.game);
+        eprintln!(
+            "{}: {won} of 12 won, {redealt} redeals replayed",
+            rules.game
+        );
+    }
+}
+
+#[test]
+fn games_not_solved_yet_are_dealt_and_refused() {
+    for game in ["galary", "free-parking", "jungle", "spaces-and-aces"] {
+        let out = gaps()
+            .args(["deal", "--pysol", &format!("{game}:5")])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{game}");
+        let board = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(board.trim_end().split('/').count(), 4, "{game}: {board}");
+        let out = gaps()
+            .args(["solve", "--pysol", &format!("{game}:5")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{game}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("not solved yet") && err.contains("station"),
+            "{err}"
+        );
+    }
+    let out = gaps()
+        .args(["solve", "--pysol", "klondike:5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("spaces-and-aces"),
+        "the known games are listed: {err}"
+    );
+    // More redeals than the game's own.
+    for (game, redeals) in [("paganini:1", "2"), ("line-up:1", "1")] {
+        let out = gaps()
+            .args(["solve", "--pysol", game, "--redeals", redeals])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{game}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("allows"), "{err}");
+    }
+}
+
+#[test]
+fn winnable_lists_the_won_numbers_in_pysolfcs_form() {
+    let out = gaps()
+        .args(["winnable", "--pysol", "line-up", "--count", "24"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("SOLVABLE_SEEDS = (\n"), "{text}");
+    let numbers: Vec<u64> = text
+        .lines()
+        .filter(|l| l.starts_with("    "))
+        .flat_map(|l| l.split(',').filter_map(|n| n.trim().parse().ok()))
+        .collect();
+    // Each listed number is won, each left out is not.
+    for number in 32000..32024u64 {
+        let out = gaps()
+            .args(["solve", "--json", "--pysol", &format!("line-up:{number}")])
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            numbers.contains(&number),
+            v["verdict"] == "solvable",
+            "line-up:{number}: {}",
+            v["verdict"]
+        );
+    }
+    assert!(text.contains(&format!("# {} seeds, covering 32000-32023.", numbers.len())));
+    gaps()
+        .args(["winnable", "--pysol", "jungle", "--count", "3"])
+        .assert()
+        .code(2);
+}
