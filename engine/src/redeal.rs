@@ -113,7 +113,7 @@ pub fn run_length(pos: &Position, variant: Variant, row: usize) -> usize {
     let Some(first) = pos.at(row, 0) else {
         return 0;
     };
-    let starts = first.rank() == 1 && (variant == Variant::Common || first.suit() as usize == row);
+    let starts = first.rank() == 1 && (variant.any_two() || first.suit() as usize == row);
     if !starts {
         return 0;
     }

@@ -73,10 +73,14 @@ impl DealSource {
         }
     }
 
-    /// The number of redeals a request may use: `asked`, or the source's default (see
-    /// the module invariants).
-    pub fn redeal_count(&self, asked: Option<u64>) -> Result<u8, RedealsError> {
+    /// The number of redeals a request under `variant` may use: `asked`, or the
+    /// source's default (see the module invariants); `aisleriot` takes none (Aisleriot's
+    /// own shuffles cannot be reproduced).
+    pub fn redeal_count(&self, asked: Option<u64>, variant: Variant) -> Result<u8, RedealsError> {
         let count = asked.unwrap_or(u64::from(self.default_redeals()));
+        if count > 0 && variant == Variant::Aisleriot {
+            return Err(RedealsError::Aisleriot(count));
+        }
         if count > u64::from(MAX_REDEALS) {
             return Err(RedealsError::TooMany(count));
         }
@@ -114,10 +118,10 @@ mod tests {
         let layout = Layout::new(4, 13).unwrap();
         let numbered = DealSource::Numbered { seed: 7, layout };
         assert_eq!(numbered.start(), deal(7, layout));
-        assert_eq!(numbered.redeal_count(None), Ok(0));
-        assert_eq!(numbered.redeal_count(Some(2)), Ok(2));
+        assert_eq!(numbered.redeal_count(None, Variant::Common), Ok(0));
+        assert_eq!(numbered.redeal_count(Some(2), Variant::Common), Ok(2));
         assert_eq!(
-            numbered.redeal_count(Some(3)),
+            numbered.redeal_count(Some(3), Variant::Common),
             Err(RedealsError::TooMany(3))
         );
         assert!(
@@ -130,7 +134,7 @@ mod tests {
         let pysol = DealSource::Pysol(game);
         assert_eq!(pysol.start(), game.position());
         assert_eq!(pysol.own_variant(), Some(Variant::Common));
-        assert_eq!(pysol.redeal_count(None), Ok(MAX_REDEALS));
+        assert_eq!(pysol.redeal_count(None, Variant::Common), Ok(MAX_REDEALS));
         assert_eq!(
             pysol.redeals(0).unwrap().count,
             0,
@@ -138,9 +142,9 @@ mod tests {
         );
 
         let position = DealSource::Position(deal(7, layout));
-        assert_eq!(position.redeal_count(None), Ok(0));
+        assert_eq!(position.redeal_count(None, Variant::Common), Ok(0));
         assert_eq!(
-            position.redeal_count(Some(1)),
+            position.redeal_count(Some(1), Variant::Common),
             Err(RedealsError::NoShuffle(1))
         );
         assert!(position.redeals(0).is_none());

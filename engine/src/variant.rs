@@ -1,7 +1,8 @@
-//! The two rule variants (docs/notation.md).
+//! The rule variants (docs/notation.md).
 //!
 //! Invariant: the names accepted by [`Variant::from_str`] are exactly the public
-//! `basic` and `common` (case-insensitive), and [`Variant::name`] round-trips them.
+//! `basic`, `common` and `aisleriot` (case-insensitive), and [`Variant::name`]
+//! round-trips them.
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,6 +15,11 @@ pub enum Variant {
     Basic,
     /// Aces removed: a gap in column 0 takes any Two; rows may end up in any suit.
     Common,
+    /// GNOME Aisleriot's Gaps: `common`, except that no card of a row's run from column
+    /// 0 ever moves again. Only a Two in column 0 could have moved (every other card of
+    /// a run stands right of its predecessor, the one cell it may go to), so these are
+    /// `common`'s moves without a Two leaving column 0.
+    Aisleriot,
 }
 
 impl Variant {
@@ -22,10 +28,17 @@ impl Variant {
         match self {
             Variant::Basic => "basic",
             Variant::Common => "common",
+            Variant::Aisleriot => "aisleriot",
         }
     }
-    /// Both variants.
-    pub const ALL: [Variant; 2] = [Variant::Basic, Variant::Common];
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [Variant::Basic, Variant::Common, Variant::Aisleriot];
+    /// The two variants every algorithm searches (`aisleriot` is searched by `dfs`).
+    pub const CLASSIC: [Variant; 2] = [Variant::Basic, Variant::Common];
+    /// Whether a gap in column 0 takes any Two (`common` and `aisleriot`).
+    pub const fn any_two(self) -> bool {
+        !matches!(self, Variant::Basic)
+    }
 }
 
 impl fmt::Display for Variant {
@@ -36,7 +49,7 @@ impl fmt::Display for Variant {
 
 /// A variant name that is neither `basic` nor `common`.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("unknown variant {0:?} (expected \"basic\" or \"common\")")]
+#[error("unknown variant {0:?} (expected \"basic\", \"common\" or \"aisleriot\")")]
 pub struct UnknownVariant(pub String);
 
 impl FromStr for Variant {
@@ -45,6 +58,7 @@ impl FromStr for Variant {
         match s.trim().to_ascii_lowercase().as_str() {
             "basic" => Ok(Variant::Basic),
             "common" => Ok(Variant::Common),
+            "aisleriot" => Ok(Variant::Aisleriot),
             _ => Err(UnknownVariant(s.to_string())),
         }
     }

@@ -1,5 +1,6 @@
 //! Verdicts of every depth-first configuration against the plain exhaustive reference,
-//! on thousands of small deals of both variants. Every `solvable` answer was replayed by
+//! on thousands of small deals of every variant (`aisleriot` is searched depth-first
+//! only; `aisleriot.rs` checks the reference's `aisleriot` moves on their own). Every `solvable` answer was replayed by
 //! the solver itself before being returned.
 use gaps_engine::*;
 
@@ -68,7 +69,7 @@ fn configs(variant: Variant) -> Vec<Config> {
         // Incremental transpositions alone are complete and cheap on the acyclic variant.
         Variant::Basic => cfg(false, true, 256, None),
         // With cycles and no table the search enumerates simple paths: cap it.
-        Variant::Common => cfg(false, true, 256, Some(1_000_000)),
+        Variant::Common | Variant::Aisleriot => cfg(false, true, 256, Some(1_000_000)),
     });
     v
 }
@@ -202,6 +203,18 @@ fn common_other_shapes_agree_with_reference() {
     }
 }
 
+#[test]
+fn aisleriot_3x5_agrees_with_reference() {
+    check_layout(3, 5, Variant::Aisleriot, 1500);
+}
+
+#[test]
+fn aisleriot_other_shapes_agree_with_reference() {
+    for (s, r) in [(2, 7), (3, 6), (4, 4), (2, 5)] {
+        check_layout(s, r, Variant::Aisleriot, 200);
+    }
+}
+
 /// Regression: with cycles, incremental transpositions skipped two reachable positions of
 /// this deal (each justified by the other). They are now used in settled positions only
 /// (column 0 all Twos, an acyclic region): the complete search must still enter every
@@ -274,7 +287,7 @@ fn sampling_and_auto_agree_with_reference() {
             // finders' one joining it when they are done); without a limit, the chain
             // runs with helper threads.
             let budgets: &[(Option<usize>, usize, bool)] = match variant {
-                Variant::Basic => &[(None, 1, false)],
+                Variant::Basic | Variant::Aisleriot => &[(None, 1, false)],
                 Variant::Common => &[
                     (None, 1, false),
                     (Some(96 << 10), 1, false),

@@ -28,7 +28,7 @@ fn reachable_positions(start: &Position, variant: Variant) -> Vec<Position> {
 fn frozen(pos: &Position, variant: Variant) -> Vec<Card> {
     let mask = match variant {
         Variant::Basic => pos.frozen_cards::<false>(),
-        Variant::Common => pos.frozen_cards::<true>(),
+        Variant::Common | Variant::Aisleriot => pos.frozen_cards::<true>(),
     };
     (0..128u8)
         .filter(|&c| mask >> c & 1 == 1)
@@ -41,8 +41,8 @@ fn misplaced(pos: &Position, variant: Variant, card: Card) -> bool {
     let (row, col) = pos.find(card).expect("card on the board");
     match variant {
         Variant::Basic => (row, col) != (card.suit() as usize, card.rank() as usize - 1),
-        Variant::Common if card.rank() == 1 => col != 0,
-        Variant::Common => {
+        Variant::Common | Variant::Aisleriot if card.rank() == 1 => col != 0,
+        Variant::Common | Variant::Aisleriot => {
             col == 0 || pos.at(row, col - 1) != Some(Card::new(card.suit(), card.rank() - 1))
         }
     }
@@ -51,7 +51,7 @@ fn misplaced(pos: &Position, variant: Variant, card: Card) -> bool {
 fn is_dead(pos: &Position, variant: Variant) -> bool {
     match variant {
         Variant::Basic => pos.is_dead_basic(),
-        Variant::Common => pos.is_dead_common(),
+        Variant::Common | Variant::Aisleriot => pos.is_dead_common(),
     }
 }
 
@@ -139,7 +139,7 @@ fn a_crossed_pair_of_rows_is_dead() {
 fn is_dead_after(pos: &Position, variant: Variant, moved: Card) -> bool {
     match variant {
         Variant::Basic => pos.is_dead_basic_after(moved),
-        Variant::Common => pos.is_dead_common_after(moved),
+        Variant::Common | Variant::Aisleriot => pos.is_dead_common_after(moved),
     }
 }
 

@@ -26,7 +26,7 @@ fn cases() -> Vec<(Variant, usize, usize, u64)> {
         let sizes: &[(usize, usize)] = match variant {
             Variant::Basic => &[(2, 5), (2, 7), (3, 5), (4, 4), (3, 6), (4, 5), (4, 6)],
             // Cycles make `common` spaces far larger: 4x5 reaches a million positions.
-            Variant::Common => &[(2, 5), (2, 7), (3, 5), (4, 4), (3, 6)],
+            Variant::Common | Variant::Aisleriot => &[(2, 5), (2, 7), (3, 5), (4, 4), (3, 6)],
         };
         for &(suits, ranks) in sizes {
             for deal in 0..12 {

@@ -112,6 +112,11 @@ fn moves_by_the_rules(p: &Position, v: Variant) -> Vec<String> {
                 match v {
                     Variant::Basic => vec![Card::new(row as u8, 1)],
                     Variant::Common => (0..layout.suits()).map(|s| Card::new(s as u8, 1)).collect(),
+                    // Aisleriot: a Two in column 0 heads its run and never moves again.
+                    Variant::Aisleriot => (0..layout.suits())
+                        .map(|s| Card::new(s as u8, 1))
+                        .filter(|&two| p.find(two).is_some_and(|(_, c)| c != 0))
+                        .collect(),
                 }
             } else {
                 match p.at(row, col - 1) {

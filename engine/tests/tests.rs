@@ -5,6 +5,7 @@
 
 mod common;
 
+mod aisleriot;
 mod blocks;
 mod cross_check;
 mod dead;

@@ -67,16 +67,18 @@ pub fn pysol_variant(
     }
 }
 
-/// The redeals of a solve of `source`: `flag` (`--redeals`, 0..=2) or the source's
-/// default, by the engine's one rule ([`DealSource::redeal_count`]).
-pub fn redeal_count(flag: Option<u8>, source: &DealSource) -> anyhow::Result<u8> {
+/// The redeals of a solve of `source` under `variant`: `flag` (`--redeals`, 0..=2) or
+/// the source's default, by the engine's one rule ([`DealSource::redeal_count`]).
+pub fn redeal_count(flag: Option<u8>, source: &DealSource, variant: Variant) -> anyhow::Result<u8> {
     source
-        .redeal_count(flag.map(u64::from))
+        .redeal_count(flag.map(u64::from), variant)
         .map_err(|e| match e {
             RedealsError::TooMany(got) => input_error(format!(
             "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {got}"
         )),
-            e @ RedealsError::AboveGame { .. } => input_error(format!("--redeals: {e}")),
+            e @ (RedealsError::AboveGame { .. } | RedealsError::Aisleriot(_)) => {
+                input_error(format!("--redeals: {e}"))
+            }
             RedealsError::NoShuffle(got) => input_error(format!(
                 "--redeals {got} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
              position alone has no generator to redeal it with)"
@@ -87,7 +89,7 @@ pub fn redeal_count(flag: Option<u8>, source: &DealSource) -> anyhow::Result<u8>
 /// Search parameters.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Rules: basic or common [default: basic; with `--pysol`, the game's].
+    /// Rules: basic, common or aisleriot [default: basic; with `--pysol`, the game's].
     #[arg(long)]
     pub variant: Option<String>,
     /// auto, dfs, sampling, hybrid, blocks, assign or exact.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct CountCmd {
-    /// Rules: basic or common [default: basic; with `--pysol`, the game's].
+    /// Rules: basic, common or aisleriot [default: basic; with `--pysol`, the game's].
     #[arg(long)]
     variant: Option<String>,
     /// Memory for the visited set, in MiB (about 18 bytes a key when full; on common one

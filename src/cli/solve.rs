@@ -112,7 +112,7 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
         None => cmd.search.variant()?,
     };
     let options = cmd.search.lone_options(variant)?;
-    let count = redeal_count(cmd.redeals, &source)?;
+    let count = redeal_count(cmd.redeals, &source, variant)?;
     let start = source.start();
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
     let redeals = source.redeals(count);
@@ -310,7 +310,7 @@ fn solve_line(
         Some(game) => DealSource::Pysol(game),
         None => DealSource::Position(start),
     };
-    let count = redeal_count(request.redeals.or(redeals), &source)
+    let count = redeal_count(request.redeals.or(redeals), &source, variant)
         .map_err(|e| e.to_string().replace("--redeals", "redeals"))?;
     let redeals = source.redeals(count);
     let report =

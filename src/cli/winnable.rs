@@ -75,7 +75,7 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
             .map_err(|e| input_error(format!("--from/--count: {e}")))?;
     }
     let family = DealFamily::Pysol(game);
-    let redeals = redeal_count(cmd.redeals, &family.source(cmd.from))?;
+    let redeals = redeal_count(cmd.redeals, &family.source(cmd.from), game.variant())?;
     let header = if redeals > 0 {
         ROUNDS_HEADER
     } else {

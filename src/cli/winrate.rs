@@ -447,7 +447,7 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         }
     };
     // Every deal of a family has the same redeal rule: its first one answers for all.
-    let redeal_count = redeal_count(cmd.redeals, &family.source(1))?;
+    let redeal_count = redeal_count(cmd.redeals, &family.source(1), variant)?;
     // With no redeal the run is a first-round run, its `--out` file in the old form.
     let redeals = (redeal_count > 0).then_some(redeal_count);
     let header = if redeals.is_some() {

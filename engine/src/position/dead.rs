@@ -89,7 +89,11 @@ impl Position {
     pub fn is_dead_under(&self, variant: crate::variant::Variant) -> bool {
         match variant {
             crate::variant::Variant::Basic => self.is_dead_basic(),
-            crate::variant::Variant::Common => self.is_dead_common(),
+            // `aisleriot` plays a subset of `common`'s moves: a position lost under
+            // `common` is lost under it too.
+            crate::variant::Variant::Common | crate::variant::Variant::Aisleriot => {
+                self.is_dead_common()
+            }
         }
     }
 

@@ -347,11 +347,43 @@ impl Position {
         }
     }
 
+    /// The `aisleriot` moves: `common`'s without a Two leaving column 0 (a Two there
+    /// heads its row's run, which never moves again).
+    pub fn aisleriot_moves<const N: usize>(&self, out: &mut MoveList<N>) {
+        out.clear();
+        let suits = self.layout.suits();
+        for slot in 0..suits {
+            let g = self.gaps[slot];
+            if col_of(g) == 0 {
+                for s in 0..suits {
+                    let two = Card::new(s as u8, 1);
+                    let from = self.place[two.code() as usize];
+                    if col_of(from) != 0 {
+                        out.push(Move {
+                            card: two,
+                            from,
+                            to: g,
+                            gap: slot as u8,
+                        });
+                    }
+                }
+            } else if let Some(card) = self.successor_for(g) {
+                out.push(Move {
+                    card,
+                    from: self.place[card.code() as usize],
+                    to: g,
+                    gap: slot as u8,
+                });
+            }
+        }
+    }
+
     /// The legal moves under `variant`.
     pub fn legal_moves(&self, variant: Variant, out: &mut MoveList<MAX_MOVES>) {
         match variant {
             Variant::Basic => self.basic_moves(out),
             Variant::Common => self.common_moves(out),
+            Variant::Aisleriot => self.aisleriot_moves(out),
         }
     }
 
@@ -519,7 +551,7 @@ impl Position {
     pub fn is_won(&self, variant: Variant) -> bool {
         match variant {
             Variant::Basic => self.is_won_basic(),
-            Variant::Common => self.is_won_common(),
+            Variant::Common | Variant::Aisleriot => self.is_won_common(),
         }
     }
 

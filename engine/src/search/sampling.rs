@@ -52,6 +52,8 @@ impl Sampler {
         match variant {
             Variant::Basic => self.run_rules::<false>(start, max_probes, rng, budget, stats),
             Variant::Common => self.run_rules::<true>(start, max_probes, rng, budget, stats),
+            // Not sampled (`solve::resolve_algorithm` refuses it): nothing proved.
+            Variant::Aisleriot => Outcome::NoWin(StopReason::ProbeLimit),
         }
     }
 
@@ -113,7 +115,7 @@ mod tests {
         let mut sampler = Sampler::default();
         let mut wins = 0;
         for seed in 0..200 {
-            for variant in Variant::ALL {
+            for variant in Variant::CLASSIC {
                 let start = deal(seed, layout);
                 let run = |sampler: &mut Sampler| {
                     let mut stats = SearchStats::default();
@@ -151,7 +153,7 @@ mod tests {
         for (suits, ranks) in [(4, 13), (3, 5), (8, 4), (1, 6)] {
             let layout = Layout::new(suits, ranks).unwrap();
             for seed in 0..40 {
-                for variant in Variant::ALL {
+                for variant in Variant::CLASSIC {
                     let mut pos = deal(seed, layout);
                     for _ in 0..30 {
                         let mut legal = MoveList::<MAX_MOVES>::default();
@@ -168,6 +170,7 @@ mod tests {
                                     assert_eq!(n, legal.len() as u64);
                                     k
                                 }),
+                                Variant::Aisleriot => unreachable!("not sampled"),
                             };
                             if k < legal.len() as u64 {
                                 seen.push(got.expect("a move for every index below n"));

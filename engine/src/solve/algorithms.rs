@@ -13,7 +13,7 @@ use crate::position::Position;
 use crate::search::assign::{assignments, AssignmentCaps};
 use crate::search::blocks::BlockOptions;
 use crate::search::budget::{Budget, StopReason};
-use crate::search::dfs::gaps_game::{BasicGame, CommonGame, GapsGame, Rules};
+use crate::search::dfs::gaps_game::{AisleriotGame, BasicGame, CommonGame, GapsGame, Rules};
 use crate::search::dfs::table::TranspositionTable;
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::exact::{self, ExactOptions, ExactSearch, SettledReductions};
@@ -57,6 +57,7 @@ fn effective_dfs(options: DfsOptions, variant: Variant) -> DfsOptions {
     match variant {
         Variant::Basic => options.effective::<BasicGame>(),
         Variant::Common => options.effective::<CommonGame>(),
+        Variant::Aisleriot => options.effective::<AisleriotGame>(),
     }
 }
 
@@ -162,6 +163,14 @@ impl Solver {
         match options.variant {
             Variant::Basic => run_dfs(&mut self.basic, start, table, options.dfs, budget, stats),
             Variant::Common => run_dfs(&mut self.common, start, table, options.dfs, budget, stats),
+            Variant::Aisleriot => run_dfs(
+                &mut self.aisleriot,
+                start,
+                table,
+                options.dfs,
+                budget,
+                stats,
+            ),
         }
     }
 

@@ -122,7 +122,7 @@ pub enum SolveError {
 pub fn default_dfs_table_bytes(variant: Variant) -> usize {
     match variant {
         Variant::Basic => BASIC_TABLE_BYTES,
-        Variant::Common => usize::MAX,
+        Variant::Common | Variant::Aisleriot => usize::MAX,
     }
 }
 
@@ -131,7 +131,15 @@ pub fn default_dfs_table_bytes(variant: Variant) -> usize {
 /// queueing it.
 pub fn resolve_algorithm(algorithm: Algorithm, variant: Variant) -> Result<Algorithm, SolveError> {
     match (algorithm, variant) {
-        (Algorithm::Auto, Variant::Basic) | (Algorithm::Dfs, _) => Ok(Algorithm::Dfs),
+        // `aisleriot` is searched depth-first only: the other searches' reductions
+        // assume `common`'s moves (docs/engine.md, "Aisleriot").
+        (Algorithm::Auto, Variant::Aisleriot) => Ok(Algorithm::Dfs),
+        (Algorithm::Dfs, _) => Ok(Algorithm::Dfs),
+        (algorithm, Variant::Aisleriot) => Err(SolveError::UnsupportedVariant {
+            algorithm,
+            variant: Variant::Aisleriot,
+        }),
+        (Algorithm::Auto, Variant::Basic) => Ok(Algorithm::Dfs),
         (Algorithm::Auto, Variant::Common) => Ok(Algorithm::Auto),
         (Algorithm::Sampling, _) => Ok(Algorithm::Sampling),
         (Algorithm::Hybrid, _) => Ok(Algorithm::Hybrid),

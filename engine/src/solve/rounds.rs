@@ -60,6 +60,9 @@ pub enum RedealsError {
         /// The game.
         game: crate::pysol::PysolGame,
     },
+    /// Redeals under `aisleriot`, which plays its first round only.
+    #[error("aisleriot plays the first round only: Aisleriot's own redeals cannot be reproduced (got {0} redeal(s))")]
+    Aisleriot(u64),
     /// Redeals for a deal whose generator is unknown (a position given as text).
     #[error("{0} redeal(s) need the deal's shuffle, and a position has none")]
     NoShuffle(u64),

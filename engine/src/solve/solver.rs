@@ -15,7 +15,7 @@ use crate::position::Position;
 use crate::replay::verify_solution;
 use crate::search::blocks::BlockSolver;
 use crate::search::budget::Budget;
-use crate::search::dfs::gaps_game::{BasicGame, CommonGame};
+use crate::search::dfs::gaps_game::{AisleriotGame, BasicGame, CommonGame};
 use crate::search::dfs::table::TranspositionTable;
 use crate::search::dfs::DepthFirst;
 use crate::search::exact::ExactSearch;
@@ -45,6 +45,7 @@ pub struct Solver {
     pub(super) table: TranspositionTable,
     pub(super) basic: DepthFirst<BasicGame>,
     pub(super) common: DepthFirst<CommonGame>,
+    pub(super) aisleriot: DepthFirst<AisleriotGame>,
     pub(super) sampler: Sampler,
     pub(super) hybrid: HybridSearch,
     pub(super) blocks: BlockSolver,
@@ -67,6 +68,7 @@ impl Solver {
             table,
             basic: DepthFirst::default(),
             common: DepthFirst::default(),
+            aisleriot: DepthFirst::default(),
             sampler: Sampler::default(),
             hybrid: HybridSearch::default(),
             blocks,

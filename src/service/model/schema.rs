@@ -76,6 +76,11 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
             {"required": ["position"]},
             {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
         ]}},
+        // `aisleriot` plays the first round only.
+        {"not": {"allOf": [
+            {"required": ["variant"], "properties": {"variant": {"const": "aisleriot"}}},
+            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
+        ]}},
     ]);
     morpion_request(schemas, config);
     let pysol = &mut schemas["PysolSpec"]["properties"];
@@ -100,6 +105,11 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         ]},
         {"not": {"anyOf": pysol_contradictions()}},
         {"anyOf": algorithm_cases(config, true)},
+        // `aisleriot` plays the first round only.
+        {"not": {"allOf": [
+            {"required": ["variant"], "properties": {"variant": {"const": "aisleriot"}}},
+            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
+        ]}},
     ]);
     let games_batch = &mut schemas["PysolBatchSpec"]["properties"];
     games_batch["game"]["enum"] = json!(games);
@@ -155,19 +165,26 @@ fn pysol_game(game: &str) -> Value {
         "type": "object", "required": ["game"], "properties": {"game": {"const": game}}}}})
 }
 
+/// A job or batch given as a PySolFC game played as `variant`.
+fn games_played_as(variant: Variant) -> Value {
+    let games: Vec<Value> = played()
+        .filter(|g| g.variant() == variant)
+        .map(|g| pysol_game(g.name()))
+        .collect();
+    json!({"anyOf": games})
+}
+
 /// What a job or batch given as a PySolFC game may not ask: another variant than the
 /// game's, or more redeals than the game's own.
 fn pysol_contradictions() -> Value {
     let mut cases = Vec::new();
     for game in PysolGame::ALL.into_iter().filter(|g| g.is_played()) {
-        let other = match game.variant() {
-            Variant::Basic => Variant::Common,
-            Variant::Common => Variant::Basic,
-        };
-        cases.push(
-            json!({"allOf": [pysol_game(game.name()), {"required": ["variant"],
-            "properties": {"variant": {"const": other.name()}}}]}),
-        );
+        for other in Variant::ALL.into_iter().filter(|&v| v != game.variant()) {
+            cases.push(
+                json!({"allOf": [pysol_game(game.name()), {"required": ["variant"],
+                "properties": {"variant": {"const": other.name()}}}]}),
+            );
+        }
         cases.push(
             json!({"allOf": [pysol_game(game.name()), {"required": ["redeals"],
             "properties": {"redeals": {"type": "integer", "minimum": game.own_redeals() + 1}}}]}),
@@ -299,10 +316,10 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
             vec![json!({"required": ["variant"], "properties": {"variant": {"enum": named}}})];
         let unnamed = json!({"properties": {"variant": {"type": "null"}}});
         if implied_basic {
-            ways.push(json!({"allOf": [unnamed, {"not": pysol_game("montana")}]}));
+            ways.push(json!({"allOf": [unnamed, {"not": games_played_as(Variant::Common)}]}));
         }
         if named.contains(&"common") {
-            ways.push(json!({"allOf": [unnamed, pysol_game("montana")]}));
+            ways.push(json!({"allOf": [unnamed, games_played_as(Variant::Common)]}));
         }
         case["anyOf"] = json!(ways);
         case
@@ -311,14 +328,28 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
     let basic = json!(["basic", null]);
     let common = json!(["common"]);
     let auto = json!(["auto", null]);
+    // `aisleriot` is searched depth-first only (`auto` is `dfs` there).
+    let with_aisleriot = json!(["basic", "common", "aisleriot", null]);
     json!([
         case(
-            json!(["dfs", "hybrid"]),
+            json!(["dfs"]),
+            with_aisleriot,
+            &["algorithm"],
+            limits(false, 1, table)
+        ),
+        case(
+            json!(["hybrid"]),
             any_variant.clone(),
             &["algorithm"],
             limits(false, 1, table)
         ),
         case(auto.clone(), basic.clone(), &[], limits(false, 1, table)),
+        case(
+            auto.clone(),
+            json!(["aisleriot"]),
+            &["variant"],
+            limits(false, 1, table)
+        ),
         case(
             json!(["assign"]),
             common.clone(),

@@ -103,14 +103,18 @@ fn validate_common(
 
 /// The redeals of a request for `source` (the engine's one rule:
 /// [`DealSource::redeal_count`]), or a 422 naming the field.
-pub fn redeals_of(asked: Option<u64>, source: &DealSource) -> Result<i64, ApiError> {
-    match source.redeal_count(asked) {
+pub fn redeals_of(
+    asked: Option<u64>,
+    source: &DealSource,
+    variant: Variant,
+) -> Result<i64, ApiError> {
+    match source.redeal_count(asked, variant) {
         Ok(redeals) => Ok(i64::from(redeals)),
         Err(RedealsError::TooMany(got)) => Err(ApiError::Unprocessable(format!(
             "redeals must be between 0 and {MAX_REDEALS} (PySolFC's Montana allows two \
              redeals; got {got})"
         ))),
-        Err(e @ RedealsError::AboveGame { .. }) => {
+        Err(e @ (RedealsError::AboveGame { .. } | RedealsError::Aisleriot(_))) => {
             Err(ApiError::Unprocessable(format!("redeals: {e}")))
         }
         Err(RedealsError::NoShuffle(got)) => Err(ApiError::Unprocessable(format!(
@@ -176,7 +180,7 @@ impl JobRequest {
             }
             let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
             job.pysol = Some(Stored(game));
-            job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game))?;
+            job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game), game.variant())?;
             return Ok(job);
         }
         let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
@@ -200,7 +204,7 @@ impl JobRequest {
             (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
         };
         let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
-        job.redeals = redeals_of(self.redeals, &job.source())?;
+        job.redeals = redeals_of(self.redeals, &job.source(), common.variant)?;
         Ok(job)
     }
 
@@ -375,7 +379,7 @@ impl BatchRequest {
             threads: common.threads,
             created_by: Some(created_by.to_string()),
             pysol_game: game.map(|g| g.name().to_string()),
-            redeals: redeals_of(self.redeals, &batch_source)?,
+            redeals: redeals_of(self.redeals, &batch_source, common.variant)?,
         })
     }
 }

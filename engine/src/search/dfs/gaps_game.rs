@@ -146,6 +146,53 @@ impl Rules for CommonRules {
     }
 }
 
+/// The `aisleriot` rules: `common`'s, except that a Two never leaves column 0.
+///
+/// What `common`'s rules here still give it:
+/// - The commutation test (module invariant): a move's legality depends on its gap,
+///   the gap's left neighbour and where its card stands; the one more condition here
+///   (the card is not a Two in column 0) is about the card's own cell, which a
+///   commuting move does not touch, so the test is the same.
+/// - Settled positions (every column-0 cell a Two) are the same positions with the same
+///   moves as under `common` (no Two can move in either), so the `basic` stubborn sets
+///   apply to them as to `common`'s.
+/// - Dead positions: every line here is a line of `common`, so a position `common`
+///   proves dead (no line wins) is dead here too.
+///
+/// Cycles are assumed (`ACYCLIC = false`), as for `common`, though none is known: the
+/// search's path handling costs little and needs no proof.
+pub struct AisleriotRules;
+
+impl Rules for AisleriotRules {
+    type Moves = MoveList<MAX_MOVES>;
+    const ACYCLIC: bool = false;
+    #[inline(always)]
+    fn settled(pos: &Position) -> bool {
+        pos.column0_all_twos()
+    }
+    #[inline(always)]
+    fn generate(pos: &Position, out: &mut Self::Moves) {
+        pos.aisleriot_moves(out)
+    }
+    #[inline(always)]
+    fn is_won(pos: &Position) -> bool {
+        pos.is_won_common()
+    }
+    #[inline(always)]
+    fn is_dead(pos: &Position) -> bool {
+        pos.is_dead_common()
+    }
+    #[inline(always)]
+    fn is_dead_after(pos: &Position, m: Move) -> bool {
+        pos.is_dead_common_after(m.card)
+    }
+    #[inline(always)]
+    fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
+        // Only called in settled positions, where these are `common`'s moves.
+        pos.stubborn_moves::<true>(moves.as_slice(), moves.legal(), moves.legal())
+    }
+}
+
 /// A Gaps position searched under the rules `R`.
 pub struct GapsGame<R> {
     /// The current position.
@@ -167,6 +214,8 @@ impl<R: Rules> GapsGame<R> {
 pub type BasicGame = GapsGame<BasicRules>;
 /// The `common` variant as a [`Game`].
 pub type CommonGame = GapsGame<CommonRules>;
+/// The `aisleriot` variant as a [`Game`].
+pub type AisleriotGame = GapsGame<AisleriotRules>;
 
 impl<R: Rules> Game for GapsGame<R> {
     type Move = Move;
