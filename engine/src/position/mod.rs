@@ -322,34 +322,20 @@ impl Position {
     /// Appends the legal moves of the `common` variant (any Two into a column-0 gap).
     #[inline(always)]
     pub fn common_moves<const N: usize>(&self, out: &mut MoveList<N>) {
-        out.clear();
-        let suits = self.layout.suits();
-        for slot in 0..suits {
-            let g = self.gaps[slot];
-            if col_of(g) == 0 {
-                for s in 0..suits {
-                    let two = Card::new(s as u8, 1);
-                    out.push(Move {
-                        card: two,
-                        from: self.place[two.code() as usize],
-                        to: g,
-                        gap: slot as u8,
-                    });
-                }
-            } else if let Some(card) = self.successor_for(g) {
-                out.push(Move {
-                    card,
-                    from: self.place[card.code() as usize],
-                    to: g,
-                    gap: slot as u8,
-                });
-            }
-        }
+        self.any_two_moves::<false, N>(out)
     }
 
     /// The `aisleriot` moves: `common`'s without a Two leaving column 0 (a Two there
     /// heads its row's run, which never moves again).
+    #[inline(always)]
     pub fn aisleriot_moves<const N: usize>(&self, out: &mut MoveList<N>) {
+        self.any_two_moves::<true, N>(out)
+    }
+
+    /// The moves of the variants whose column 0 takes any Two; with `FIXED_TWOS`, no
+    /// Two leaves column 0.
+    #[inline(always)]
+    fn any_two_moves<const FIXED_TWOS: bool, const N: usize>(&self, out: &mut MoveList<N>) {
         out.clear();
         let suits = self.layout.suits();
         for slot in 0..suits {
@@ -358,7 +344,7 @@ impl Position {
                 for s in 0..suits {
                     let two = Card::new(s as u8, 1);
                     let from = self.place[two.code() as usize];
-                    if col_of(from) != 0 {
+                    if !(FIXED_TWOS && col_of(from) == 0) {
                         out.push(Move {
                             card: two,
                             from,

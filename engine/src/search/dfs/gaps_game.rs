@@ -114,37 +114,7 @@ impl Rules for BasicRules {
 /// each card following its predecessor), and the `basic` stubborn sets apply with a
 /// row's Two in place of its ace. On 4x6 and 4x7 deals 76-78% of the reachable
 /// positions are settled (62-68% in lost deals).
-pub struct CommonRules;
-
-impl Rules for CommonRules {
-    type Moves = MoveList<MAX_MOVES>;
-    const ACYCLIC: bool = false;
-    #[inline(always)]
-    fn settled(pos: &Position) -> bool {
-        pos.column0_all_twos()
-    }
-    #[inline(always)]
-    fn generate(pos: &Position, out: &mut Self::Moves) {
-        pos.common_moves(out)
-    }
-    #[inline(always)]
-    fn is_won(pos: &Position) -> bool {
-        pos.is_won_common()
-    }
-    #[inline(always)]
-    fn is_dead(pos: &Position) -> bool {
-        pos.is_dead_common()
-    }
-    #[inline(always)]
-    fn is_dead_after(pos: &Position, m: Move) -> bool {
-        pos.is_dead_common_after(m.card)
-    }
-    #[inline(always)]
-    fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
-        // Only called in settled positions: the Twos of column 0 never move again.
-        pos.stubborn_moves::<true>(moves.as_slice(), moves.legal(), moves.legal())
-    }
-}
+pub type CommonRules = AnyTwoRules<false>;
 
 /// The `aisleriot` rules: `common`'s, except that a Two never leaves column 0.
 ///
@@ -161,9 +131,13 @@ impl Rules for CommonRules {
 ///
 /// Cycles are assumed (`ACYCLIC = false`), as for `common`, though none is known: the
 /// search's path handling costs little and needs no proof.
-pub struct AisleriotRules;
+pub type AisleriotRules = AnyTwoRules<true>;
 
-impl Rules for AisleriotRules {
+/// The rules of the variants whose column 0 takes any Two (`common`, and with
+/// `FIXED_TWOS` `aisleriot`): everything but the move generator is `common`'s.
+pub struct AnyTwoRules<const FIXED_TWOS: bool>;
+
+impl<const FIXED_TWOS: bool> Rules for AnyTwoRules<FIXED_TWOS> {
     type Moves = MoveList<MAX_MOVES>;
     const ACYCLIC: bool = false;
     #[inline(always)]
@@ -172,7 +146,11 @@ impl Rules for AisleriotRules {
     }
     #[inline(always)]
     fn generate(pos: &Position, out: &mut Self::Moves) {
-        pos.aisleriot_moves(out)
+        if FIXED_TWOS {
+            pos.aisleriot_moves(out)
+        } else {
+            pos.common_moves(out)
+        }
     }
     #[inline(always)]
     fn is_won(pos: &Position) -> bool {
@@ -188,7 +166,7 @@ impl Rules for AisleriotRules {
     }
     #[inline(always)]
     fn stubborn(pos: &Position, moves: &Self::Moves) -> Option<u64> {
-        // Only called in settled positions, where these are `common`'s moves.
+        // Only called in settled positions: the Twos of column 0 never move again.
         pos.stubborn_moves::<true>(moves.as_slice(), moves.legal(), moves.legal())
     }
 }
