@@ -10,7 +10,7 @@
 
 use crate::service::config::Config;
 use crate::service::job::Game;
-use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict};
+use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict, MAX_REDEALS};
 use serde_json::{json, Value};
 
 /// The largest deal number.
@@ -67,20 +67,12 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         json!(["3S 2H -- 2S/3H -- 4H 4S", "2S 3S 4S --/2H 3H 4H --"]);
     job["allOf"] = json!([
         {"oneOf": [{"required": ["position"]}, {"required": ["deal"]}, {"required": ["pysol"]}]},
-        // A variant given with a PySolFC game is the game's, and its redeals at most
-        // the game's own.
+        // A variant given with a PySolFC game is the game's.
         {"not": {"anyOf": pysol_contradictions()}},
         {"anyOf": algorithm_cases(config, false)},
-        // A redeal needs the deal's generator: a position takes none.
-        {"not": {"allOf": [
-            {"required": ["position"]},
-            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
-        ]}},
-        // `aisleriot` plays the first round only.
-        {"not": {"allOf": [
-            {"required": ["variant"], "properties": {"variant": {"const": "aisleriot"}}},
-            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
-        ]}},
+        // A redeal needs the deal's generator (a position takes none), `aisleriot` plays
+        // the first round only, and a PySolFC game allows its own number.
+        redeal_refusals(true),
     ]);
     morpion_request(schemas, config);
     let pysol = &mut schemas["PysolSpec"]["properties"];
@@ -105,11 +97,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         ]},
         {"not": {"anyOf": pysol_contradictions()}},
         {"anyOf": algorithm_cases(config, true)},
-        // `aisleriot` plays the first round only.
-        {"not": {"allOf": [
-            {"required": ["variant"], "properties": {"variant": {"const": "aisleriot"}}},
-            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}},
-        ]}},
+        redeal_refusals(false),
     ]);
     let games_batch = &mut schemas["PysolBatchSpec"]["properties"];
     games_batch["game"]["enum"] = json!(games);
@@ -158,39 +146,76 @@ fn morpion_request(schemas: &mut Value, config: &Config) {
 /// Pentasol text.
 pub const MORPION_EXAMPLE: &str = "(3,3)\n(2,2) / 0\n(6,10) | -2\n(4,6) - -2\n(5,3) - +2\n";
 
-/// A job or batch given as the PySolFC game `game` (`pysol` an object naming it: a
-/// `null` one is no game).
-fn pysol_game(game: &str) -> Value {
+/// A job or batch given as one of the PySolFC games `games` (`pysol` an object naming
+/// it: a `null` one is no game).
+fn pysol_games(games: &[&str]) -> Value {
     json!({"required": ["pysol"], "properties": {"pysol": {
-        "type": "object", "required": ["game"], "properties": {"game": {"const": game}}}}})
+        "type": "object", "required": ["game"], "properties": {"game": {"enum": games}}}}})
 }
 
 /// A job or batch given as a PySolFC game played as `variant`.
 fn games_played_as(variant: Variant) -> Value {
-    let games: Vec<Value> = played()
+    let games: Vec<&str> = played()
         .filter(|g| g.variant() == variant)
-        .map(|g| pysol_game(g.name()))
+        .map(|g| g.name())
         .collect();
-    json!({"anyOf": games})
+    pysol_games(&games)
 }
 
 /// What a job or batch given as a PySolFC game may not ask: another variant than the
-/// game's, or more redeals than the game's own.
+/// game's. One case per variant, naming its games in one `enum` (schemathesis'
+/// generator gives up on a case per game).
 fn pysol_contradictions() -> Value {
     let mut cases = Vec::new();
-    for game in PysolGame::ALL.into_iter().filter(|g| g.is_played()) {
-        for other in Variant::ALL.into_iter().filter(|&v| v != game.variant()) {
+    for variant in Variant::ALL {
+        let others: Vec<&str> = Variant::ALL
+            .into_iter()
+            .filter(|&v| v != variant)
+            .map(Variant::name)
+            .collect();
+        let games: Vec<&str> = played()
+            .filter(|g| g.variant() == variant)
+            .map(|g| g.name())
+            .collect();
+        if !games.is_empty() {
             cases.push(
-                json!({"allOf": [pysol_game(game.name()), {"required": ["variant"],
-                "properties": {"variant": {"const": other.name()}}}]}),
+                json!({"allOf": [pysol_games(&games), {"required": ["variant"],
+                "properties": {"variant": {"enum": others}}}]}),
             );
         }
-        cases.push(
-            json!({"allOf": [pysol_game(game.name()), {"required": ["redeals"],
-            "properties": {"redeals": {"type": "integer", "minimum": game.own_redeals() + 1}}}]}),
-        );
     }
     Value::Array(cases)
+}
+
+/// The redeals a job (`position` possible) or batch may not ask, as one `not`: any
+/// redeal for a `position` (no shuffle), under `aisleriot` (first round only) or for a
+/// PySolFC game without redeals, and more than a PySolFC game's own number. Kept to
+/// one `not` with one case per number of redeals: the generator gives up on more.
+fn redeal_refusals(with_position: bool) -> Value {
+    let at_least = |n: u8| json!({"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": n}}});
+    let with_own = |own: u8| -> Vec<&'static str> {
+        played()
+            .filter(|g| g.own_redeals() == own)
+            .map(|g| g.name())
+            .collect()
+    };
+    let mut none =
+        vec![json!({"required": ["variant"], "properties": {"variant": {"const": "aisleriot"}}})];
+    if with_position {
+        none.push(json!({"required": ["position"]}));
+    }
+    let no_redeal_games = with_own(0);
+    if !no_redeal_games.is_empty() {
+        none.push(pysol_games(&no_redeal_games));
+    }
+    let mut cases = vec![json!({"allOf": [{"anyOf": none}, at_least(1)]})];
+    for own in 1..MAX_REDEALS {
+        let games = with_own(own);
+        if !games.is_empty() {
+            cases.push(json!({"allOf": [pysol_games(&games), at_least(own + 1)]}));
+        }
+    }
+    json!({"not": {"anyOf": cases}})
 }
 
 /// PySolFC game references `GET /v1/verdicts` takes: a game the engine plays, a colon
@@ -328,24 +353,17 @@ fn algorithm_cases(config: &Config, batch: bool) -> Value {
     let basic = json!(["basic", null]);
     let common = json!(["common"]);
     let auto = json!(["auto", null]);
-    // `aisleriot` is searched depth-first only (`auto` is `dfs` there).
-    let with_aisleriot = json!(["basic", "common", "aisleriot", null]);
+    // `aisleriot` is searched depth-first only (`auto` is `dfs` there): a case of its own.
     json!([
         case(
-            json!(["dfs"]),
-            with_aisleriot,
-            &["algorithm"],
-            limits(false, 1, table)
-        ),
-        case(
-            json!(["hybrid"]),
+            json!(["dfs", "hybrid"]),
             any_variant.clone(),
             &["algorithm"],
             limits(false, 1, table)
         ),
         case(auto.clone(), basic.clone(), &[], limits(false, 1, table)),
         case(
-            auto.clone(),
+            json!(["auto", "dfs", null]),
             json!(["aisleriot"]),
             &["variant"],
             limits(false, 1, table)
