@@ -170,14 +170,18 @@ async function run() {
     await solveNewJob(page);
     assert.equal(await page.textContent('#job-verdict'), 'solvable');
     const latest = (await (await fetch(`${base}/v1/jobs?limit=1`)).json()).jobs[0];
-    assert.deepEqual(latest.pysol, { game: 'blue-moon', number: 2 });
+    assert.equal(latest.pysol.game, 'blue-moon');
+    assert.equal(latest.pysol.number, 2);
+    // The job shows PySolFC's board (its Aces column) and the solution on it.
+    assert.equal(latest.pysol.board, game.board);
+    assert.equal(latest.pysol.board_solution.length, latest.solution.length);
     // A number above 2^53 (where JavaScript numbers lose digits) reaches the job exactly.
     await page.fill('#pysol-number', '9007199254740993');
     await page.click('#pysol-load');
     await page.waitForFunction(() => document.querySelector('#board-status').textContent.includes('#9007199254740993'));
     await solveNewJob(page);
     const latestText = await (await fetch(`${base}/v1/jobs?limit=1`)).text();
-    assert.match(latestText, /"pysol":\{"game":"blue-moon","number":9007199254740993\}/);
+    assert.match(latestText, /"pysol":\{"game":"blue-moon","number":9007199254740993,/);
 
     console.log('step: a game lost in its first round is won with a redeal, and the replay deals again');
     await page.selectOption('#pysol-game', 'montana');
