@@ -1,6 +1,8 @@
-"""Prints the table of PySolFC's Gaps games' win rates from the CSVs that
-scripts/pysol-table.sh writes under docs/data (a game whose CSV is missing or short is
-shown with what it holds)."""
+"""Prints the tables of PySolFC's Gaps games from the CSVs that scripts/pysol-table.sh
+writes under docs/data (a game whose CSV is missing or short is shown with what it
+holds): the win rates, first round and as played, with Wilson intervals; then, for
+each run, how much was decided within 10 s and within 60 s, the median and p99 time a
+game, and the search's nodes per second over the run."""
 import csv
 import math
 import os
@@ -45,8 +47,38 @@ def cell(name):
             f"[{100 * lo:.1f}, {100 * hi:.1f}]{part}")
 
 
+def effort(name):
+    path = os.path.join(DATA, name)
+    if not os.path.exists(path):
+        return None
+    rows = list(csv.DictReader(open(path)))
+    seconds = sorted(float(r["seconds"]) for r in rows)
+    decided = [float(r["seconds"]) for r in rows if r["verdict"] != "unknown"]
+    nodes = sum(int(r["nodes"]) for r in rows)
+    n = len(rows)
+
+    def q(p):
+        return seconds[min(n - 1, round((n - 1) * p))]
+
+    return (f"{100 * sum(t <= 10 for t in decided) / n:.1f}% | {100 * len(decided) / n:.1f}% | "
+            f"{q(0.5):.3f} | {q(0.99):.2f} | {nodes / max(sum(seconds), 1e-9) / 1e6:.1f}M")
+
+
 print("| game | PySolFC | first round | as played (its redeals) |")
 print("|---|---|---|---|")
 for game, gid, first, played, redeals in GAMES:
     as_played = cell(played) if played else "= first round (no redeal)"
     print(f"| `{game}` | #{gid} | {cell(first)} | {redeals}: {as_played} |")
+
+print()
+print("| run | decided within 10 s | within 60 s | median s | p99 s | nodes/s |")
+print("|---|---|---|---|---|---|")
+seen = set()
+for game, gid, first, played, redeals in GAMES:
+    for name, what in ((first, "first round"), (played, f"{redeals} redeal(s)")):
+        if name and name not in seen:
+            seen.add(name)
+            row = effort(name)
+            if row:
+                label = "montana, spaces, station" if name == "pysol-montana-1-1000-60s.csv" else game
+                print(f"| `{label}` {what} | {row} |")
