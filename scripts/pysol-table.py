@@ -19,6 +19,12 @@ GAMES = [
      "pysol-house-of-commons-1-1000-redeals-60s.csv", 1),
     ("line-up", 795, "pysol-line-up-1-1000-60s.csv", None, 0),
     ("station", 858, "pysol-montana-1-1000-60s.csv", "pysol-station-1-1000-redeals-60s.csv", 2),
+    # Played on their own boards (docs/pysol.md).
+    ("galary", 275, "pysol-galary-1-1000-60s.csv", "pysol-galary-1-1000-redeals-60s.csv", 2),
+    ("free-parking", 276, "pysol-free-parking-1-1000-60s.csv",
+     "pysol-free-parking-1-1000-redeals-60s.csv", 2),
+    ("jungle", 380, "pysol-jungle-1-1000-60s.csv", "pysol-jungle-1-1000-redeals-60s.csv", 1),
+    ("spaces-and-aces", 381, "pysol-spaces-and-aces-1-1000-60s.csv", None, 0),
 ]
 
 

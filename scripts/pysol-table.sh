@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 gaps=${GAPS:-target/release/gaps}
 [ -x "$gaps" ] || cargo build --release --locked
 games=("$@")
-[ ${#games[@]} -gt 0 ] || games=(line-up paganini red-moon blue-moon house-of-commons spaces station montana)
+[ ${#games[@]} -gt 0 ] || games=(line-up paganini red-moon blue-moon house-of-commons spaces station montana galary free-parking jungle spaces-and-aces)
 run() { # GAME REDEALS FILE
     echo "== $1 --redeals $2 -> $3" >&2
     "$gaps" winrate --pysol "$1" --redeals "$2" --deals 1000 --time-ms 60000 --json \
@@ -22,7 +22,10 @@ for game in "${games[@]}"; do
         montana | spaces | station) first=pysol-montana-1-1000-60s.csv; redeals=2 ;;
         blue-moon | red-moon) first=pysol-$game-1-1000-60s.csv; redeals=2 ;;
         paganini | house-of-commons) first=pysol-$game-1-1000-60s.csv; redeals=1 ;;
-        line-up) first=pysol-$game-1-1000-60s.csv; redeals=0 ;;
+        line-up | spaces-and-aces) first=pysol-$game-1-1000-60s.csv; redeals=0 ;;
+        # Played on their own boards (one game a core, docs/pysol.md).
+        galary | free-parking) first=pysol-$game-1-1000-60s.csv; redeals=2 ;;
+        jungle) first=pysol-$game-1-1000-60s.csv; redeals=1 ;;
         *) echo "not a solved game: $game" >&2; exit 2 ;;
     esac
     # Spaces and Station deal Montana's boards under Montana's rule: the same first round.

@@ -5,8 +5,8 @@
 //! additions are fine, renames are not.
 
 use gaps_engine::{
-    format_position, parse_card, BoardMap, Move, Position, PysolDeal, SearchStats, SolveReport,
-    Variant, Verdict,
+    board_stream, format_position, parse_card, pysol_board, BoardMap, BoardPosition, BoardReport,
+    BoardStep, Move, Position, PysolDeal, PysolGame, SearchStats, SolveReport, Variant, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -401,6 +401,98 @@ pub fn morpion_line(
         })
         .collect()
 }
+
+/// The steps of a line on a PySolFC board (`gaps_engine::BoardStep`), redeals numbered
+/// from 1.
+pub fn board_steps_json(steps: &[BoardStep]) -> Vec<StepJson> {
+    let mut redeals = 0;
+    steps
+        .iter()
+        .map(|step| match *step {
+            BoardStep::Move(m) => StepJson::Move(MoveJson::from(m)),
+            BoardStep::Redeal => {
+                redeals += 1;
+                StepJson::Redeal { redeal: redeals }
+            }
+        })
+        .collect()
+}
+
+impl SolveJson {
+    /// The JSON of a game played on its own board (`report`, game `number` of `game`):
+    /// `position` is the board, `variant` is `board`, and the solution is on the board
+    /// (`pysol.board_solution` repeats it).
+    pub fn of_board(game: PysolGame, number: u128, report: &BoardReport) -> Self {
+        let board = pysol_board(game, number)
+            .expect("a number checked by the caller")
+            .to_string();
+        let solution = board_steps_json(&report.steps);
+        let solved = report.verdict == Verdict::Solvable;
+        SolveJson {
+            position: board.clone(),
+            variant: BOARD_VARIANT,
+            verdict: report.verdict.name(),
+            solution: solution.clone(),
+            algorithm: BOARD_ALGORITHM,
+            stopped: report.stopped.map(|s| s.name()),
+            seed: 0,
+            stats: StatsJson {
+                threads: 1,
+                ..StatsJson::from(&report.stats)
+            },
+            pysol: Some(PysolJson {
+                game: game.name(),
+                number,
+                board,
+                board_solution: solved.then_some(solution),
+            }),
+            rounds: (report.redeals > 0).then(|| RoundsJson {
+                redeals: report.redeals,
+                used: if solved { report.rounds_used() } else { 0 },
+                first_round: report.first_round.name().to_string(),
+                redeal_points: 0,
+                lost_rounds: 0,
+                redealt: board_redeals_shown(game, number, &report.steps),
+            }),
+        }
+    }
+}
+
+/// What each redeal of a line on a board did (the cards gathered, the board dealt), by
+/// playing the line again on the board (the engine replayed it before; a step it
+/// refused would end the list early).
+fn board_redeals_shown(game: PysolGame, number: u128, steps: &[BoardStep]) -> Vec<RedealJson> {
+    let board = pysol_board(game, number).expect("a number checked by the caller");
+    let Some(mut pos) = BoardPosition::of_board(&board) else {
+        return Vec::new();
+    };
+    let mut stream = board_stream(game, number);
+    let mut shown = Vec::new();
+    for step in steps {
+        match *step {
+            BoardStep::Move(m) => pos.play(m),
+            BoardStep::Redeal => {
+                let gathered = pos.gathered().iter().map(ToString::to_string).collect();
+                let Some(after) = pos.redeal(&mut stream) else {
+                    break;
+                };
+                pos = after;
+                let dealt = pos.to_board(game).to_string();
+                shown.push(RedealJson {
+                    gathered,
+                    position: dealt.clone(),
+                    board: Some(dealt),
+                });
+            }
+        }
+    }
+    shown
+}
+
+/// The `variant` a game played on its own board reports.
+pub const BOARD_VARIANT: &str = "board";
+/// The `algorithm` of its search (docs/engine.md, "PySolFC's games on their own boards").
+pub const BOARD_ALGORITHM: &str = "best-first";
 
 #[cfg(test)]
 mod tests {

@@ -216,7 +216,7 @@ async fn bad_redeals_are_refused_and_nothing_is_stored() {
         ),
         (
             json!({"pysol": {"game": "jungle", "number": 5}}),
-            "not solved yet",
+            "the service does not yet",
         ),
         (
             json!({"deal": {"seed": 1}, "variant": "aisleriot", "redeals": 1}),
@@ -228,7 +228,7 @@ async fn bad_redeals_are_refused_and_nothing_is_stored() {
         ),
         (
             json!({"pysol": {"game": "galary", "from": 1, "count": 3}}),
-            "not solved yet",
+            "the service does not yet",
         ),
     ] {
         let path = if body["pysol"].get("from").is_some() {

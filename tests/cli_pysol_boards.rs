@@ -2,7 +2,8 @@
 //! rules, written here apart from the engine from `pysollib/games/montana.py`:
 //! `Montana_RowStack.acceptsCards` (column 0 takes the base rank; another gap the card
 //! of the left neighbour's suit and the next rank of the game's ranks: Paganini's Six
-//! follows its Ace), `Montana.isGameWon`, and `Montana_Talon.dealCards` for the
+//! follows its Ace), the other row stacks' `acceptsCards` (`Galary_RowStack`,
+//! `Jungle_RowStack`, `SpacesAndAces_RowStack`), `Montana.isGameWon`, and `Montana_Talon.dealCards` for the
 //! redeals (each row's run stays, the cards after the runs are gathered in reading
 //! order and dealt back, the gaps left where the game's `getRedealSpaces` puts them).
 //! How a redeal shuffles is checked against PySolFC's generator in
@@ -21,6 +22,23 @@ struct Rules {
     base: usize,
     /// Where a redeal leaves the gaps.
     spaces: Spaces,
+    /// What a gap outside column 0 takes.
+    takes: Takes,
+    /// How many of games 1..=12 must be won within the test's time.
+    min_won: usize,
+}
+
+#[derive(PartialEq)]
+enum Takes {
+    /// The left neighbour's successor (`Montana_RowStack`).
+    Successor,
+    /// That, or the card below the right neighbour, the next row's first cell being
+    /// the right neighbour of a row's last (`Galary_RowStack`).
+    OrBelowRight,
+    /// The next rank after the left neighbour's, any suit (`Jungle_RowStack`).
+    AnySuit,
+    /// Any higher card of the left neighbour's suit (`SpacesAndAces_RowStack`).
+    Higher,
 }
 
 #[derive(PartialEq)]
@@ -33,54 +51,104 @@ enum Spaces {
     Drawn,
 }
 
-const GAMES: [Rules; 8] = [
+const GAMES: [Rules; 12] = [
     Rules {
         game: "montana",
         ranks: "A23456789TJQK",
         base: 1,
         spaces: Spaces::AfterRun,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "blue-moon",
         ranks: "A23456789TJQK",
         base: 0,
         spaces: Spaces::AfterRun,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "spaces",
         ranks: "A23456789TJQK",
         base: 1,
         spaces: Spaces::Drawn,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "red-moon",
         ranks: "A23456789TJQK",
         base: 0,
         spaces: Spaces::AfterRun,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "paganini",
         ranks: "A6789TJQK",
         base: 0,
         spaces: Spaces::AfterRun,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "house-of-commons",
         ranks: "A23456789T",
         base: 1,
         spaces: Spaces::AfterRun,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "line-up",
         ranks: "A23456",
         base: 0,
         spaces: Spaces::AfterRun,
+        takes: Takes::Successor,
+        min_won: 6,
     },
     Rules {
         game: "station",
         ranks: "A23456789TJQK",
         base: 1,
         spaces: Spaces::RowEnds,
+        takes: Takes::Successor,
+        min_won: 6,
+    },
+    // The games played on their own boards, held to 400,000 nodes a game: the wins
+    // that the board search finds within them (docs/pysol.md has the rates at 60 s).
+    Rules {
+        game: "galary",
+        ranks: "A23456789TJQK",
+        base: 0,
+        spaces: Spaces::AfterRun,
+        takes: Takes::OrBelowRight,
+        min_won: 6,
+    },
+    Rules {
+        game: "free-parking",
+        ranks: "A23456789TJQK",
+        base: 1,
+        spaces: Spaces::AfterRun,
+        takes: Takes::OrBelowRight,
+        min_won: 3,
+    },
+    Rules {
+        game: "jungle",
+        ranks: "A23456789TJQK",
+        base: 0,
+        spaces: Spaces::AfterRun,
+        takes: Takes::AnySuit,
+        min_won: 2,
+    },
+    Rules {
+        game: "spaces-and-aces",
+        ranks: "A23456789TJQK",
+        base: 0,
+        spaces: Spaces::AfterRun,
+        takes: Takes::Higher,
+        min_won: 1,
     },
 ];
 
@@ -157,6 +225,28 @@ impl Rules {
         Ok(())
     }
 
+    /// Whether the gap at `(tr, tc)`, `tc > 0`, takes `card` under the game's rule.
+    fn accepts(&self, rows: &Board, tr: usize, tc: usize, card: &str) -> bool {
+        let rank = self.rank(card);
+        let left = rows[tr][tc - 1].as_deref();
+        let from_left = left.is_some_and(|left| match self.takes {
+            Takes::AnySuit => self.rank(left) + 1 == rank,
+            Takes::Higher => left[1..] == card[1..] && self.rank(left) < rank,
+            Takes::Successor | Takes::OrBelowRight => {
+                left[1..] == card[1..] && self.rank(left) + 1 == rank
+            }
+        });
+        let len = rows[tr].len();
+        let right = if tc + 1 < len {
+            rows[tr][tc + 1].as_deref()
+        } else {
+            rows.get(tr + 1).and_then(|row| row[0].as_deref())
+        };
+        let from_right = self.takes == Takes::OrBelowRight
+            && right.is_some_and(|right| right[1..] == card[1..] && self.rank(right) == rank + 1);
+        from_left || from_right
+    }
+
     /// Plays `steps` on `board`; whether the last board is won. A redeal step
     /// `{"redeal": k}` goes on from the board `redealt[k - 1]` shows, once
     /// [`Rules::check_redeal`] accepts it.
@@ -176,13 +266,8 @@ impl Rules {
             if rows[fr][fc].as_deref() != Some(card) || rows[tr][tc].is_some() {
                 return Err(format!("move {i}: {m} does not match the board"));
             }
-            let accepted = if tc == 0 {
-                self.rank(card) == self.base
-            } else {
-                rows[tr][tc - 1].as_deref().is_some_and(|left| {
-                    left[1..] == card[1..] && self.rank(left) + 1 == self.rank(card)
-                })
-            };
+            let accepted = tc == 0 && self.rank(card) == self.base
+                || tc > 0 && self.accepts(&rows, tr, tc, card);
             if !accepted {
                 return Err(format!("move {i}: {m} is not allowed by PySolFC's rule"));
             }
@@ -198,8 +283,16 @@ fn every_solved_games_solutions_win_under_pysolfcs_own_rules_on_its_board() {
         let (mut won, mut redealt) = (0, 0);
         for number in 1..=12 {
             let game = format!("{}:{number}", rules.game);
+            // The board search is held to nodes rather than time: the same games are
+            // won on every machine.
+            let limit = if rules.takes == Takes::Successor {
+                ["--time-ms", "3000"]
+            } else {
+                ["--nodes", "400000"]
+            };
             let out = gaps()
-                .args(["solve", "--json", "--pysol", &game, "--time-ms", "3000"])
+                .args(["solve", "--json", "--pysol", &game])
+                .args(limit)
                 .output()
                 .unwrap();
             assert!(out.status.success(), "{game}: {out:?}");
@@ -221,7 +314,7 @@ fn every_solved_games_solutions_win_under_pysolfcs_own_rules_on_its_board() {
             redealt += redeals.len();
         }
         // Every one of these games is won more often than not (docs/pysol.md).
-        assert!(won >= 6, "{}: only {won} of 12 won", rules.game);
+        assert!(won >= rules.min_won, "{}: only {won} of 12 won", rules.game);
         eprintln!(
             "{}: {won} of 12 won, {redealt} redeals replayed",
             rules.game
@@ -230,25 +323,26 @@ fn every_solved_games_solutions_win_under_pysolfcs_own_rules_on_its_board() {
 }
 
 #[test]
-fn games_not_solved_yet_are_dealt_and_refused() {
-    for game in ["galary", "free-parking", "jungle", "spaces-and-aces"] {
-        let out = gaps()
-            .args(["deal", "--pysol", &format!("{game}:5")])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{game}");
-        let board = String::from_utf8(out.stdout).unwrap();
-        assert_eq!(board.trim_end().split('/').count(), 4, "{game}: {board}");
-        let out = gaps()
-            .args(["solve", "--pysol", &format!("{game}:5")])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{game}");
+fn games_played_on_their_boards_refuse_what_does_not_apply_to_them() {
+    for (args, wanted) in [
+        (
+            &["--pysol", "jungle:5", "--redeals", "2"][..],
+            "jungle allows 1 redeal",
+        ),
+        (
+            &["--pysol", "galary:5", "--variant", "basic"][..],
+            "its own board",
+        ),
+        (
+            &["--pysol", "free-parking:5", "--algorithm", "blocks"][..],
+            "board search",
+        ),
+        (&["--pysol", "spaces-and-aces:0"][..], "from 1 to 10^20"),
+    ] {
+        let out = gaps().arg("solve").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(
-            err.contains("not solved yet") && err.contains("station"),
-            "{err}"
-        );
+        assert!(err.contains(wanted), "{args:?}: {err}");
     }
     let out = gaps()
         .args(["solve", "--pysol", "klondike:5"])
@@ -302,7 +396,17 @@ fn winnable_lists_the_won_numbers_in_pysolfcs_form() {
     }
     assert!(text.contains(&format!("# {} seeds, covering 32000-32023.", numbers.len())));
     gaps()
-        .args(["winnable", "--pysol", "jungle", "--count", "3"])
+        .args(["winnable", "--pysol", "klondike", "--count", "3"])
         .assert()
         .code(2);
+    // A game played on its own board lists its won numbers too.
+    let out = gaps()
+        .args([
+            "winnable", "--pysol", "galary", "--from", "1", "--count", "2",
+        ])
+        .args(["--nodes", "300000", "--format", "lines"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "2\n");
 }

@@ -27,7 +27,7 @@
 use crate::card::{Card, CELL_SLOTS, MAX_RANKS, MAX_SUITS};
 use crate::deal::SplitMix64;
 use crate::position::Position;
-use crate::pysol::{MsRandom, PysolDeal, PythonMt, RedealGaps, PYSOL_MT_FROM};
+use crate::pysol::{MsRandom, PysolDeal, PysolGame, PythonMt, RedealGaps, PYSOL_MT_FROM};
 use crate::variant::Variant;
 
 /// How a game redeals: the generator that dealt it, continued, and where its redeals
@@ -54,12 +54,18 @@ impl RedealStream {
     /// card of the deck but one; no game's `_shuffleHook` draws), with the game's rule
     /// for the gaps.
     pub fn pysol(deal: PysolDeal) -> RedealStream {
-        let rng = if deal.number < PYSOL_MT_FROM {
-            Rng::PysolMs(MsRandom::new(deal.number as u32))
+        RedealStream::pysol_game(deal.game, deal.number)
+    }
+
+    /// [`RedealStream::pysol`] for any of the twelve games and a number PySolFC deals
+    /// (the caller has checked it).
+    pub(crate) fn pysol_game(game: PysolGame, number: u128) -> RedealStream {
+        let rng = if number < PYSOL_MT_FROM {
+            Rng::PysolMs(MsRandom::new(number as u32))
         } else {
-            Rng::PysolMt(Box::new(PythonMt::new(deal.number)))
+            Rng::PysolMt(Box::new(PythonMt::new(number)))
         };
-        let spec = deal.game.spec();
+        let spec = game.spec();
         let mut stream = RedealStream {
             rng,
             gaps: spec.redeal_gaps,
@@ -196,27 +202,50 @@ fn deal_again(
     talon: &mut [Card],
     stream: &mut RedealStream,
 ) -> Position {
+    let layout = pos.layout();
+    let (suits, ranks) = (layout.suits(), layout.ranks());
+    let mut cells = deal_gathered(&runs[..suits], ranks, talon, stream);
+    for row in 0..suits {
+        for col in 0..runs[row] {
+            cells[row * ranks + col] = pos.at(row, col);
+        }
+    }
+    Position::from_cells(layout, &cells[..suits * ranks])
+        .expect("a redeal keeps the deck and the layout's gaps")
+}
+
+/// The part of a redeal every board shares: shuffles the gathered `talon` with
+/// `stream` and deals it onto the cells after the `runs` (one a row; cell `(row, col)`
+/// is entry `row * row_len + col`), leaving one gap a row where the stream's rule puts
+/// them. The entries of the runs' own cells are `None`: the caller copies them.
+pub(crate) fn deal_gathered(
+    runs: &[usize],
+    row_len: usize,
+    talon: &mut [Card],
+    stream: &mut RedealStream,
+) -> [Option<Card>; CELL_SLOTS] {
     // `AShuffleStackMove`: n from the last index down to 1, swap n and randint(0, n).
     for n in (1..talon.len()).rev() {
         let j = stream.below(n + 1);
         talon.swap(n, j);
     }
-    let layout = pos.layout();
-    let (suits, ranks) = (layout.suits(), layout.ranks());
+    let suits = runs.len();
     // The gathered cells (`stacks`), rows top to bottom, left to right.
     let mut stacks = [0usize; CELL_SLOTS];
     let mut gathered = 0;
-    for (row, &run) in runs.iter().enumerate().take(suits) {
-        for col in run..ranks {
-            stacks[gathered] = row * ranks + col;
+    for (row, &run) in runs.iter().enumerate() {
+        for col in run..row_len {
+            stacks[gathered] = row * row_len + col;
             gathered += 1;
         }
     }
     let stacks = &stacks[..gathered];
     let mut is_gap = [false; CELL_SLOTS];
     match stream.gaps() {
-        RedealGaps::AfterRun => (0..suits).for_each(|row| is_gap[row * ranks + runs[row]] = true),
-        RedealGaps::RowEnds => (0..suits).for_each(|row| is_gap[row * ranks + ranks - 1] = true),
+        RedealGaps::AfterRun => (0..suits).for_each(|row| is_gap[row * row_len + runs[row]] = true),
+        RedealGaps::RowEnds => {
+            (0..suits).for_each(|row| is_gap[row * row_len + row_len - 1] = true)
+        }
         RedealGaps::Random => {
             // `Spaces_Talon.getRedealSpaces`: `choice(stacks)` until `suits` distinct.
             let mut chosen = 0;
@@ -229,19 +258,13 @@ fn deal_again(
         }
     }
     let mut cells = [None; CELL_SLOTS];
-    for row in 0..suits {
-        for col in 0..runs[row] {
-            cells[row * ranks + col] = pos.at(row, col);
-        }
-    }
     let mut top = talon.len();
     for &cell in stacks.iter().filter(|&&cell| !is_gap[cell]) {
         top -= 1;
         cells[cell] = Some(talon[top]);
     }
     debug_assert_eq!(top, 0, "every gathered card is dealt again");
-    Position::from_cells(layout, &cells[..suits * ranks])
-        .expect("a redeal keeps the deck and the layout's gaps")
+    cells
 }
 
 #[cfg(test)]
@@ -250,7 +273,6 @@ mod tests {
     use crate::card::Layout;
     use crate::deal::{deal, deal_cards};
     use crate::notation::parse_position;
-    use crate::pysol::PysolGame;
 
     #[test]
     fn the_deal_stream_continues_the_deal() {

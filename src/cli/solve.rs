@@ -102,6 +102,9 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     if cmd.jsonl {
         return run_jsonl(&cmd.search, cmd.redeals);
     }
+    if let Some((game, number)) = super::board::board_game(cmd.input.pysol.as_deref())? {
+        return super::board::run_solve(&cmd.search, game, number, cmd.redeals, cmd.json);
+    }
     let source = cmd.input.source()?;
     let pysol = match source {
         DealSource::Pysol(deal) => Some(deal),

@@ -9,13 +9,12 @@
 //! same file format).
 
 use super::args::redeal_count;
-use super::winrate::{
-    open_out, out_line, read_out, run_options, solve_deals, DealFamily, OutFile, OUT_HEADER,
-    ROUNDS_HEADER,
-};
+use super::board;
+use super::out_file::{open_out, out_line, read_out, OutFile, OUT_HEADER, ROUNDS_HEADER};
+use super::winrate::{run_options, solve_deals, DealFamily};
 use super::{input_error, SearchArgs};
 use clap::{Args, ValueEnum};
-use gaps_engine::{PysolDeal, PysolGame, SolveReport, Verdict, PYSOL_MT_FROM};
+use gaps_engine::{pysol_board, PysolGame, SolveReport, Verdict, PYSOL_MT_FROM};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,7 +24,7 @@ use std::sync::Mutex;
 pub struct WinnableCmd {
     #[command(flatten)]
     search: SearchArgs,
-    /// The PySolFC game (`montana`, `line-up`, ... a game the engine solves).
+    /// The PySolFC game (`montana`, `line-up`, ... any of the twelve).
     #[arg(long)]
     pysol: String,
     /// The first game number (default 32000: PySolFC deals a number below it with
@@ -59,10 +58,7 @@ enum Format {
 }
 
 pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
-    let game: PysolGame = cmd
-        .pysol
-        .parse()
-        .map_err(|e| input_error(format!("--pysol: {e}")))?;
+    let game = PysolGame::named(&cmd.pysol).map_err(|e| input_error(format!("--pysol: {e}")))?;
     if cmd.count == 0 {
         return Err(input_error("--count must be at least 1"));
     }
@@ -71,17 +67,22 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
         .checked_add(cmd.count - 1)
         .ok_or_else(|| input_error("--from + --count overflows the game numbers"))?;
     for number in [cmd.from, last] {
-        PysolDeal::new(game, u128::from(number))
+        pysol_board(game, u128::from(number))
             .map_err(|e| input_error(format!("--from/--count: {e}")))?;
     }
     let family = DealFamily::Pysol(game);
-    let redeals = redeal_count(cmd.redeals, &family.source(cmd.from), game.variant())?;
+    let (options, threads, redeals) = if game.is_board_played() {
+        board::board_run(&cmd.search, cmd.threads, game, cmd.redeals)?
+    } else {
+        let redeals = redeal_count(cmd.redeals, &family.source(cmd.from), game.variant())?;
+        let (options, threads) = run_options(&cmd.search, cmd.threads, game.variant())?;
+        (options, threads, redeals)
+    };
     let header = if redeals > 0 {
         ROUNDS_HEADER
     } else {
         OUT_HEADER
     };
-    let (options, threads) = run_options(&cmd.search, cmd.threads, game.variant())?;
     let held = match &cmd.out {
         Some(path) => read_out(path, header, cmd.from, cmd.count)?,
         None => OutFile::default(),

@@ -5,24 +5,27 @@
 //! handed out through an atomic counter, so the counts do not depend on scheduling.
 
 use super::args::{redeal_count, BoardArgs};
+use super::board;
+use super::out_file::{
+    open_out, out_line, read_out, rounds_seen, OutFile, Tally, OUT_HEADER, ROUNDS_HEADER,
+};
 use super::solve::engine_error;
 use super::{input_error, SearchArgs};
 use crate::machine::default_search_memory_bytes;
-use crate::report::wilson_95;
-use anyhow::Context;
+use crate::report::{wilson_95, BOARD_ALGORITHM, BOARD_VARIANT};
 use clap::Args;
 use gaps_engine::{
-    sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SearchStats,
-    SolveControls, SolveOptions, SolveReport, Solver, Variant, Verdict, MAX_SEARCH_THREADS,
+    sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SolveControls,
+    SolveOptions, SolveReport, Solver, Variant, MAX_SEARCH_THREADS,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::collections::{BTreeSet, HashSet};
+
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct WinrateCmd {
@@ -57,75 +60,6 @@ pub struct WinrateCmd {
     /// options.
     #[arg(long)]
     out: Option<PathBuf>,
-}
-
-/// The header of an `--out` file.
-pub(super) const OUT_HEADER: &str = "deal,verdict,nodes,seconds,algorithm,stopped";
-/// The header of an `--out` file of a run over rounds: also the rounds the solution
-/// plays (0 without one) and what the first round's own search found.
-pub(super) const ROUNDS_HEADER: &str =
-    "deal,verdict,nodes,seconds,algorithm,stopped,rounds,first_round";
-
-/// Totals of a run over many deals.
-#[derive(Default, Debug, Clone)]
-pub struct Tally {
-    pub solvable: u64,
-    pub unsolvable: u64,
-    pub unknown: u64,
-    pub nodes: u64,
-    pub max_nodes: u64,
-    pub max_time: Duration,
-    pub times: Vec<Duration>,
-    /// Won deals by the rounds their solution plays (1, 2, 3), in a run over rounds.
-    pub won_in_rounds: [u64; 3],
-    /// What the first round's own search found (solvable, unsolvable, unknown), in a
-    /// run over rounds.
-    pub first_round: [u64; 3],
-}
-
-/// What a deal's solve over rounds found: rounds its solution plays (0: none), and its
-/// first round's verdict.
-type RoundsSeen = Option<(usize, Verdict)>;
-
-fn verdict_index(verdict: Verdict) -> usize {
-    match verdict {
-        Verdict::Solvable => 0,
-        Verdict::Unsolvable => 1,
-        Verdict::Unknown => 2,
-    }
-}
-
-impl Tally {
-    fn add(&mut self, verdict: Verdict, stats: &SearchStats, rounds: RoundsSeen) {
-        if let Some((used, first)) = rounds {
-            if (1..=3).contains(&used) && verdict == Verdict::Solvable {
-                self.won_in_rounds[used - 1] += 1;
-            }
-            self.first_round[verdict_index(first)] += 1;
-        }
-        match verdict {
-            Verdict::Solvable => self.solvable += 1,
-            Verdict::Unsolvable => self.unsolvable += 1,
-            Verdict::Unknown => self.unknown += 1,
-        }
-        self.nodes += stats.nodes;
-        self.max_nodes = self.max_nodes.max(stats.nodes);
-        self.max_time = self.max_time.max(stats.elapsed);
-        self.times.push(stats.elapsed);
-    }
-    pub(super) fn merge(&mut self, other: Tally) {
-        self.solvable += other.solvable;
-        self.unsolvable += other.unsolvable;
-        self.unknown += other.unknown;
-        self.nodes += other.nodes;
-        self.max_nodes = self.max_nodes.max(other.max_nodes);
-        self.max_time = self.max_time.max(other.max_time);
-        self.times.extend(other.times);
-        for i in 0..3 {
-            self.won_in_rounds[i] += other.won_in_rounds[i];
-            self.first_round[i] += other.first_round[i];
-        }
-    }
 }
 
 /// Where the deals of a run come from: a family of numbered deals.
@@ -207,13 +141,22 @@ pub(super) fn solve_deals(
                         break;
                     }
                     let number = deals[i as usize];
-                    let deal = family.source(number);
-                    let start = deal.start();
-                    let redeals = deal.redeals(redeals);
-                    let controls = SolveControls::default();
-                    let report =
-                        solver.solve_controlled(&start, options, redeals.as_ref(), controls);
-                    let done = report.map_err(engine_error).and_then(|report| {
+                    let report = match family {
+                        DealFamily::Pysol(game) if game.is_board_played() => {
+                            board::solve_board(game, u128::from(number), redeals, options)
+                                .map(|report| board::board_report(&report))
+                        }
+                        _ => {
+                            let deal = family.source(number);
+                            let start = deal.start();
+                            let redeals = deal.redeals(redeals);
+                            let controls = SolveControls::default();
+                            solver
+                                .solve_controlled(&start, options, redeals.as_ref(), controls)
+                                .map_err(engine_error)
+                        }
+                    };
+                    let done = report.and_then(|report| {
                         mine.add(report.verdict, &report.stats, rounds_seen(&report));
                         on_deal(number, &report)
                     });
@@ -231,17 +174,6 @@ pub(super) fn solve_deals(
         return Err(e);
     }
     Ok(total.into_inner().expect("lock"))
-}
-
-/// The rounds part of a report, as a tally counts it.
-fn rounds_seen(report: &SolveReport) -> RoundsSeen {
-    let rounds = report.rounds.as_ref()?;
-    let used = if report.verdict == Verdict::Solvable {
-        rounds.rounds_used()
-    } else {
-        0
-    };
-    Some((used, rounds.first_round.unwrap_or(Verdict::Unknown)))
 }
 
 #[derive(Serialize)]
@@ -289,17 +221,6 @@ struct WinrateJson {
     first_round: Option<[u64; 3]>,
 }
 
-/// What an `--out` file holds of deals `first..first+count`.
-#[derive(Default)]
-pub(super) struct OutFile {
-    /// Their totals.
-    pub tally: Tally,
-    /// The deals it holds.
-    pub done: HashSet<u64>,
-    /// Those it holds as won.
-    pub won: BTreeSet<u64>,
-}
-
 /// The options of each deal's search in a run over many deals, and how many deals run at
 /// once (`threads`, or by default: one at a time on every core for a search that runs
 /// the exact search, else one a core).
@@ -340,102 +261,19 @@ pub(super) fn run_options(
     Ok((options, threads))
 }
 
-/// An `--out` file's line for deal `number` (with the rounds columns in a run over
-/// rounds).
-pub(super) fn out_line(number: u64, report: &SolveReport, over_rounds: bool) -> String {
-    let mut line = format!(
-        "{number},{},{},{:.3},{},{}",
-        report.verdict.name(),
-        report.stats.nodes,
-        report.stats.elapsed.as_secs_f64(),
-        report.algorithm.name(),
-        report.stopped.map_or("", |s| s.name())
-    );
-    if let Some((used, first)) = rounds_seen(report).filter(|_| over_rounds) {
-        line.push_str(&format!(",{used},{}", first.name()));
-    }
-    line.push('\n');
-    line
-}
-
-/// The deals of `first..first+count` an `--out` file holds; an absent file holds none.
-pub(super) fn read_out(
-    path: &Path,
-    header: &str,
-    first: u64,
-    count: u64,
-) -> anyhow::Result<OutFile> {
-    let mut held = OutFile::default();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(held),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    if text.lines().next().is_some_and(|first| first != header) {
-        return Err(input_error(format!(
-            "{} holds another kind of run (its header is not `{header}`): rounds and \
-             first-round runs go to different files",
-            path.display()
-        )));
-    }
-    for (n, line) in text.lines().enumerate().skip(1) {
-        let bad = || {
-            input_error(format!(
-                "{} line {}: not a winrate line",
-                path.display(),
-                n + 1
-            ))
-        };
-        let fields: Vec<&str> = line.split(',').collect();
-        let [deal, verdict, nodes, seconds, ..] = fields[..] else {
-            return Err(bad());
-        };
-        let rounds = match fields[..] {
-            [_, _, _, _, _, _, used, first_round] => Some((
-                used.parse().map_err(|_| bad())?,
-                first_round.parse().map_err(|_| bad())?,
-            )),
-            _ if header == ROUNDS_HEADER => return Err(bad()),
-            _ => None,
-        };
-        let deal: u64 = deal.parse().map_err(|_| bad())?;
-        let verdict: Verdict = verdict.parse().map_err(|_| bad())?;
-        let stats = SearchStats {
-            nodes: nodes.parse().map_err(|_| bad())?,
-            elapsed: Duration::try_from_secs_f64(seconds.parse().map_err(|_| bad())?)
-                .map_err(|_| bad())?,
-            ..SearchStats::default()
-        };
-        if (first..first + count).contains(&deal) && held.done.insert(deal) {
-            held.tally.add(verdict, &stats, rounds);
-            if verdict == Verdict::Solvable {
-                held.won.insert(deal);
-            }
-        }
-    }
-    Ok(held)
-}
-
-/// The `--out` file opened for appending, its header written if it is new.
-pub(super) fn open_out(path: &Path, header: &str) -> anyhow::Result<Mutex<std::fs::File>> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    if file.metadata()?.len() == 0 {
-        writeln!(file, "{header}")?;
-    }
-    Ok(Mutex::new(file))
-}
-
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let pysol: Option<PysolGame> = cmd
         .pysol
         .as_deref()
-        .map(|g| g.parse().map_err(|e| input_error(format!("--pysol: {e}"))))
+        .map(|g| PysolGame::named(g).map_err(|e| input_error(format!("--pysol: {e}"))))
         .transpose()?;
+    // A game played on its own board: no variant, its own options and workers.
+    let on_board = pysol.filter(|game| game.is_board_played());
     let (variant, layout, family) = match pysol {
+        Some(game) if game.is_board_played() => {
+            let layout = Layout::new(4, game.spec().ranks.len()).expect("a 4-suit deck");
+            (Variant::Common, layout, DealFamily::Pysol(game))
+        }
         Some(game) => {
             let variant = cmd.search.variant_of_game(game, game.name())?;
             let first = PysolDeal::new(game, 1).expect("game 1 of a game the engine plays");
@@ -447,7 +285,13 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         }
     };
     // Every deal of a family has the same redeal rule: its first one answers for all.
-    let redeal_count = redeal_count(cmd.redeals, &family.source(1), variant)?;
+    let board_run = on_board
+        .map(|game| board::board_run(&cmd.search, cmd.threads, game, cmd.redeals))
+        .transpose()?;
+    let redeal_count = match &board_run {
+        Some((_, _, redeals)) => *redeals,
+        None => redeal_count(cmd.redeals, &family.source(1), variant)?,
+    };
     // With no redeal the run is a first-round run, its `--out` file in the old form.
     let redeals = (redeal_count > 0).then_some(redeal_count);
     let header = if redeals.is_some() {
@@ -465,7 +309,10 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     if seed.checked_add(cmd.deals).is_none() {
         return Err(input_error("--seed + --deals overflows the deal numbers"));
     }
-    let (options, threads) = run_options(&cmd.search, cmd.threads, variant)?;
+    let (options, threads) = match board_run {
+        Some((options, threads, _)) => (options, threads),
+        None => run_options(&cmd.search, cmd.threads, variant)?,
+    };
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(cmd.deals);
         bar.set_style(
@@ -527,7 +374,11 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let (ci95_low, ci95_high) = wilson_95(tally.solvable, n);
     let json = WinrateJson {
         pysol: pysol.map(PysolGame::name),
-        variant: variant.name(),
+        variant: if on_board.is_some() {
+            BOARD_VARIANT
+        } else {
+            variant.name()
+        },
         suits: layout.suits(),
         ranks: layout.ranks(),
         seed,
@@ -540,7 +391,11 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         ci95_high,
         win_rate_unknown_as_loss: tally.solvable as f64 / n as f64,
         win_rate_unknown_as_win: (tally.solvable + tally.unknown) as f64 / n as f64,
-        algorithm: options.algorithm.name(),
+        algorithm: if on_board.is_some() {
+            BOARD_ALGORITHM
+        } else {
+            options.algorithm.name()
+        },
         elapsed_ms: elapsed.as_secs_f64() * 1e3,
         // Of the deals solved by this run (an `--out` file's are counted, not timed).
         deals_per_second: deals.len() as f64 / elapsed.as_secs_f64(),
@@ -552,7 +407,7 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         max_nodes: tally.max_nodes,
         threads,
         search_threads: options.threads,
-        memory_mb: if sizes_memory(options.algorithm, variant) {
+        memory_mb: if on_board.is_some() || sizes_memory(options.algorithm, variant) {
             options.memory_limit.map_or(0, |bytes| (bytes >> 20) as u64)
         } else {
             0

@@ -18,6 +18,7 @@ mod board;
 mod games;
 mod ms;
 mod mt;
+pub mod play;
 
 use crate::position::Position;
 use crate::variant::Variant;
@@ -47,10 +48,12 @@ pub enum PysolError {
     /// Not one of PySolFC's single-deck Gaps games.
     #[error("unknown PySolFC game `{0}` (known: {known})", known = PysolGame::all_names())]
     UnknownGame(String),
-    /// A game that is dealt but whose rules the engine does not play yet.
+    /// A game played on its own board ([`PysolGame::is_board_played`]), asked of
+    /// what takes only the games played as `basic` or `common` positions.
     #[error(
-        "PySolFC's {0} is dealt (`gaps deal --pysol`) but not solved yet: its rule for what a \
-         gap takes is not in the engine (solved: {played})",
+        "PySolFC's {0} is played on its own board (a gap there may take several cards): \
+         `gaps solve --pysol` and `gaps winrate --pysol` solve it, the service does not \
+         yet (its jobs take: {played})",
         played = PysolGame::played_names()
     )]
     NotPlayed(PysolGame),

@@ -1,0 +1,193 @@
+//! The PySolFC games played on their own boards (Galary, Free Parking, Jungle, Spaces
+//! and Aces; docs/pysol.md): `gaps solve --pysol`, and each deal of `gaps winrate` and
+//! `gaps winnable`, through the engine's board search (`solve_pysol_board`).
+//!
+//! Invariant: a report made here for the runs over many deals ([`board_report`]) holds
+//! the line's moves on PySolFC's board, replayed there by the engine; it is only tallied
+//! and written to `--out` files, never shown as a position's solution.
+
+use super::{input_error, SearchArgs};
+use crate::report::{SolveJson, StepJson, BOARD_VARIANT};
+use gaps_engine::{
+    parse_game_number, solve_pysol_board, Algorithm, BoardReport, BoardSolveError, BoardStep,
+    DfsOptions, PysolGame, RoundsReport, SolveOptions, SolveReport,
+};
+use std::io::Write;
+
+/// The game and number `--pysol` names, if it is a game played on its own board.
+pub fn board_game(pysol: Option<&str>) -> anyhow::Result<Option<(PysolGame, u128)>> {
+    let Some(text) = pysol else {
+        return Ok(None);
+    };
+    let (game, number) =
+        parse_game_number(text).map_err(|e| input_error(format!("--pysol: {e}")))?;
+    Ok(game.is_board_played().then_some((game, number)))
+}
+
+/// The limits of a board search from the search arguments: nodes, time and memory
+/// (`--table-mb`, else `available` bytes). The board search has no variant and one
+/// algorithm, so `--variant` and another `--algorithm` than `auto` are refused.
+pub fn board_options(
+    search: &SearchArgs,
+    game: PysolGame,
+    available: u64,
+) -> anyhow::Result<SolveOptions> {
+    if let Some(variant) = &search.variant {
+        return Err(input_error(format!(
+            "--variant {variant}: {game} is played on its own board (docs/pysol.md), under its own rule"
+        )));
+    }
+    if search.algorithm != "auto" {
+        return Err(input_error(format!(
+            "--algorithm {}: {game} is searched by its board search only (use auto)",
+            search.algorithm
+        )));
+    }
+    let options = search.options_within(gaps_engine::Variant::Common, available)?;
+    let memory = search
+        .table_mb
+        .map(|mb| mb << 20)
+        .unwrap_or_else(|| usize::try_from(available).unwrap_or(usize::MAX));
+    Ok(SolveOptions {
+        max_nodes: options.max_nodes,
+        time_limit: options.time_limit,
+        memory_limit: Some(memory),
+        ..SolveOptions::default()
+    })
+}
+
+/// Solves game `number` of `game` with `redeals` (refusing more than the game's own).
+pub fn solve_board(
+    game: PysolGame,
+    number: u128,
+    redeals: u8,
+    options: &SolveOptions,
+) -> anyhow::Result<BoardReport> {
+    solve_pysol_board(game, number, redeals, options, None).map_err(|e| match e {
+        BoardSolveError::InvalidLine(_) => anyhow::Error::new(e),
+        other => input_error(other.to_string()),
+    })
+}
+
+/// `gaps solve --pysol GAME:N` for a game played on its own board.
+pub fn run_solve(
+    search: &SearchArgs,
+    game: PysolGame,
+    number: u128,
+    redeals: Option<u8>,
+    json: bool,
+) -> anyhow::Result<()> {
+    let options = board_options(search, game, crate::machine::default_search_memory_bytes())?;
+    let redeals = redeals.unwrap_or(game.own_redeals());
+    let report = solve_board(game, number, redeals, &options)?;
+    let out = SolveJson::of_board(game, number, &report);
+    if json {
+        outln!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "pysol: {game}:{number}")?;
+    writeln!(stdout, "board: {}", out.position)?;
+    writeln!(
+        stdout,
+        "variant: {BOARD_VARIANT} (played on PySolFC's board)"
+    )?;
+    writeln!(stdout, "verdict: {}", out.verdict)?;
+    if let Some(reason) = out.stopped {
+        writeln!(stdout, "stopped: {reason}")?;
+    }
+    if report.verdict == gaps_engine::Verdict::Solvable {
+        let moves = report
+            .steps
+            .iter()
+            .filter(|s| matches!(s, BoardStep::Move(_)))
+            .count();
+        writeln!(stdout, "solution (on the board): {moves} moves")?;
+        let mut number = 0;
+        for step in &out.solution {
+            match step {
+                StepJson::Move(m) => {
+                    number += 1;
+                    writeln!(
+                        stdout,
+                        "{number:4}. {} ({},{}) -> ({},{})",
+                        m.card, m.from[0], m.from[1], m.to[0], m.to[1]
+                    )?;
+                }
+                StepJson::Redeal { redeal } => writeln!(stdout, "      redeal {redeal}")?,
+            }
+        }
+    }
+    if let Some(rounds) = &out.rounds {
+        writeln!(
+            stdout,
+            "rounds: redeals={} used={} first_round={}",
+            rounds.redeals, rounds.used, rounds.first_round
+        )?;
+    }
+    let s = &out.stats;
+    writeln!(
+        stdout,
+        "stats: algorithm={} nodes={} expanded={} tt_hits={} elapsed_ms={:.3} nodes/s={:.0}",
+        out.algorithm, s.nodes, s.expanded, s.tt_hits, s.elapsed_ms, s.nodes_per_second
+    )?;
+    Ok(())
+}
+
+/// A board search's report in the form the runs over many deals tally and write
+/// (see the module invariant): `auto` as its algorithm, the rounds when it had redeals.
+pub fn board_report(report: &BoardReport) -> SolveReport {
+    let mut solution = Vec::new();
+    let mut redeal_at = Vec::new();
+    for step in &report.steps {
+        match *step {
+            BoardStep::Move(m) => solution.push(m),
+            BoardStep::Redeal => redeal_at.push(solution.len()),
+        }
+    }
+    SolveReport {
+        verdict: report.verdict,
+        solution,
+        stats: report.stats,
+        algorithm: Algorithm::Auto,
+        stopped: report.stopped,
+        seed: 0,
+        dfs: DfsOptions::default(),
+        threads: 1,
+        rounds: (report.redeals > 0).then(|| RoundsReport {
+            redeals: report.redeals,
+            redeal_at,
+            first_round: Some(report.first_round),
+            redeal_points: 0,
+            lost_rounds: 0,
+            redealt: Vec::new(),
+        }),
+    }
+}
+
+/// The options of each deal, the deals solved at once (one a core by default: the
+/// board search runs on one thread) and the redeals, for a run over many deals of
+/// `game` (`gaps winrate`, `gaps winnable`).
+pub fn board_run(
+    search: &SearchArgs,
+    threads: Option<usize>,
+    game: PysolGame,
+    redeals: Option<u8>,
+) -> anyhow::Result<(SolveOptions, usize, u8)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = match threads {
+        Some(0) => return Err(input_error("--threads must be at least 1")),
+        Some(n) => n,
+        None => cores,
+    };
+    let available = crate::machine::default_search_memory_bytes() / threads as u64;
+    let options = board_options(search, game, available)?;
+    let redeals = redeals.unwrap_or(game.own_redeals());
+    if redeals > game.own_redeals() {
+        return Err(input_error(format!(
+            "--redeals {redeals}: {game} allows {} redeal(s)",
+            game.own_redeals()
+        )));
+    }
+    Ok((options, threads, redeals))
+}
