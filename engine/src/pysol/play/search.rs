@@ -96,6 +96,12 @@ pub enum BoardOutcome {
     Unknown(StopReason),
 }
 
+/// Positions a round keeps in the first pass of a search with redeals.
+const FIRST_CAP: usize = 1 << 20;
+/// How much the cap grows from one pass to the next (the passes before the last cost
+/// at most a third of it).
+const CAP_GROWTH: usize = 4;
+
 /// A searcher of boards: owns its table and stack between searches.
 pub struct BoardSearcher {
     dfs: DepthFirst<BoardGame>,
@@ -142,7 +148,22 @@ impl BoardSearcher {
         stats: &mut SearchStats,
     ) -> (BoardOutcome, Verdict) {
         let left = if stream.is_some() { redeals } else { 0 };
-        rounds(start, stream, left, self.max_entries, budget, stats)
+        if left == 0 {
+            return rounds(start, stream, 0, self.max_entries, budget, stats);
+        }
+        // With redeals, the rounds are searched again with ever more positions kept
+        // a round (see the module doc): a round too large for the cap still has its
+        // redeals tried, and the last pass keeps as many as the memory allows.
+        let mut cap = FIRST_CAP.min(self.max_entries);
+        loop {
+            let (outcome, first) = rounds(start, stream, left, cap, budget, stats);
+            match outcome {
+                BoardOutcome::Unknown(StopReason::MemoryLimit) if cap < self.max_entries => {
+                    cap = (cap * CAP_GROWTH).min(self.max_entries);
+                }
+                _ => return (outcome, first),
+            }
+        }
     }
 
     /// The first round alone by the engine's depth-first search (a second search,
