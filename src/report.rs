@@ -322,12 +322,12 @@ pub struct PysolJson {
 impl PysolJson {
     /// The view of `deal`, solved by `report`.
     pub fn new(deal: PysolDeal, report: &SolveReport) -> PysolJson {
-        let board_solution =
-            solution_steps(report).map(|steps| steps_on_board(&deal.board_map(), &steps));
+        let (board, map) = deal.board_and_map();
+        let board_solution = solution_steps(report).map(|steps| steps_on_board(&map, &steps));
         PysolJson {
             game: deal.game.name(),
             number: deal.number,
-            board: deal.board_text(),
+            board: board.to_string(),
             board_solution,
         }
     }

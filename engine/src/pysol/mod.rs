@@ -118,6 +118,13 @@ impl PysolDeal {
         BoardMap::new(&self.board())
     }
 
+    /// The starting board and its map, the board dealt once.
+    pub fn board_and_map(self) -> (PysolBoard, BoardMap) {
+        let board = self.board();
+        let map = BoardMap::new(&board);
+        (board, map)
+    }
+
     /// The starting position of its first round, in the variant of the game.
     pub fn position(self) -> Position {
         let board = self.board();

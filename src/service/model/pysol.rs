@@ -63,11 +63,11 @@ impl PysolView {
     /// `None` for a number beyond the API's (the API takes numbers up to 2^63-1).
     pub fn of(deal: PysolDeal, solution: Option<&[StepJson]>) -> Option<PysolView> {
         let number = u64::try_from(deal.number).ok()?;
-        let map = deal.board_map();
+        let (board, map) = deal.board_and_map();
         Some(PysolView {
             game: deal.game.name().into(),
             number,
-            board: deal.board_text(),
+            board: board.to_string(),
             board_solution: solution
                 .filter(|steps| !steps.is_empty())
                 .map(|steps| steps_on_board(&map, steps)),
