@@ -19,7 +19,11 @@
 //! number of cards kept, which fixes the stream's state) are searched in turn, those
 //! keeping most cards first. A round stopped by its entry cap still has its kept
 //! positions' redeals tried (a win found so is a win), but can then end `Unknown` at
-//! best.
+//! best. With redeals the whole search is made in passes, the first round's cap
+//! growing from [`FIRST_CAP`] by [`CAP_GROWTH`] up to a third of the memory's
+//! positions (a round, the next one and the candidates are kept at once): a game whose
+//! first round is too large to search in its time still has its redeals tried, as a
+//! player would, and the last pass is exact.
 //!
 //! Invariant: every line returned replays from the start it was asked about.
 
@@ -154,12 +158,15 @@ impl BoardSearcher {
         // With redeals, the rounds are searched again with ever more positions kept
         // a round (see the module doc): a round too large for the cap still has its
         // redeals tried, and the last pass keeps as many as the memory allows.
-        let mut cap = FIRST_CAP.min(self.max_entries);
+        // A round, the next one (half as many) and the redeal candidates are kept at
+        // once: the rounds get a third of the memory's positions.
+        let most = (self.max_entries / 3).max(1024);
+        let mut cap = FIRST_CAP.min(most);
         loop {
             let (outcome, first) = rounds(start, stream, left, cap, budget, stats);
             match outcome {
-                BoardOutcome::Unknown(StopReason::MemoryLimit) if cap < self.max_entries => {
-                    cap = (cap * CAP_GROWTH).min(self.max_entries);
+                BoardOutcome::Unknown(StopReason::MemoryLimit) if cap < most => {
+                    cap = (cap * CAP_GROWTH).min(most);
                 }
                 _ => return (outcome, first),
             }
