@@ -39,9 +39,13 @@ pub fn request_json(data: &[u8]) {
     };
     if let Ok(request) = from_json::<JobRequest>(value.clone()) {
         if let Ok(job) = request.validate("id".into(), "fuzz", config()) {
-            let layout = job.position.0.layout();
-            assert_eq!(job.suits, layout.suits() as i64);
-            assert_eq!(job.ranks, layout.ranks() as i64);
+            // A game played on its own board is 4 x 13 (52 cards); every other job's
+            // size is its position's.
+            let (suits, ranks) = match job.position.0.engine() {
+                Some(position) => (position.layout().suits(), position.layout().ranks()),
+                None => (4, 13),
+            };
+            assert_eq!((job.suits, job.ranks), (suits as i64, ranks as i64));
             assert!(job.limit_time_ms >= 1);
             assert!(job.threads >= 1);
         }

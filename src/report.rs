@@ -430,7 +430,7 @@ impl SolveJson {
         let solved = report.verdict == Verdict::Solvable;
         SolveJson {
             position: board.clone(),
-            variant: BOARD_VARIANT,
+            variant: board_variant(game),
             verdict: report.verdict.name(),
             solution: solution.clone(),
             algorithm: BOARD_ALGORITHM,
@@ -446,15 +446,23 @@ impl SolveJson {
                 board,
                 board_solution: solved.then_some(solution),
             }),
-            rounds: (report.redeals > 0).then(|| RoundsJson {
-                redeals: report.redeals,
-                used: if solved { report.rounds_used() } else { 0 },
-                first_round: report.first_round.name().to_string(),
-                redeal_points: 0,
-                lost_rounds: 0,
-                redealt: board_redeals_shown(game, number, &report.steps),
-            }),
+            rounds: RoundsJson::of_board(game, number, report),
         }
+    }
+}
+
+impl RoundsJson {
+    /// The rounds of a board search of game `number` of `game`, if it could redeal.
+    pub fn of_board(game: PysolGame, number: u128, report: &BoardReport) -> Option<Self> {
+        let solved = report.verdict == Verdict::Solvable;
+        (report.redeals > 0).then(|| RoundsJson {
+            redeals: report.redeals,
+            used: if solved { report.rounds_used() } else { 0 },
+            first_round: report.first_round.name().to_string(),
+            redeal_points: 0,
+            lost_rounds: 0,
+            redealt: board_redeals_shown(game, number, &report.steps),
+        })
     }
 }
 
@@ -489,8 +497,18 @@ fn board_redeals_shown(game: PysolGame, number: u128, steps: &[BoardStep]) -> Ve
     shown
 }
 
-/// The `variant` a game played on its own board reports.
-pub const BOARD_VARIANT: &str = "board";
+/// The `variant` a game played on its own board reports: its own rules, `board:GAME`
+/// (as the service names them: `service::subject::JobVariant::Board`).
+pub const fn board_variant(game: PysolGame) -> &'static str {
+    match game {
+        PysolGame::Galary => "board:galary",
+        PysolGame::FreeParking => "board:free-parking",
+        PysolGame::Jungle => "board:jungle",
+        PysolGame::SpacesAndAces => "board:spaces-and-aces",
+        // Every other game is played as a position of a variant.
+        _ => "board",
+    }
+}
 /// The `algorithm` of its search (docs/engine.md, "PySolFC's games on their own boards").
 pub const BOARD_ALGORITHM: &str = "best-first";
 

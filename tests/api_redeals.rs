@@ -215,8 +215,8 @@ async fn bad_redeals_are_refused_and_nothing_is_stored() {
             "line-up allows 0 redeal",
         ),
         (
-            json!({"pysol": {"game": "jungle", "number": 5}}),
-            "the service does not yet",
+            json!({"pysol": {"game": "jungle", "number": 5}, "redeals": 2}),
+            "jungle allows at most 1 redeal",
         ),
         (
             json!({"deal": {"seed": 1}, "variant": "aisleriot", "redeals": 1}),
@@ -227,8 +227,8 @@ async fn bad_redeals_are_refused_and_nothing_is_stored() {
             "aisleriot",
         ),
         (
-            json!({"pysol": {"game": "galary", "from": 1, "count": 3}}),
-            "the service does not yet",
+            json!({"pysol": {"game": "spaces-and-aces", "from": 1, "count": 3}, "redeals": 1}),
+            "spaces-and-aces allows at most 0 redeal",
         ),
     ] {
         let path = if body["pysol"].get("from").is_some() {

@@ -14,8 +14,8 @@ use serde_json::Value;
 type Board = Vec<Vec<Option<String>>>;
 
 /// A game as PySolFC's code has it.
-struct Rules {
-    game: &'static str,
+pub(crate) struct Rules {
+    pub(crate) game: &'static str,
     /// The deck's ranks, lowest first.
     ranks: &'static str,
     /// `RBASE`: the index in `ranks` of the rank column 0 takes.
@@ -51,7 +51,7 @@ enum Spaces {
     Drawn,
 }
 
-const GAMES: [Rules; 12] = [
+pub(crate) const GAMES: [Rules; 12] = [
     Rules {
         game: "montana",
         ranks: "A23456789TJQK",
@@ -250,7 +250,12 @@ impl Rules {
     /// Plays `steps` on `board`; whether the last board is won. A redeal step
     /// `{"redeal": k}` goes on from the board `redealt[k - 1]` shows, once
     /// [`Rules::check_redeal`] accepts it.
-    fn replay(&self, board: &str, steps: &[Value], redealt: &[Value]) -> Result<bool, String> {
+    pub(crate) fn replay(
+        &self,
+        board: &str,
+        steps: &[Value],
+        redealt: &[Value],
+    ) -> Result<bool, String> {
         let mut rows = parse_board(board);
         for (i, m) in steps.iter().enumerate() {
             if let Some(k) = m["redeal"].as_u64() {

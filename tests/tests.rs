@@ -16,6 +16,7 @@ mod api_fair;
 mod api_morpion;
 mod api_page;
 mod api_postgres;
+mod api_pysol_boards;
 mod api_pysol_lists;
 mod api_redeals;
 mod api_verdicts;

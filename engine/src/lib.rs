@@ -40,8 +40,9 @@ pub use moves::{Move, MoveList};
 pub use notation::{format_cells, format_position, parse_card, parse_position, ParseError};
 pub use position::{Position, MAX_MOVES};
 pub use pysol::play::{
-    board_stream, replay_board, solve_pysol_board, BoardError, BoardOutcome, BoardPosition,
-    BoardReplayError, BoardReport, BoardRules, BoardSearcher, BoardSolveError, BoardStep,
+    board_stream, replay_board, solve_pysol_board, BoardDeal, BoardError, BoardOutcome,
+    BoardPosition, BoardReplayError, BoardReport, BoardRules, BoardSearcher, BoardSolveError,
+    BoardStep,
 };
 pub use pysol::{
     parse_game_number, pysol_board, pysol_talon, Accepts, BoardMap, DealShape, EngineForm,

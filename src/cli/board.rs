@@ -7,7 +7,7 @@
 //! and written to `--out` files, never shown as a position's solution.
 
 use super::{input_error, SearchArgs};
-use crate::report::{SolveJson, StepJson, BOARD_VARIANT};
+use crate::report::{SolveJson, StepJson};
 use gaps_engine::{
     parse_game_number, solve_pysol_board, Algorithm, BoardReport, BoardSolveError, BoardStep,
     DfsOptions, PysolGame, RoundsReport, SolveOptions, SolveReport,
@@ -90,7 +90,8 @@ pub fn run_solve(
     writeln!(stdout, "board: {}", out.position)?;
     writeln!(
         stdout,
-        "variant: {BOARD_VARIANT} (played on PySolFC's board)"
+        "variant: {} (played on PySolFC's board)",
+        out.variant
     )?;
     writeln!(stdout, "verdict: {}", out.verdict)?;
     if let Some(reason) = out.stopped {

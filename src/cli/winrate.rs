@@ -12,7 +12,7 @@ use super::out_file::{
 use super::solve::engine_error;
 use super::{input_error, SearchArgs};
 use crate::machine::default_search_memory_bytes;
-use crate::report::{wilson_95, BOARD_ALGORITHM, BOARD_VARIANT};
+use crate::report::{board_variant, wilson_95, BOARD_ALGORITHM};
 use clap::Args;
 use gaps_engine::{
     sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SolveControls,
@@ -374,10 +374,9 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let (ci95_low, ci95_high) = wilson_95(tally.solvable, n);
     let json = WinrateJson {
         pysol: pysol.map(PysolGame::name),
-        variant: if on_board.is_some() {
-            BOARD_VARIANT
-        } else {
-            variant.name()
+        variant: match on_board {
+            Some(game) => board_variant(game),
+            None => variant.name(),
         },
         suits: layout.suits(),
         ranks: layout.ranks(),

@@ -11,7 +11,8 @@ use super::job::Stored;
 use super::metrics::Metrics;
 use super::runner::Runner;
 use super::store::{Announce, BatchRow, NewJob, Store};
-use gaps_engine::{deal, Layout, PysolDeal, PysolGame};
+use super::subject::{JobPosition, JobPysol};
+use gaps_engine::{deal, Layout, PysolGame};
 use std::sync::Arc;
 
 /// Jobs of a batch inserted per transaction.
@@ -50,12 +51,7 @@ impl BatchFiller {
             tracing::error!(batch = %batch.spec.id, "batch with an invalid size; not filled");
             return Ok(());
         };
-        let game = match batch
-            .spec
-            .pysol_game
-            .as_deref()
-            .map(str::parse::<PysolGame>)
-        {
+        let game = match batch.spec.pysol_game.as_deref().map(PysolGame::named) {
             None => None,
             Some(Ok(game)) => Some(game),
             Some(Err(_)) => {
@@ -71,11 +67,19 @@ impl BatchFiller {
                     let seed = batch.spec.seed + k;
                     let (position, deal_seed, pysol) = match game {
                         Some(game) => {
-                            let game = PysolDeal::new(game, seed as u128)
-                                .expect("validated: 1 <= number < 2^63");
-                            (game.position(), None, Some(Stored(game)))
+                            let game = JobPysol::new(game, seed as u128)
+                                .expect("validated: 1 <= number < 2^63, a game solved");
+                            let position = match game {
+                                JobPysol::Position(deal) => JobPosition::Engine(deal.position()),
+                                JobPysol::Board(deal) => JobPosition::Board(deal),
+                            };
+                            (position, None, Some(Stored(game)))
                         }
-                        None => (deal(seed as u64, layout), Some(seed), None),
+                        None => (
+                            JobPosition::Engine(deal(seed as u64, layout)),
+                            Some(seed),
+                            None,
+                        ),
                     };
                     NewJob {
                         id: uuid::Uuid::now_v7().to_string(),

@@ -21,6 +21,7 @@ pub mod morpion;
 pub mod runner;
 pub mod solver_pool;
 pub mod store;
+pub mod subject;
 pub mod tokens;
 pub mod wait_slots;
 

@@ -8,7 +8,10 @@
 //! threads inherit their creator's policy and nice value), so searches that fill every
 //! core do not delay the HTTP workers, the heartbeats or a local database server.
 
-use gaps_engine::{PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport, Solver};
+use gaps_engine::{
+    BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport,
+    Solver,
+};
 use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -36,7 +39,28 @@ pub struct SolveWork {
 /// A solve's report, or the engine's error (or panic) as text.
 pub type SolveResult = Result<SolveReport, String>;
 
-type Request = (SolveWork, oneshot::Sender<SolveResult>);
+/// One solve of a PySolFC game played on its own board (its search is the board
+/// search, on the thread's own memory: the thread's table is not used).
+pub struct BoardWork {
+    /// The game.
+    pub deal: BoardDeal,
+    /// Redeals the search may use (at most the game's own).
+    pub redeals: u8,
+    /// Node, time and memory limits (the rest does not apply).
+    pub options: SolveOptions,
+    /// Raised to stop the solve early (it then ends `unknown`, `cancelled`).
+    pub cancel: Arc<AtomicBool>,
+}
+
+/// A board solve's report, or the engine's error (or panic) as text.
+pub type BoardResult = Result<BoardReport, String>;
+
+// One in flight per solver thread: the size of its largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Request {
+    Engine(SolveWork, oneshot::Sender<SolveResult>),
+    Board(BoardWork, oneshot::Sender<BoardResult>),
+}
 
 /// How solver threads share the CPU with the rest of the node (configuration
 /// `solver.priority`).
@@ -116,7 +140,14 @@ impl SolverThread {
                 }
                 let new_solver = || Solver::with_table_bytes(table_bytes);
                 let mut kept = (!per_solve).then(new_solver);
-                while let Ok((work, reply)) = inbox.recv() {
+                while let Ok(request) = inbox.recv() {
+                    let (work, reply) = match request {
+                        Request::Engine(work, reply) => (work, reply),
+                        Request::Board(work, reply) => {
+                            let _ = reply.send(solve_board(&work));
+                            continue;
+                        }
+                    };
                     let solver = kept.get_or_insert_with(new_solver);
                     let controls = SolveControls {
                         cancel: Some(&work.cancel),
@@ -149,14 +180,39 @@ impl SolverThread {
         Ok(SolverThread { requests })
     }
 
-    /// Runs `work` on this thread and waits (asynchronously) for its result.
-    pub async fn solve(&self, work: SolveWork) -> SolveResult {
+    /// Runs a board solve on this thread and waits (asynchronously) for its result.
+    pub async fn solve_board(&self, work: BoardWork) -> BoardResult {
         let (reply, answer) = oneshot::channel();
         self.requests
-            .send((work, reply))
+            .send(Request::Board(work, reply))
             .map_err(|_| "the solver thread has stopped".to_string())?;
         answer
             .await
             .map_err(|_| "the solver thread has stopped".to_string())?
+    }
+
+    /// Runs `work` on this thread and waits (asynchronously) for its result.
+    pub async fn solve(&self, work: SolveWork) -> SolveResult {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::Engine(work, reply))
+            .map_err(|_| "the solver thread has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the solver thread has stopped".to_string())?
+    }
+}
+
+/// Runs a board solve, a panic reported as an error (the search holds nothing that
+/// outlives it).
+fn solve_board(work: &BoardWork) -> BoardResult {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        work.deal
+            .solve(work.redeals, &work.options, Some(&work.cancel))
+    }));
+    match outcome {
+        Ok(Ok(report)) => Ok(report),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("the board search panicked".to_string()),
     }
 }

@@ -51,12 +51,16 @@ pub enum PysolError {
     /// A game played on its own board ([`PysolGame::is_board_played`]), asked of
     /// what takes only the games played as `basic` or `common` positions.
     #[error(
-        "PySolFC's {0} is played on its own board (a gap there may take several cards): \
-         `gaps solve --pysol` and `gaps winrate --pysol` solve it, the service does not \
-         yet (its jobs take: {played})",
+        "PySolFC's {0} is played on its own board (a gap there may take several cards), \
+         not as a `basic` or `common` position: this takes only the games played as \
+         positions ({played})",
         played = PysolGame::played_names()
     )]
     NotPlayed(PysolGame),
+    /// A game played as a `basic` or `common` position, named as one played on its
+    /// own board ([`play::BoardDeal`]).
+    #[error("PySolFC's {0} is played as a `{variant}` position, not on its own board", variant = .0.variant())]
+    NotOnBoard(PysolGame),
     /// Not of the form `GAME:N`.
     #[error("a PySolFC game is GAME:N, for example montana:12345 (got `{0}`)")]
     Malformed(String),
@@ -183,7 +187,7 @@ impl FromStr for PysolDeal {
     }
 }
 
-fn check_number(number: u128) -> Result<(), PysolError> {
+pub(crate) fn check_number(number: u128) -> Result<(), PysolError> {
     if (1..=PYSOL_MAX_NUMBER).contains(&number) {
         Ok(())
     } else {

@@ -10,6 +10,7 @@ use crate::service::model::{
     BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
     Rates, WinRateRow,
 };
+use crate::service::subject::JobVariant;
 use crate::service::AppState;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
@@ -81,7 +82,7 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
             source: "positions".into(),
             redeals: 0,
             rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
-            variant: c.variant.0.name().into(),
+            variant: c.variant.0.to_string(),
             suits: c.suits,
             ranks: c.ranks,
             effort: effort
@@ -101,13 +102,13 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
         .collect::<Vec<_>>();
     for c in state.store.pysol_win_rate_counts().await? {
         // Totals are only written for the game names jobs accept.
-        let Ok(game) = c.game.parse::<PysolGame>() else {
+        let Ok(game) = PysolGame::named(&c.game) else {
             continue;
         };
         // Every PySolFC game of the family is dealt 4 x 13.
         rows.push(WinRateRow {
             source: format!("pysol-{}", c.game),
-            variant: game.variant().name().into(),
+            variant: JobVariant::of_game(game).to_string(),
             suits: 4,
             ranks: 13,
             redeals: 0,

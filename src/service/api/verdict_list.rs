@@ -12,6 +12,7 @@ use super::lines::{streamed, wants_csv};
 use crate::service::error::{ApiError, ApiResult};
 use crate::service::model::pysol_variant;
 use crate::service::store::{PysolRange, PysolVerdict};
+use crate::service::subject::{JobPosition, JobVariant};
 use crate::service::AppState;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
@@ -28,8 +29,10 @@ struct ListLine<'a> {
     game: &'a str,
     number: i64,
     verdict: &'static str,
-    variant: &'static str,
-    position: &'a str,
+    variant: String,
+    /// Canonical notation, or the board as PySolFC shows it for a game played on its
+    /// own board (stored as its game and number).
+    position: String,
     algorithm: &'static str,
     nodes: i64,
     elapsed_ms: f64,
@@ -45,8 +48,14 @@ impl<'a> ListLine<'a> {
             game,
             number: row.number,
             verdict: row.verdict.0.name(),
-            variant: row.variant.0.name(),
-            position: &row.position,
+            variant: row.variant.0.to_string(),
+            position: match row.variant.0 {
+                JobVariant::Board(_) => row
+                    .position
+                    .parse::<JobPosition>()
+                    .map_or_else(|_| row.position.clone(), |p| p.shown()),
+                JobVariant::Engine(_) => row.position.clone(),
+            },
             algorithm: row.algorithm.0.name(),
             nodes: row.nodes,
             elapsed_ms: row.elapsed_ms,
@@ -104,15 +113,23 @@ impl ListQuery<'_> {
                     .into(),
             ));
         }
-        let parsed: PysolGame = game.parse().map_err(|e| bad(format!("game: {e}")))?;
-        let named = self
-            .variant
-            .map(|v| {
-                v.parse::<Variant>()
-                    .map_err(|e| bad(format!("variant: {e}")))
-            })
-            .transpose()?;
-        pysol_variant(parsed, &format!("game {parsed}"), named)?;
+        let parsed = PysolGame::named(game).map_err(|e| bad(format!("game: {e}")))?;
+        match self.variant {
+            Some(named) if parsed.is_board_played() => {
+                return Err(bad(format!(
+                    "variant: {named}: game {parsed} is played on its own board under its \
+                     own rules ({}): give no `variant`",
+                    JobVariant::Board(parsed)
+                )));
+            }
+            Some(named) => {
+                let named = named
+                    .parse::<Variant>()
+                    .map_err(|e| bad(format!("variant: {e}")))?;
+                pysol_variant(parsed, &format!("game {parsed}"), Some(named))?;
+            }
+            None => {}
+        }
         let from = self.from.unwrap_or(1);
         let to = self.to.unwrap_or(i64::MAX as u64);
         if from == 0 {

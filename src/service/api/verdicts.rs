@@ -13,12 +13,13 @@ use super::ApiQuery;
 use crate::report::MoveJson;
 use crate::service::error::{ApiError, ApiResult};
 use crate::service::model::{pysol_variant, DealSpec};
+use crate::service::subject::{JobPosition, JobPysol, JobVariant};
 use crate::service::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gaps_engine::{format_position, parse_position, Position, PysolDeal, Variant, Verdict};
+use gaps_engine::{parse_position, Position, PysolDeal, Variant, Verdict};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -84,7 +85,47 @@ pub struct VerdictView {
 
 impl VerdictQuery {
     /// The variant and position asked for, or a 422 naming what is wrong.
-    fn resolve(&self) -> Result<(Variant, Position), ApiError> {
+    fn resolve(&self) -> Result<(JobVariant, JobPosition), ApiError> {
+        let (variant, position) = self.resolve_engine()?;
+        Ok((JobVariant::Engine(variant), JobPosition::Engine(position)))
+    }
+
+    /// [`VerdictQuery::resolve`] of a PySolFC game played on its own board (`None` for
+    /// any other query).
+    fn resolve_board(&self) -> Result<Option<(JobVariant, JobPosition)>, ApiError> {
+        let Some(text) = &self.pysol else {
+            return Ok(None);
+        };
+        let Ok(JobPysol::Board(deal)) = text.parse::<JobPysol>() else {
+            return Ok(None);
+        };
+        let rules = JobVariant::Board(deal.game);
+        if let Some(named) = self.variant.as_deref() {
+            return Err(ApiError::Unprocessable(format!(
+                "variant: {named}: pysol {deal} is played on its own board under its own \
+                 rules ({rules})"
+            )));
+        }
+        if self.position.is_some()
+            || self.deal.is_some()
+            || self.suits.is_some()
+            || self.ranks.is_some()
+        {
+            return Err(ApiError::Unprocessable(
+                "give exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`"
+                    .into(),
+            ));
+        }
+        if self.from.is_some() || self.to.is_some() || self.verdict.is_some() {
+            return Err(ApiError::Unprocessable(
+                "`from`, `to` and `verdict` go with `game` (a list of PySolFC games)".into(),
+            ));
+        }
+        Ok(Some((rules, JobPosition::Board(deal))))
+    }
+
+    /// The engine variant and position asked for, or a 422 naming what is wrong.
+    fn resolve_engine(&self) -> Result<(Variant, Position), ApiError> {
         let bad = |m: String| ApiError::Unprocessable(m);
         let named: Option<Variant> = self
             .variant
@@ -158,7 +199,10 @@ pub async fn lookup(
         };
         return super::verdict_list::list(state, list, &headers).await;
     }
-    let (variant, position) = query.resolve()?;
+    let (variant, position) = match query.resolve_board()? {
+        Some(board) => board,
+        None => query.resolve()?,
+    };
     let known = state
         .store
         .known_verdict(variant, &position)
@@ -166,7 +210,7 @@ pub async fn lookup(
         .ok_or_else(|| {
             ApiError::NotFound(format!(
                 "no verdict stored for {} ({variant})",
-                format_position(&position)
+                position.shown()
             ))
         })?;
     let etag = HeaderValue::from_str(&format!("\"{}\"", known.job_id))
@@ -192,8 +236,8 @@ pub async fn lookup(
         return Ok((StatusCode::NOT_MODIFIED, headers_out).into_response());
     }
     let view = VerdictView {
-        position: format_position(&position),
-        variant: variant.name().into(),
+        position: position.shown(),
+        variant: variant.to_string(),
         verdict: known.verdict.0.name().into(),
         solution: known.solution.map(|s| s.0).unwrap_or_default(),
         algorithm: known.algorithm.0.name().into(),

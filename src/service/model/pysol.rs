@@ -2,11 +2,12 @@
 //! (`pysol` of a batch), and a job's view of its game with PySolFC's board.
 //!
 //! Invariant: a view's `board_solution` is the job's `solution` step for step, each
-//! move with the card and columns PySolFC's board gives it (`report::steps_on_board`).
+//! move with the card and columns PySolFC's board gives it (`report::steps_on_board`;
+//! a game played on its own board was solved on that board: its solution is it).
 
 use super::whole;
 use crate::report::{steps_on_board, StepJson};
-use gaps_engine::PysolDeal;
+use crate::service::subject::JobPysol;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -59,18 +60,24 @@ pub struct PysolView {
 }
 
 impl PysolView {
-    /// The view of `deal` with the job's `solution` (of the engine's position), or
-    /// `None` for a number beyond the API's (the API takes numbers up to 2^63-1).
-    pub fn of(deal: PysolDeal, solution: Option<&[StepJson]>) -> Option<PysolView> {
-        let number = u64::try_from(deal.number).ok()?;
-        let (board, map) = deal.board_and_map();
+    /// The view of `game` with the job's `solution` (of the engine's position, or of
+    /// the board), or `None` for a number beyond the API's (the API takes numbers up to
+    /// 2^63-1).
+    pub fn of(game: JobPysol, solution: Option<&[StepJson]>) -> Option<PysolView> {
+        let number = u64::try_from(game.number()).ok()?;
+        let solution = solution.filter(|steps| !steps.is_empty());
+        let (board, board_solution) = match game {
+            JobPysol::Position(deal) => {
+                let (board, map) = deal.board_and_map();
+                (board, solution.map(|steps| steps_on_board(&map, steps)))
+            }
+            JobPysol::Board(deal) => (deal.board(), solution.map(<[StepJson]>::to_vec)),
+        };
         Some(PysolView {
-            game: deal.game.name().into(),
+            game: game.game().name().into(),
             number,
             board: board.to_string(),
-            board_solution: solution
-                .filter(|steps| !steps.is_empty())
-                .map(|steps| steps_on_board(&map, steps)),
+            board_solution,
         })
     }
 }

@@ -76,8 +76,8 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     ]);
     morpion_request(schemas, config);
     let pysol = &mut schemas["PysolSpec"]["properties"];
-    // The games the engine plays; the others' deals are refused with a 422 that says so.
-    let games: Vec<&str> = played_games().collect();
+    // Every game the engine solves: as a position of its variant, or on its own board.
+    let games: Vec<&str> = solved().map(|g| g.name()).collect();
     pysol["game"]["enum"] = json!(games);
     pysol["number"]["maximum"] = json!(MAX_SEED);
     let batch = &mut schemas["BatchRequest"];
@@ -164,9 +164,17 @@ fn games_played_as(variant: Variant) -> Value {
 
 /// What a job or batch given as a PySolFC game may not ask: another variant than the
 /// game's. One case per variant, naming its games in one `enum` (schemathesis'
-/// generator gives up on a case per game).
+/// generator gives up on a case per game). A game played on its own board takes no
+/// variant and no algorithm but `auto` (its limits are those of a request that names
+/// neither, which `algorithm_cases` states).
 fn pysol_contradictions() -> Value {
-    let mut cases = Vec::new();
+    let board: Vec<&str> = on_board().map(|g| g.name()).collect();
+    let mut cases = vec![
+        json!({"allOf": [pysol_games(&board), {"required": ["variant"],
+            "properties": {"variant": {"type": "string"}}}]}),
+        json!({"allOf": [pysol_games(&board), {"required": ["algorithm"],
+            "properties": {"algorithm": {"type": "string", "not": {"const": "auto"}}}}]}),
+    ];
     for variant in Variant::ALL {
         let others: Vec<&str> = Variant::ALL
             .into_iter()
@@ -194,7 +202,7 @@ fn pysol_contradictions() -> Value {
 fn redeal_refusals(with_position: bool) -> Value {
     let at_least = |n: u8| json!({"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": n}}});
     let with_own = |own: u8| -> Vec<&'static str> {
-        played()
+        solved()
             .filter(|g| g.own_redeals() == own)
             .map(|g| g.name())
             .collect()
@@ -218,11 +226,11 @@ fn redeal_refusals(with_position: bool) -> Value {
     json!({"not": {"anyOf": cases}})
 }
 
-/// PySolFC game references `GET /v1/verdicts` takes: a game the engine plays, a colon
-/// and a number from 1 to 10^20, leading zeros allowed (`gaps_engine::PysolDeal`'s
+/// PySolFC game references `GET /v1/verdicts` takes: a game the engine solves, a colon
+/// and a number from 1 to 10^20, leading zeros allowed (`gaps_engine::parse_game_number`'s
 /// syntax).
 fn pysol_pattern() -> String {
-    let games: Vec<&str> = played_games().collect();
+    let games: Vec<&str> = solved().map(|g| g.name()).collect();
     format!(
         "^({}):0*(100000000000000000000|[1-9][0-9]{{0,19}})$",
         games.join("|")
@@ -504,9 +512,19 @@ pub fn is_cursor(cursor: &str) -> bool {
         && cursor.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The PySolFC games the engine plays.
+/// The PySolFC games the engine plays as positions of a variant.
 fn played() -> impl Iterator<Item = PysolGame> {
     PysolGame::ALL.into_iter().filter(|g| g.is_played())
+}
+
+/// The PySolFC games played on their own boards.
+fn on_board() -> impl Iterator<Item = PysolGame> {
+    PysolGame::ALL.into_iter().filter(|g| g.is_board_played())
+}
+
+/// Every PySolFC game the engine solves: those it plays and those on their boards.
+fn solved() -> impl Iterator<Item = PysolGame> {
+    played().chain(on_board())
 }
 
 /// Their names.

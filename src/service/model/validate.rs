@@ -5,17 +5,18 @@
 //! [`super::openapi_document`] writes into the OpenAPI document; anything wrong is an
 //! [`ApiError::Unprocessable`] naming the field, and nothing is stored.
 
-use super::{BatchRequest, DealSpec, JobRequest, Limits, PysolSpec};
+use super::{BatchRequest, DealSpec, JobRequest, Limits, PysolBatchSpec, PysolSpec};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
+use crate::service::subject::{JobPosition, JobPysol, JobVariant};
 use gaps_engine::{
     check_request, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
     OptionError, MAX_REDEALS,
 };
+use gaps_engine::{BoardDeal, Position, PysolDeal, PysolGame, Variant};
 use gaps_engine::{DealSource, RedealsError};
-use gaps_engine::{Position, PysolDeal, PysolGame, Variant};
 
 /// The validated parts shared by jobs and batches.
 struct Common {
@@ -157,7 +158,11 @@ impl JobRequest {
         created_by: &str,
         config: &Config,
     ) -> Result<NewJob, ApiError> {
-        let pysol = self.pysol.as_ref().map(PysolSpec::deal).transpose()?;
+        let pysol = match self.pysol.as_ref().map(PysolSpec::game).transpose()? {
+            Some(JobPysol::Board(deal)) => return self.board_job(id, created_by, config, deal),
+            Some(JobPysol::Position(deal)) => Some(deal),
+            None => None,
+        };
         let variant = match (pysol, self.variant.as_deref()) {
             (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
                 Ok(parsed) => {
@@ -179,7 +184,7 @@ impl JobRequest {
                 ));
             }
             let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
-            job.pysol = Some(Stored(game));
+            job.pysol = Some(Stored(JobPysol::Position(game)));
             job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game), game.variant())?;
             return Ok(job);
         }
@@ -203,9 +208,58 @@ impl JobRequest {
             ),
             (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
         };
+        let source = match deal_number {
+            Some(_) => self.deal.as_ref().map(DealSpec::source).transpose()?,
+            None => None,
+        };
+        let source = source.unwrap_or(DealSource::Position(position));
         let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
-        job.redeals = redeals_of(self.redeals, &job.source(), common.variant)?;
+        job.redeals = redeals_of(self.redeals, &source, common.variant)?;
         Ok(job)
+    }
+
+    /// The job of a request for a PySolFC game played on its own board.
+    fn board_job(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+        deal: BoardDeal,
+    ) -> Result<NewJob, ApiError> {
+        if self.position.is_some() || self.deal.is_some() {
+            return Err(ApiError::Unprocessable(
+                "give one of `position`, `deal` and `pysol`, not several".into(),
+            ));
+        }
+        let asked = BoardAsked {
+            variant: self.variant.as_deref(),
+            algorithm: self.algorithm.as_deref(),
+            limits: &self.limits,
+            redeals: self.redeals,
+        };
+        let (common, redeals) = asked.check(deal.game, &format!("pysol {deal}"), config)?;
+        let seed = self.seed.unwrap_or(0);
+        let search_seed = i64::try_from(seed)
+            .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
+        Ok(NewJob {
+            id,
+            variant: Stored(JobVariant::Board(deal.game)),
+            algorithm: Stored(Algorithm::Auto),
+            position: Stored(JobPosition::Board(deal)),
+            suits: 4,
+            ranks: 13,
+            deal_seed: None,
+            limit_nodes: common.limit_nodes,
+            limit_time_ms: common.limit_time_ms,
+            table_mb: common.table_mb,
+            search_seed,
+            batch_id: None,
+            limit_probes: None,
+            threads: 1,
+            created_by: Some(created_by.to_string()),
+            pysol: Some(Stored(JobPysol::Board(deal))),
+            redeals: i64::from(redeals),
+        })
     }
 
     /// The job of a validated request.
@@ -221,9 +275,9 @@ impl JobRequest {
         let l = position.layout();
         NewJob {
             id,
-            variant: Stored(common.variant),
+            variant: Stored(JobVariant::Engine(common.variant)),
             algorithm: Stored(common.algorithm),
-            position: Stored(position),
+            position: Stored(JobPosition::Engine(position)),
             suits: l.suits() as i64,
             ranks: l.ranks() as i64,
             deal_seed: deal_number,
@@ -258,12 +312,67 @@ pub fn pysol_variant(
     }
 }
 
+/// What a request for a PySolFC game played on its own board asks beside the game.
+struct BoardAsked<'a> {
+    variant: Option<&'a str>,
+    algorithm: Option<&'a str>,
+    limits: &'a Limits,
+    redeals: Option<u64>,
+}
+
+impl BoardAsked<'_> {
+    /// The limits (checked as those of a request that names no variant or algorithm)
+    /// and the redeals (default the game's own) of a request for
+    /// `game` (named `what` in messages), or a 422: its rules are the game's, its
+    /// search the board search, on one thread, without probes.
+    fn check(
+        &self,
+        game: PysolGame,
+        what: &str,
+        config: &Config,
+    ) -> Result<(Common, u8), ApiError> {
+        let bad = |m: String| Err(ApiError::Unprocessable(m));
+        let rules = JobVariant::Board(game);
+        if let Some(named) = self.variant {
+            return bad(format!(
+                "variant: {named}: {what} is played on its own board under its own rules \
+                 ({rules}; docs/pysol.md): give no `variant`"
+            ));
+        }
+        if let Some(named) = self.algorithm.filter(|a| *a != "auto") {
+            return bad(format!(
+                "algorithm: {named}: {what} is searched by its board search only (give \
+                 `auto` or no `algorithm`)"
+            ));
+        }
+        if self.limits.probes.is_some() {
+            return bad(format!(
+                "limits.probes: {what} is searched by its board search, which makes no probes"
+            ));
+        }
+        if self.limits.threads.is_some_and(|t| t > 1) {
+            return bad(format!(
+                "limits.threads: {what} is searched by its board search, on one thread"
+            ));
+        }
+        // The limits are checked as a request's that names no variant or algorithm
+        // (the OpenAPI document states one rule for both).
+        let common = validate_common(None, None, self.limits, config)?;
+        let own = game.own_redeals();
+        match self.redeals {
+            None => Ok((common, own)),
+            Some(asked) if asked <= u64::from(own) => Ok((common, asked as u8)),
+            Some(asked) => bad(format!(
+                "redeals: {game} allows at most {own} redeal(s) (got {asked})"
+            )),
+        }
+    }
+}
+
 impl PysolSpec {
     /// The PySolFC game named, or a 422 naming what is wrong.
-    fn deal(&self) -> Result<PysolDeal, ApiError> {
-        let game: PysolGame = self
-            .game
-            .parse()
+    fn game(&self) -> Result<JobPysol, ApiError> {
+        let game = PysolGame::named(&self.game)
             .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
         if self.number > i64::MAX as u64 {
             return Err(ApiError::Unprocessable(format!(
@@ -271,7 +380,7 @@ impl PysolSpec {
                 self.number
             )));
         }
-        PysolDeal::new(game, u128::from(self.number))
+        JobPysol::new(game, u128::from(self.number))
             .map_err(|e| ApiError::Unprocessable(format!("pysol: number: {e}")))
     }
 }
@@ -298,10 +407,11 @@ impl BatchRequest {
                 if self.count.is_some() {
                     return bad("pysol: give `count` inside `pysol`, not beside it".into());
                 }
-                let game: PysolGame = spec
-                    .game
-                    .parse()
+                let game = PysolGame::named(&spec.game)
                     .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
+                if game.is_board_played() {
+                    return self.board_batch(id, created_by, config, game, spec);
+                }
                 Some(game)
             }
             None => None,
@@ -367,7 +477,7 @@ impl BatchRequest {
         };
         Ok(NewBatch {
             id,
-            variant: Stored(common.variant),
+            variant: Stored(JobVariant::Engine(common.variant)),
             algorithm: Stored(common.algorithm),
             suits: suits as i64,
             ranks: ranks as i64,
@@ -380,6 +490,60 @@ impl BatchRequest {
             created_by: Some(created_by.to_string()),
             pysol_game: game.map(|g| g.name().to_string()),
             redeals: redeals_of(self.redeals, &batch_source, common.variant)?,
+        })
+    }
+
+    /// The batch of games `spec.from ..` of `game`, played on its own board.
+    fn board_batch(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+        game: PysolGame,
+        spec: &PysolBatchSpec,
+    ) -> Result<NewBatch, ApiError> {
+        let bad = |m: String| Err(ApiError::Unprocessable(m));
+        let asked = BoardAsked {
+            variant: self.variant.as_deref(),
+            algorithm: self.algorithm.as_deref(),
+            limits: &self.limits,
+            redeals: self.redeals,
+        };
+        let (common, redeals) = asked.check(game, &format!("pysol game {game}"), config)?;
+        if self.limits.table_mb.is_some() {
+            return bad("limits.table_mb is not supported for batches".into());
+        }
+        let max_deals = config.limits.max_batch_deals;
+        if spec.count == 0 || spec.count > max_deals {
+            return bad(format!(
+                "pysol.count must be between 1 and {max_deals} (got {})",
+                spec.count
+            ));
+        }
+        let max_seed = super::schema::max_batch_seed(config);
+        if spec.from > max_seed {
+            return bad(format!(
+                "pysol.from must be at most {max_seed} (2^63 - limits.max_batch_deals; got {})",
+                spec.from
+            ));
+        }
+        BoardDeal::new(game, u128::from(spec.from))
+            .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?;
+        Ok(NewBatch {
+            id,
+            variant: Stored(JobVariant::Board(game)),
+            algorithm: Stored(Algorithm::Auto),
+            suits: 4,
+            ranks: 13,
+            seed: spec.from as i64,
+            count: spec.count as i64,
+            limit_nodes: common.limit_nodes,
+            limit_time_ms: common.limit_time_ms,
+            limit_probes: None,
+            threads: 1,
+            created_by: Some(created_by.to_string()),
+            pysol_game: Some(game.name().to_string()),
+            redeals: i64::from(redeals),
         })
     }
 }

@@ -27,14 +27,15 @@
 //!   for it if needed, so together they never exceed it; the threads' own tables are
 //!   outside it (`Config::search_memory_mb`).
 
-use super::memory::{draw_mb, MemoryDraw};
+use super::memory::MemoryDraw;
 use super::metrics::Metrics;
-use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
+use super::solver_pool::{SolverPriority, SolverThread};
 use super::store::{Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, Store};
-use crate::report::{redeals_shown, solution_steps, JobStats, RoundsJson, StatsJson};
+use crate::report::{JobStats, StatsJson};
 use gaps_engine::StopReason;
 use give_way::{Givers, Threads};
-use spec::{pysol_deal, redeals_of, solve_options, wait_for};
+use plan::{Plan, RunOf};
+use spec::wait_for;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -45,6 +46,7 @@ use tokio::task::JoinHandle;
 mod for_parts;
 mod give_way;
 mod parts;
+mod plan;
 mod spec;
 mod status;
 
@@ -389,15 +391,12 @@ impl Runner {
                 return self.finish(job, finish).await;
             }
         }
+        let Some(plan) = Plan::of(&job.spec) else {
+            let error = "the job has neither an engine position nor a board".to_string();
+            return self.finish(job, Finish::Failed { error }).await;
+        };
         let spec = &job.spec;
-        let memory_mb = draw_mb(
-            spec.algorithm.0,
-            spec.variant.0,
-            spec.limit_time_ms as u64,
-            usize::try_from(spec.threads).unwrap_or(1),
-            spec.table_mb,
-            self.search_memory_mb,
-        );
+        let memory_mb = plan.memory_mb(spec, self.search_memory_mb);
         let waited = std::time::Instant::now();
         let id = &job.spec.id;
         if memory_mb.is_some() {
@@ -422,30 +421,25 @@ impl Runner {
         };
         let memory_wait = waited.elapsed();
         self.set_status(id, RunStatus::WaitingThreads);
-        let asked = job.spec.threads.max(1) as usize;
         let (cores, threads, busy) = self
-            .take_threads(kind == LaneKind::Single, asked, flag)
+            .take_threads(kind == LaneKind::Single, plan.threads_asked(spec), flag)
             .await;
         self.set_status(id, RunStatus::Searching);
-        let mut options = solve_options(&job.spec, threads);
-        if let Some(mb) = memory_mb {
-            options.memory_limit = Some(mb << 20);
-        }
-        // A batch job on the pool's threads can give way to single jobs.
-        let pause = match (&cores, &job.spec.batch_id) {
-            (Threads::Own(_), Some(_)) => Some(self.givers.add(id, threads)),
+        // A batch job of the engine's searches on the pool's threads can give way to
+        // single jobs (the board search cannot be paused).
+        let pause = match (&cores, &job.spec.batch_id, &plan) {
+            (Threads::Own(_), Some(_), Plan::Engine { .. }) => Some(self.givers.add(id, threads)),
             _ => None,
         };
-        let work = SolveWork {
-            position: job.spec.position.0,
-            options,
-            cancel: flag.clone(),
+        let run = RunOf {
+            threads,
+            memory_mb,
+            flag,
             progress,
-            redeals: redeals_of(&job.spec),
             pause: pause.clone(),
         };
         self.count_busy(busy, true);
-        let result = solver.solve(work).await;
+        let result = plan.search(solver, spec, run).await;
         self.count_busy(busy, false);
         if pause.is_some() {
             self.givers.remove(id);
@@ -454,9 +448,8 @@ impl Runner {
         drop((memory, lane_memory, cores));
         let finish = match result {
             Err(error) => Finish::Failed { error },
-            Ok(report) => {
+            Ok(searched) => {
                 let stats = StatsJson {
-                    threads: report.threads as u64,
                     memory_mb: memory_mb.unwrap_or(0) as u64,
                     memory_wait_ms: if memory_mb.is_some() {
                         memory_wait.as_secs_f64() * 1e3
@@ -464,14 +457,10 @@ impl Runner {
                         0.0
                     },
                     gave_way_ms: paused_ms,
-                    rounds: RoundsJson::of(&report).map(|mut rounds| {
-                        rounds.redealt = redeals_shown(&report, pysol_deal(&job.spec));
-                        rounds
-                    }),
-                    ..StatsJson::from(&report.stats)
+                    ..searched.stats
                 };
-                self.count_search(report.stats.nodes, report.stats.elapsed);
-                if report.stopped == Some(StopReason::Cancelled) {
+                self.count_search(stats.nodes, searched.elapsed);
+                if searched.stopped == Some(StopReason::Cancelled) {
                     if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
                     {
                         if self.store.requeue(&job.claim()).await? {
@@ -484,15 +473,14 @@ impl Runner {
                         stats: Some(JobStats::Searched(stats)),
                     }
                 } else {
-                    let solution = solution_steps(&report);
                     Finish::Verdict {
-                        verdict: report.verdict,
-                        solution,
-                        nodes: report.stats.nodes as i64,
+                        verdict: searched.verdict,
+                        solution: searched.solution,
+                        nodes: stats.nodes as i64,
                         elapsed_ms: stats.elapsed_ms,
                         stats: JobStats::Searched(stats),
-                        stopped: report.stopped,
-                        used_algorithm: report.algorithm,
+                        stopped: searched.stopped,
+                        used_algorithm: searched.algorithm,
                         cached: false,
                     }
                 }

@@ -5,7 +5,7 @@
 //! came in); nothing here re-validates them.
 
 use crate::service::store::NewJob;
-use gaps_engine::{PysolDeal, Redeals, SolveOptions};
+use gaps_engine::{PysolDeal, Redeals, SolveOptions, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::{Semaphore, SemaphorePermit};
@@ -37,7 +37,7 @@ pub(super) async fn wait_for<'a>(
 
 /// The PySolFC game a job was submitted as, if any.
 pub(super) fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
-    spec.pysol.as_ref().map(|game| game.0)
+    spec.pysol.as_ref().and_then(|game| game.0.deal())
 }
 
 /// What the solve of a job passes to the solver about redeals: its source's rule
@@ -45,15 +45,15 @@ pub(super) fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
 pub(super) fn redeals_of(spec: &NewJob) -> Option<Redeals> {
     // Validation stored 0..=2.
     let count = u8::try_from(spec.redeals).unwrap_or(0);
-    spec.source().redeals(count)
+    spec.source()?.redeals(count)
 }
 
-/// The engine's options for a stored job on `threads` threads: its values are typed
-/// already (the position, variant and algorithm were parsed once, when the request
-/// came in).
-pub(super) fn solve_options(spec: &NewJob, threads: usize) -> SolveOptions {
+/// The engine's options for a stored job searched under `variant` on `threads`
+/// threads: its values are typed already (the position, variant and algorithm were
+/// parsed once, when the request came in).
+pub(super) fn solve_options(spec: &NewJob, variant: Variant, threads: usize) -> SolveOptions {
     SolveOptions {
-        variant: spec.variant.0,
+        variant,
         algorithm: spec.algorithm.0,
         max_nodes: spec.limit_nodes.map(|n| n as u64),
         time_limit: Some(Duration::from_millis(spec.limit_time_ms as u64)),

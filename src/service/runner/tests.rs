@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicUsize;
 #[test]
 fn a_stored_job_becomes_the_engine_options_it_asked_for() {
     let spec = NewJob {
-        variant: Stored(Variant::Common),
+        variant: Stored(crate::service::subject::JobVariant::Engine(Variant::Common)),
         algorithm: Stored(Algorithm::Exact),
         limit_nodes: Some(5_000),
         limit_time_ms: 2_500,
@@ -20,7 +20,7 @@ fn a_stored_job_becomes_the_engine_options_it_asked_for() {
         limit_probes: Some(77),
         ..new_job("a", 1)
     };
-    let options = solve_options(&spec, 2);
+    let options = spec::solve_options(&spec, Variant::Common, 2);
     assert_eq!(options.variant, Variant::Common);
     assert_eq!(options.algorithm, Algorithm::Exact);
     assert_eq!(options.max_nodes, Some(5_000));
@@ -30,7 +30,7 @@ fn a_stored_job_becomes_the_engine_options_it_asked_for() {
     assert_eq!(options.probes, Some(77));
     assert_eq!(options.threads, 2);
     // What a request leaves out stays the engine's default.
-    let plain = solve_options(&new_job("b", 1), 1);
+    let plain = spec::solve_options(&new_job("b", 1), Variant::Basic, 1);
     assert_eq!(
         (plain.max_nodes, plain.memory_limit, plain.probes),
         (None, None, None)

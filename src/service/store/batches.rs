@@ -10,7 +10,8 @@ use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
-use gaps_engine::{Algorithm, Variant};
+use crate::service::subject::JobVariant;
+use gaps_engine::Algorithm;
 
 /// Jobs a multi-row insert carries: 15 parameters each, well within SQLite's 32,766
 /// and PostgreSQL's 65,535 parameters a statement.
@@ -30,7 +31,8 @@ pub struct BatchRow {
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct NewBatch {
     pub id: String,
-    pub variant: Stored<Variant>,
+    /// The rules of its jobs (a board game's own for a game played on its board).
+    pub variant: Stored<JobVariant>,
     pub algorithm: Stored<Algorithm>,
     pub suits: i64,
     pub ranks: i64,
@@ -352,7 +354,7 @@ mod tests {
     fn batch(id: &str, count: i64) -> NewBatch {
         NewBatch {
             id: id.into(),
-            variant: Stored(Variant::Basic),
+            variant: Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
             algorithm: Stored(Algorithm::Auto),
             suits: 2,
             ranks: 3,
@@ -497,7 +499,7 @@ mod tests {
         on_both(|store| async move {
             let batch = NewBatch {
                 id: "b".into(),
-                variant: Stored(Variant::Basic),
+                variant: Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
                 algorithm: Stored(Algorithm::Auto),
                 suits: 2,
                 ranks: 3,

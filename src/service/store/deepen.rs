@@ -43,13 +43,16 @@ pub struct Deepened {
 
 impl Store {
     /// The stored `unknown` searched with the smallest time limit, if one was searched
-    /// with less than `max_time_ms`.
+    /// with less than `max_time_ms`: a position of an engine variant (the `unknown`
+    /// first rounds of games played on their own boards, `board:GAME`, are not
+    /// deepened).
     pub async fn next_to_deepen(&self, max_time_ms: i64) -> sqlx::Result<Option<UnknownVerdict>> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, UnknownVerdict>(
                 "SELECT variant, position, requested_algorithm, limit_nodes, limit_time_ms,
                      limit_probes, table_mb, threads
                  FROM verdicts WHERE verdict = 'unknown' AND limit_time_ms < $1
+                     AND variant NOT LIKE 'board:%'
                  ORDER BY limit_time_ms, updated_at LIMIT 1",
             )
             .bind(max_time_ms)
@@ -118,6 +121,7 @@ impl Store {
 mod tests {
     use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use super::*;
+    use crate::service::subject::JobVariant;
 
     #[tokio::test]
     async fn deepening_replaces_only_the_unknown_it_started_from() {
@@ -165,7 +169,7 @@ mod tests {
                 .unwrap());
             assert!(store.next_to_deepen(10_000).await.unwrap().is_none());
             let known = store
-                .known_verdict(Variant::Basic, &a.spec.position.0)
+                .known_verdict(JobVariant::Engine(Variant::Basic), &a.spec.position.0)
                 .await
                 .unwrap()
                 .unwrap();

@@ -416,7 +416,7 @@ pub fn redeal_source(job: &NewJob) -> String {
 /// What a win-rate row counts a verdict with redeals under: `pysol-GAME` or `deals`.
 fn redeal_kind(job: &NewJob) -> String {
     match &job.pysol {
-        Some(game) => format!("pysol-{}", game.0.game.name()),
+        Some(game) => format!("pysol-{}", game.0.game().name()),
         None => "deals".into(),
     }
 }

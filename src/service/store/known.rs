@@ -8,7 +8,8 @@ use super::rows::NewJob;
 use super::{on_pool, Finish, Store};
 use crate::report::{moves_as_steps, JobStats, MoveJson};
 use crate::service::job::Stored;
-use gaps_engine::{Algorithm, Position, Variant, Verdict};
+use crate::service::subject::{JobAlgorithm, JobPosition, JobVariant};
+use gaps_engine::{Algorithm, Verdict};
 use sqlx::types::Json;
 
 /// The lookup of a position's known verdict (by the primary key; see the test
@@ -22,7 +23,7 @@ const KNOWN_VERDICT: &str = "SELECT verdict, solution, algorithm, nodes, elapsed
 pub struct KnownVerdict {
     pub verdict: Stored<Verdict>,
     pub solution: Option<Json<Vec<MoveJson>>>,
-    pub algorithm: Stored<Algorithm>,
+    pub algorithm: Stored<JobAlgorithm>,
     pub nodes: i64,
     pub elapsed_ms: f64,
     pub limit_nodes: Option<i64>,
@@ -59,8 +60,8 @@ impl Store {
     /// The best verdict stored for `position` under `variant`.
     pub async fn known_verdict(
         &self,
-        variant: Variant,
-        position: &Position,
+        variant: JobVariant,
+        position: &JobPosition,
     ) -> sqlx::Result<Option<KnownVerdict>> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, KnownVerdict>(KNOWN_VERDICT)

@@ -15,7 +15,8 @@
 
 use super::{on_pool, Store};
 use crate::service::job::Stored;
-use gaps_engine::{Algorithm, Variant, Verdict};
+use crate::service::subject::{JobAlgorithm, JobVariant};
+use gaps_engine::Verdict;
 
 /// Numbers read per query of a listing.
 const LIST_PAGE: i64 = 1000;
@@ -34,10 +35,10 @@ pub struct PysolCounts {
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct PysolVerdict {
     pub number: i64,
-    pub variant: Stored<Variant>,
+    pub variant: Stored<JobVariant>,
     pub position: String,
     pub verdict: Stored<Verdict>,
-    pub algorithm: Stored<Algorithm>,
+    pub algorithm: Stored<JobAlgorithm>,
     pub nodes: i64,
     pub elapsed_ms: f64,
     pub job_id: String,
@@ -290,7 +291,13 @@ mod pysol_tests {
                 store.stream_pysol_verdicts(range(9, 9, None), tx).await;
                 rx.recv().await.unwrap().unwrap().remove(0)
             };
-            assert_eq!((row.variant, row.number), (Stored(Variant::Basic), 9));
+            assert_eq!(
+                (row.variant, row.number),
+                (
+                    Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
+                    9
+                )
+            );
         })
         .await;
     }

@@ -9,8 +9,9 @@
 
 use crate::report::{JobStats, StepJson};
 use crate::service::job::{Game, JobState, Stored};
+use crate::service::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
 use gaps_engine::{
-    Algorithm, DealSource, Layout, Position, PysolDeal, StopReason, Variant, Verdict,
+    Algorithm, BoardDeal, DealSource, Layout, Position, StopReason, Variant, Verdict,
 };
 use sqlx::types::Json;
 
@@ -25,7 +26,7 @@ pub struct JobRow {
     pub solution: Option<Json<Vec<StepJson>>>,
     pub stats: Option<Json<JobStats>>,
     pub stopped: Option<Stored<StopReason>>,
-    pub used_algorithm: Option<Stored<Algorithm>>,
+    pub used_algorithm: Option<Stored<JobAlgorithm>>,
     pub nodes: Option<i64>,
     pub elapsed_ms: Option<f64>,
     pub cached: bool,
@@ -74,17 +75,32 @@ pub struct Claim {
 }
 
 impl NewJob {
-    /// Where its position comes from: a PySolFC game, our numbered deal, or the
-    /// position itself (its start is `position`, written when it was validated).
-    pub fn source(&self) -> DealSource {
+    /// Where its engine position comes from: a PySolFC game, our numbered deal, or the
+    /// position itself (its start is `position`, written when it was validated);
+    /// `None` for a game played on its own board.
+    pub fn source(&self) -> Option<DealSource> {
         let layout = || Layout::new(self.suits as usize, self.ranks as usize).ok();
-        match (&self.pysol, self.deal_seed.zip(layout())) {
-            (Some(game), _) => DealSource::Pysol(game.0),
+        Some(match (&self.pysol, self.deal_seed.zip(layout())) {
+            (Some(game), _) => DealSource::Pysol(game.0.deal()?),
             (None, Some((seed, layout))) => DealSource::Numbered {
                 seed: seed as u64,
                 layout,
             },
-            (None, None) => DealSource::Position(self.position.0),
+            (None, None) => DealSource::Position(*self.position.0.engine()?),
+        })
+    }
+
+    /// The engine's variant and start, for a job the engine's searches answer (`None`
+    /// for a game played on its own board).
+    pub fn engine(&self) -> Option<(Variant, Position)> {
+        Some((self.variant.0.engine()?, *self.position.0.engine()?))
+    }
+
+    /// The game, for a job the board search answers.
+    pub fn board(&self) -> Option<BoardDeal> {
+        match self.position.0 {
+            JobPosition::Board(deal) => Some(deal),
+            JobPosition::Engine(_) => None,
         }
     }
 }
@@ -93,10 +109,11 @@ impl NewJob {
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct NewJob {
     pub id: String,
-    pub variant: Stored<Variant>,
+    /// The rules: an engine variant, or a PySolFC game's own on its board.
+    pub variant: Stored<JobVariant>,
     pub algorithm: Stored<Algorithm>,
-    /// Canonical notation in the database, a parsed position here.
-    pub position: Stored<Position>,
+    /// Canonical notation (or a board game's `GAME:N`) in the database, parsed here.
+    pub position: Stored<JobPosition>,
     pub suits: i64,
     pub ranks: i64,
     pub deal_seed: Option<i64>,
@@ -112,7 +129,7 @@ pub struct NewJob {
     /// The caller that created it: a token's name, or an address on an open service.
     pub created_by: Option<String>,
     /// The PySolFC game it was submitted as (stored as `montana:12345`).
-    pub pysol: Option<Stored<PysolDeal>>,
+    pub pysol: Option<Stored<JobPysol>>,
     /// Redeals the search may use (0..=2; above 0 only for a deal or a PySolFC game,
     /// whose generator shuffles them). Its verdict then goes to `redeal_verdicts`.
     pub redeals: i64,
@@ -127,7 +144,7 @@ pub enum Finish {
         solution: Option<Vec<StepJson>>,
         stats: JobStats,
         stopped: Option<StopReason>,
-        used_algorithm: Algorithm,
+        used_algorithm: JobAlgorithm,
         nodes: i64,
         elapsed_ms: f64,
         cached: bool,

@@ -17,15 +17,16 @@
 
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::Stored;
+use crate::service::subject::{JobAlgorithm, JobVariant};
 use futures_util::TryStreamExt;
-use gaps_engine::{Algorithm, Variant, Verdict};
+use gaps_engine::Verdict;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 /// Verdict counts of one (variant, suits, ranks).
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq, Eq)]
 pub struct WinRateCounts {
-    pub variant: Stored<Variant>,
+    pub variant: Stored<JobVariant>,
     pub suits: i64,
     pub ranks: i64,
     pub deals: i64,
@@ -38,10 +39,10 @@ pub struct WinRateCounts {
 /// (not cached) jobs that ended with that verdict.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EffortRow {
-    pub variant: Stored<Variant>,
+    pub variant: Stored<JobVariant>,
     pub suits: i64,
     pub ranks: i64,
-    pub algorithm: Stored<Algorithm>,
+    pub algorithm: Stored<JobAlgorithm>,
     pub verdict: Stored<Verdict>,
     pub jobs: i64,
     pub mean_nodes: f64,
@@ -474,7 +475,7 @@ mod tests {
             let found = Deepened {
                 verdict: Verdict::Solvable,
                 solution: None,
-                algorithm: Algorithm::Dfs,
+                algorithm: gaps_engine::Algorithm::Dfs,
                 nodes: 5,
                 elapsed_ms: 1.0,
                 limits: from.clone(),

@@ -7,15 +7,16 @@ use super::testing::{temp_pg_database, TempPgDatabase};
 use super::{Finish, NewJob, Store};
 use crate::report::{JobStats, StatsJson};
 use crate::service::job::Stored;
+use crate::service::subject::{JobPosition, JobVariant};
 use gaps_engine::{deal, Algorithm, Layout, Variant, Verdict};
 
 /// A queued `basic` job for deal `seed` of 4 x 5 (distinct seeds: distinct positions).
 pub fn new_job(id: &str, seed: u64) -> NewJob {
     NewJob {
         id: id.into(),
-        variant: Stored(Variant::Basic),
+        variant: Stored(JobVariant::Engine(Variant::Basic)),
         algorithm: Stored(Algorithm::Auto),
-        position: Stored(deal(seed, Layout::new(4, 5).unwrap())),
+        position: Stored(JobPosition::Engine(deal(seed, Layout::new(4, 5).unwrap()))),
         suits: 4,
         ranks: 5,
         deal_seed: Some(seed as i64),
@@ -73,7 +74,7 @@ pub fn searched(verdict: Verdict, nodes: i64, elapsed_ms: f64) -> Finish {
         solution: None,
         stats: JobStats::Searched(StatsJson::default()),
         stopped: None,
-        used_algorithm: Algorithm::Dfs,
+        used_algorithm: crate::service::subject::JobAlgorithm::Engine(Algorithm::Dfs),
         nodes,
         elapsed_ms,
         cached: false,

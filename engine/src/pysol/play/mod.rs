@@ -4,7 +4,8 @@
 //! rule as data ([`BoardRules`]), rather than mapped onto the engine's `basic` and
 //! `common` positions.
 //!
-//! Front door: [`BoardRules::of`] and [`BoardPosition`] for a game's board,
+//! Front door: [`BoardDeal`] for a numbered game (its board, its verdict),
+//! [`BoardRules::of`] and [`BoardPosition`] for a game's board,
 //! [`BoardSearcher::solve`] for a verdict, [`replay_board`] to check a line.
 //!
 //! Invariants:
@@ -27,15 +28,71 @@ mod search;
 pub use position::{BoardError, BoardPosition};
 pub use search::{BoardOutcome, BoardSearcher};
 
-use super::{Accepts, DealShape, PysolBoard, PysolGame};
+use super::{
+    check_number, parse_game_number, Accepts, DealShape, PysolBoard, PysolError, PysolGame,
+};
 use crate::card::Card;
 use crate::moves::Move;
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
 use crate::solve::{SolveOptions, Verdict};
+use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+/// A numbered game of PySolFC played on its own board: `galary:17`.
+///
+/// Invariant: `number` is one PySolFC accepts and `game` is played on its board
+/// ([`PysolGame::is_board_played`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardDeal {
+    /// The game.
+    pub game: PysolGame,
+    /// Its number, in `1..=PYSOL_MAX_NUMBER`.
+    pub number: u128,
+}
+
+impl BoardDeal {
+    /// The deal, if `number` is one PySolFC deals and `game` is played on its board.
+    pub fn new(game: PysolGame, number: u128) -> Result<BoardDeal, PysolError> {
+        check_number(number)?;
+        if !game.is_board_played() {
+            return Err(PysolError::NotOnBoard(game));
+        }
+        Ok(BoardDeal { game, number })
+    }
+
+    /// The starting board, as PySolFC deals it.
+    pub fn board(self) -> PysolBoard {
+        PysolBoard::deal(self.game, self.number)
+    }
+
+    /// [`solve_pysol_board`] of this game.
+    pub fn solve(
+        self,
+        redeals: u8,
+        options: &SolveOptions,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<BoardReport, BoardSolveError> {
+        solve_pysol_board(self.game, self.number, redeals, options, cancel)
+    }
+}
+
+impl fmt::Display for BoardDeal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.game, self.number)
+    }
+}
+
+impl FromStr for BoardDeal {
+    type Err = PysolError;
+    fn from_str(s: &str) -> Result<BoardDeal, PysolError> {
+        let (game, number) = parse_game_number(s)?;
+        BoardDeal::new(game, number)
+    }
+}
 
 /// A game's rules as the board search plays them: `suits` rows of
 /// [`BoardRules::row_len`] cells, the ranks `base..=top` of each suit in play.

@@ -1,0 +1,176 @@
+//! What a lane searches for a claimed Gaps job ([`Plan`]): the engine's search of its
+//! position, or the board search of a PySolFC game played on its own board; and the
+//! search itself, once the job holds its memory and threads, ending as one
+//! [`Searched`] that `run_claimed` stores the same way for both.
+//!
+//! Invariants: a plan is built from the stored job alone (its values typed when the
+//! request came in), so the same job always draws the same memory and threads; every
+//! winning line is replayed by the engine before it comes back here.
+
+use super::spec::{pysol_deal, redeals_of, solve_options};
+use crate::report::{
+    board_steps_json, redeals_shown, solution_steps, RoundsJson, StatsJson, StepJson,
+};
+use crate::service::memory::draw_mb;
+use crate::service::solver_pool::{BoardWork, SolveWork, SolverThread};
+use crate::service::store::NewJob;
+use crate::service::subject::JobAlgorithm;
+use gaps_engine::{
+    Algorithm, BoardDeal, PauseGate, Position, SolveOptions, StopReason, Variant, Verdict,
+};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The search a Gaps job gets (one alive per running job: its size does not matter).
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Plan {
+    /// The engine's search of a position under an engine variant.
+    Engine {
+        variant: Variant,
+        position: Position,
+    },
+    /// The board search of a PySolFC game played on its own board.
+    Board(BoardDeal),
+}
+
+/// What a search runs with: the threads and memory it was given, its stop flag, its
+/// progress counter and the gate that pauses it while it gives way.
+pub(super) struct RunOf<'a> {
+    pub threads: usize,
+    pub memory_mb: Option<usize>,
+    pub flag: &'a Arc<AtomicBool>,
+    pub progress: Arc<AtomicU64>,
+    pub pause: Option<Arc<PauseGate>>,
+}
+
+/// How a search ended, in the service's terms.
+pub(super) struct Searched {
+    pub verdict: Verdict,
+    pub solution: Option<Vec<StepJson>>,
+    /// Its statistics (the memory drawn and the time paused are the caller's to add).
+    pub stats: StatsJson,
+    pub elapsed: Duration,
+    pub stopped: Option<StopReason>,
+    pub algorithm: JobAlgorithm,
+}
+
+impl Plan {
+    /// The plan of a stored job (`None` for a job with neither kind of start, which
+    /// validation never stores).
+    pub(super) fn of(spec: &NewJob) -> Option<Plan> {
+        match (spec.engine(), spec.board()) {
+            (Some((variant, position)), _) => Some(Plan::Engine { variant, position }),
+            (None, Some(deal)) => Some(Plan::Board(deal)),
+            (None, None) => None,
+        }
+    }
+
+    /// The MiB it draws from the node's budget (`memory::draw_mb`). The board search
+    /// keeps every position it reaches, as the exact search does, so it draws what
+    /// the exact search of a `common` position would within the same time on one
+    /// thread.
+    pub(super) fn memory_mb(&self, spec: &NewJob, search_memory_mb: usize) -> Option<usize> {
+        let threads = usize::try_from(spec.threads).unwrap_or(1);
+        let time_ms = spec.limit_time_ms as u64;
+        match self {
+            Plan::Engine { variant, .. } => draw_mb(
+                spec.algorithm.0,
+                *variant,
+                time_ms,
+                threads,
+                spec.table_mb,
+                search_memory_mb,
+            ),
+            Plan::Board(_) => draw_mb(
+                Algorithm::Exact,
+                Variant::Common,
+                time_ms,
+                1,
+                spec.table_mb,
+                search_memory_mb,
+            ),
+        }
+    }
+
+    /// The threads it asks for (the board search runs on one).
+    pub(super) fn threads_asked(&self, spec: &NewJob) -> usize {
+        match self {
+            Plan::Engine { .. } => spec.threads.max(1) as usize,
+            Plan::Board(_) => 1,
+        }
+    }
+
+    /// Runs the search on `solver`'s thread.
+    pub(super) async fn search(
+        self,
+        solver: &SolverThread,
+        spec: &NewJob,
+        run: RunOf<'_>,
+    ) -> Result<Searched, String> {
+        match self {
+            Plan::Engine { variant, position } => {
+                let mut options = solve_options(spec, variant, run.threads);
+                if let Some(mb) = run.memory_mb {
+                    options.memory_limit = Some(mb << 20);
+                }
+                let work = SolveWork {
+                    position,
+                    options,
+                    cancel: run.flag.clone(),
+                    progress: run.progress,
+                    redeals: redeals_of(spec),
+                    pause: run.pause,
+                };
+                let report = solver.solve(work).await?;
+                let stats = StatsJson {
+                    threads: report.threads as u64,
+                    rounds: RoundsJson::of(&report).map(|mut rounds| {
+                        rounds.redealt = redeals_shown(&report, pysol_deal(spec));
+                        rounds
+                    }),
+                    ..StatsJson::from(&report.stats)
+                };
+                Ok(Searched {
+                    verdict: report.verdict,
+                    solution: solution_steps(&report),
+                    stats,
+                    elapsed: report.stats.elapsed,
+                    stopped: report.stopped,
+                    algorithm: JobAlgorithm::Engine(report.algorithm),
+                })
+            }
+            Plan::Board(deal) => {
+                let base = solve_options(spec, Variant::Common, 1);
+                let options = SolveOptions {
+                    max_nodes: base.max_nodes,
+                    time_limit: base.time_limit,
+                    memory_limit: run.memory_mb.map(|mb| mb << 20),
+                    ..SolveOptions::default()
+                };
+                // Validation stored at most the game's own redeals (0..=2).
+                let redeals = u8::try_from(spec.redeals).unwrap_or(0);
+                let work = BoardWork {
+                    deal,
+                    redeals,
+                    options,
+                    cancel: run.flag.clone(),
+                };
+                let report = solver.solve_board(work).await?;
+                let solved = report.verdict == Verdict::Solvable;
+                Ok(Searched {
+                    verdict: report.verdict,
+                    solution: solved.then(|| board_steps_json(&report.steps)),
+                    stats: StatsJson {
+                        threads: 1,
+                        rounds: RoundsJson::of_board(deal.game, deal.number, &report),
+                        ..StatsJson::from(&report.stats)
+                    },
+                    elapsed: report.stats.elapsed,
+                    stopped: report.stopped,
+                    algorithm: JobAlgorithm::BestFirst,
+                })
+            }
+        }
+    }
+}
