@@ -274,11 +274,14 @@ async function loadDeal(event) {
   }
 }
 
-// PySolFC's titles of the games the engine plays (docs/pysol.md).
+// PySolFC's titles of the games the engine solves (docs/pysol.md); the last four are
+// played on their own boards, which the page does not draw yet (their rows and jobs
+// still show).
 const GAME_NAMES = {
   montana: 'Montana', 'blue-moon': 'Blue Moon', spaces: 'Spaces', 'red-moon': 'Red Moon',
   paganini: 'Paganini', 'house-of-commons': 'House of Commons', 'line-up': 'Line Up',
-  station: 'Station',
+  station: 'Station', galary: 'Galary', 'free-parking': 'Free Parking', jungle: 'Jungle',
+  'spaces-and-aces': 'Spaces and Aces',
 };
 
 async function loadPysol(event) {
