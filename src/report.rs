@@ -6,7 +6,8 @@
 
 use gaps_engine::{
     board_stream, format_position, parse_card, pysol_board, BoardMap, BoardPosition, BoardReport,
-    BoardStep, Move, Position, PysolDeal, PysolGame, SearchStats, SolveReport, Variant, Verdict,
+    BoardStep, Move, Position, PysolBoard, PysolDeal, PysolGame, SearchStats, SolveReport, Variant,
+    Verdict,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -423,9 +424,8 @@ impl SolveJson {
     /// `position` is the board, `variant` is `board`, and the solution is on the board
     /// (`pysol.board_solution` repeats it).
     pub fn of_board(game: PysolGame, number: u128, report: &BoardReport) -> Self {
-        let board = pysol_board(game, number)
-            .expect("a number checked by the caller")
-            .to_string();
+        let start = pysol_board(game, number).expect("a number checked by the caller");
+        let board = start.to_string();
         let solution = board_steps_json(&report.steps);
         let solved = report.verdict == Verdict::Solvable;
         SolveJson {
@@ -446,14 +446,20 @@ impl SolveJson {
                 board,
                 board_solution: solved.then_some(solution),
             }),
-            rounds: RoundsJson::of_board(game, number, report),
+            rounds: RoundsJson::of_board(game, number, &start, report),
         }
     }
 }
 
 impl RoundsJson {
-    /// The rounds of a board search of game `number` of `game`, if it could redeal.
-    pub fn of_board(game: PysolGame, number: u128, report: &BoardReport) -> Option<Self> {
+    /// The rounds of a board search of game `number` of `game` (whose starting board
+    /// is `start`), if it could redeal.
+    pub fn of_board(
+        game: PysolGame,
+        number: u128,
+        start: &PysolBoard,
+        report: &BoardReport,
+    ) -> Option<Self> {
         let solved = report.verdict == Verdict::Solvable;
         (report.redeals > 0).then(|| RoundsJson {
             redeals: report.redeals,
@@ -461,7 +467,7 @@ impl RoundsJson {
             first_round: report.first_round.name().to_string(),
             redeal_points: 0,
             lost_rounds: 0,
-            redealt: board_redeals_shown(game, number, &report.steps),
+            redealt: board_redeals_shown(game, number, start, &report.steps),
         })
     }
 }
@@ -469,9 +475,13 @@ impl RoundsJson {
 /// What each redeal of a line on a board did (the cards gathered, the board dealt), by
 /// playing the line again on the board (the engine replayed it before; a step it
 /// refused would end the list early).
-fn board_redeals_shown(game: PysolGame, number: u128, steps: &[BoardStep]) -> Vec<RedealJson> {
-    let board = pysol_board(game, number).expect("a number checked by the caller");
-    let Some(mut pos) = BoardPosition::of_board(&board) else {
+fn board_redeals_shown(
+    game: PysolGame,
+    number: u128,
+    start: &PysolBoard,
+    steps: &[BoardStep],
+) -> Vec<RedealJson> {
+    let Some(mut pos) = BoardPosition::of_board(start) else {
         return Vec::new();
     };
     let mut stream = board_stream(game, number);

@@ -91,6 +91,23 @@ async fn board_games_are_jobs_whose_lines_win_under_pysolfcs_rules() {
         (&json!("solvable"), &json!(true)),
         "{again}"
     );
+    // The page's view of a game: its own rules, its board as its position.
+    let (status, _, view) = t.call("GET", "/v1/pysol/galary/13", None).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(
+        (
+            &view["variant"],
+            &view["position"],
+            &view["board"],
+            &view["redeals"]
+        ),
+        (
+            &json!("board:galary"),
+            &json!(board_of("galary", 13)),
+            &json!(board_of("galary", 13)),
+            &json!(2)
+        )
+    );
     // The win-rate rows: each game's, under its own rules and redeals.
     let (_, _, rows) = t.call("GET", "/v1/stats/win-rates", None).await;
     for (game, _, redeals) in WON {

@@ -7,12 +7,11 @@
 //! and written to `--out` files, never shown as a position's solution.
 
 use super::{input_error, SearchArgs};
-use crate::report::{SolveJson, StepJson};
+use crate::report::SolveJson;
 use gaps_engine::{
     parse_game_number, solve_pysol_board, Algorithm, BoardReport, BoardSolveError, BoardStep,
     DfsOptions, PysolGame, RoundsReport, SolveOptions, SolveReport,
 };
-use std::io::Write;
 
 /// The game and number `--pysol` names, if it is a game played on its own board.
 pub fn board_game(pysol: Option<&str>) -> anyhow::Result<Option<(PysolGame, u128)>> {
@@ -85,53 +84,7 @@ pub fn run_solve(
         outln!("{}", serde_json::to_string(&out)?);
         return Ok(());
     }
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "pysol: {game}:{number}")?;
-    writeln!(stdout, "board: {}", out.position)?;
-    writeln!(
-        stdout,
-        "variant: {} (played on PySolFC's board)",
-        out.variant
-    )?;
-    writeln!(stdout, "verdict: {}", out.verdict)?;
-    if let Some(reason) = out.stopped {
-        writeln!(stdout, "stopped: {reason}")?;
-    }
-    if report.verdict == gaps_engine::Verdict::Solvable {
-        let moves = report
-            .steps
-            .iter()
-            .filter(|s| matches!(s, BoardStep::Move(_)))
-            .count();
-        writeln!(stdout, "solution (on the board): {moves} moves")?;
-        let mut number = 0;
-        for step in &out.solution {
-            match step {
-                StepJson::Move(m) => {
-                    number += 1;
-                    writeln!(
-                        stdout,
-                        "{number:4}. {} ({},{}) -> ({},{})",
-                        m.card, m.from[0], m.from[1], m.to[0], m.to[1]
-                    )?;
-                }
-                StepJson::Redeal { redeal } => writeln!(stdout, "      redeal {redeal}")?,
-            }
-        }
-    }
-    if let Some(rounds) = &out.rounds {
-        writeln!(
-            stdout,
-            "rounds: redeals={} used={} first_round={}",
-            rounds.redeals, rounds.used, rounds.first_round
-        )?;
-    }
-    let s = &out.stats;
-    writeln!(
-        stdout,
-        "stats: algorithm={} nodes={} expanded={} tt_hits={} elapsed_ms={:.3} nodes/s={:.0}",
-        out.algorithm, s.nodes, s.expanded, s.tt_hits, s.elapsed_ms, s.nodes_per_second
-    )?;
+    super::solve::print_text(&mut std::io::stdout().lock(), &out)?;
     Ok(())
 }
 

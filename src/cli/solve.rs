@@ -166,12 +166,16 @@ pub fn engine_error(e: SolveError) -> anyhow::Error {
     }
 }
 
-fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
+/// The text form of an answer (`gaps solve` without `--json`). A game played on its
+/// own board has its board as its position: it is written once.
+pub(super) fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
     if let Some(pysol) = &json.pysol {
         writeln!(out, "pysol: {}:{}", pysol.game, pysol.number)?;
         writeln!(out, "board: {}", pysol.board)?;
     }
-    writeln!(out, "position: {}", json.position)?;
+    if json.pysol.as_ref().is_none_or(|p| p.board != json.position) {
+        writeln!(out, "position: {}", json.position)?;
+    }
     writeln!(out, "variant: {}", json.variant)?;
     writeln!(out, "verdict: {}", json.verdict)?;
     if let Some(reason) = json.stopped {

@@ -9,11 +9,12 @@
 use super::ApiQuery;
 use crate::service::error::{ApiError, ApiResult};
 use crate::service::model::DealSpec;
+use crate::service::subject::{JobPysol, JobVariant};
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gaps_engine::{format_position, DealSource, PysolDeal, PysolGame};
+use gaps_engine::{format_position, DealSource, PysolGame};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -142,9 +143,11 @@ pub struct PysolGameView {
     /// PySolFC's title of the game ("Montana", "Blue Moon", ...).
     pub title: String,
     pub number: u64,
-    /// The variant its first round is played as.
+    /// The variant its first round is played as (`board:GAME` for a game played on its
+    /// own board: its own rules).
     pub variant: String,
-    /// Canonical position of its first round, as the engine plays it (docs/pysol.md).
+    /// Canonical position of its first round, as the engine plays it (docs/pysol.md);
+    /// for a game played on its own board, that board.
     pub position: String,
     /// The board as PySolFC shows it (`blue-moon`: each row's Ace in column 0), as
     /// `gaps deal --pysol GAME:N` prints it.
@@ -156,7 +159,7 @@ pub struct PysolGameView {
 /// A PySolFC game's layout (the same as `gaps deal --pysol GAME:N`); stores nothing.
 #[utoipa::path(get, path = "/v1/pysol/{game}/{number}",
     params(
-        ("game" = String, Path, description = "A PySolFC Gaps game the engine plays (`montana`, `blue-moon`, ...)"),
+        ("game" = String, Path, description = "A PySolFC Gaps game the engine solves (`montana`, `blue-moon`, `galary`, ...)"),
         ("number" = u64, Path, description = "Game number, 1 ..= 2^63-1", minimum = 1),
     ),
     responses(
@@ -167,7 +170,7 @@ pub async fn pysol_game(
     Path((game, number)): Path<(String, String)>,
 ) -> ApiResult<Json<PysolGameView>> {
     let bad = |m: String| ApiError::Unprocessable(m);
-    let game: PysolGame = game.parse().map_err(|e| bad(format!("game: {e}")))?;
+    let game = PysolGame::named(&game).map_err(|e| bad(format!("game: {e}")))?;
     let number = number
         .parse::<u64>()
         .ok()
@@ -177,14 +180,25 @@ pub async fn pysol_game(
                 "number {number:?}: give a whole number from 1 to 2^63-1"
             ))
         })?;
-    let deal = PysolDeal::new(game, u128::from(number)).map_err(|e| bad(format!("{e}")))?;
+    let (variant, position, board) =
+        match JobPysol::new(game, u128::from(number)).map_err(|e| bad(format!("{e}")))? {
+            JobPysol::Position(deal) => (
+                game.variant().name().to_string(),
+                format_position(&DealSource::Pysol(deal).start()),
+                deal.board_text(),
+            ),
+            JobPysol::Board(deal) => {
+                let board = deal.board().to_string();
+                (JobVariant::Board(game).to_string(), board.clone(), board)
+            }
+        };
     Ok(Json(PysolGameView {
         game: game.name().into(),
         title: game.spec().title.into(),
         number,
-        variant: game.variant().name().into(),
-        position: format_position(&DealSource::Pysol(deal).start()),
-        board: deal.board_text(),
+        variant,
+        position,
+        board,
         redeals: game.own_redeals(),
     }))
 }

@@ -453,7 +453,7 @@ fn complete_operation(
                 schema["enum"] = json!(Game::ALL.iter().map(|g| g.name()).collect::<Vec<_>>())
             }
             "game" if path == "/v1/pysol/{game}/{number}" => {
-                schema["enum"] = json!(played_games().collect::<Vec<_>>())
+                schema["enum"] = json!(solved().map(|g| g.name()).collect::<Vec<_>>())
             }
             "number" if path == "/v1/pysol/{game}/{number}" => {
                 schema["minimum"] = json!(1);
@@ -525,9 +525,4 @@ fn on_board() -> impl Iterator<Item = PysolGame> {
 /// Every PySolFC game the engine solves: those it plays and those on their boards.
 fn solved() -> impl Iterator<Item = PysolGame> {
     played().chain(on_board())
-}
-
-/// Their names.
-fn played_games() -> impl Iterator<Item = &'static str> {
-    played().map(|g| g.name())
 }

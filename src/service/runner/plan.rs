@@ -163,7 +163,12 @@ impl Plan {
                     solution: solved.then(|| board_steps_json(&report.steps)),
                     stats: StatsJson {
                         threads: 1,
-                        rounds: RoundsJson::of_board(deal.game, deal.number, &report),
+                        rounds: RoundsJson::of_board(
+                            deal.game,
+                            deal.number,
+                            &deal.board(),
+                            &report,
+                        ),
                         ..StatsJson::from(&report.stats)
                     },
                     elapsed: report.stats.elapsed,

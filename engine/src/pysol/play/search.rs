@@ -252,6 +252,8 @@ fn rounds(
     candidates.sort_by_key(|&(kept, at)| (std::cmp::Reverse(kept), at));
     let mut complete = exhausted;
     for (_, at) in candidates {
+        // Dealt again rather than kept from the pass above: a candidate is two words,
+        // its board 56 bytes packed, and most rounds end before their last candidate.
         let mut next = stream.clone();
         let after = round
             .position(at)
