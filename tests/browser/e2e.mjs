@@ -206,6 +206,25 @@ async function run() {
     await page.click(`#replay-moves [data-step="${redealJob.solution.length}"]`);
     assert.match(await page.textContent('#replay-status'), /won position reached/);
 
+    console.log('step: a game played on its own board is drawn in its shape, solved under its rules and replayed to its win');
+    await page.selectOption('#pysol-game', 'galary');
+    await page.fill('#pysol-number', '13');
+    await page.click('#pysol-load');
+    await page.waitForFunction(() => document.querySelector('#board-status').textContent.includes('Galary #13'));
+    const galary = await (await fetch(`${base}/v1/pysol/galary/13`)).json();
+    assert.equal(galary.variant, 'board:galary');
+    const drawn = await page.$$eval('#board [role=row]', (rs) => rs.map((r) => [...r.querySelectorAll('.cell')].map((c) => c.dataset.card || '--').join(' ')));
+    assert.deepEqual(drawn, galary.board.split('/'));
+    assert.equal(drawn[0].split(' ').length, 14);
+    await solveNewJob(page);
+    assert.equal(await page.textContent('#job-verdict'), 'solvable');
+    const boardJob = (await (await fetch(`${base}/v1/jobs?limit=1`)).json()).jobs[0];
+    assert.equal(boardJob.variant, 'board:galary');
+    assert.equal(boardJob.redeals, 2);
+    await page.waitForSelector('#replay-section:not([hidden])');
+    await page.click(`#replay-moves [data-step="${boardJob.solution.length}"]`);
+    assert.match(await page.textContent('#replay-status'), /won position reached/);
+
     console.log('step: a long search (common deal 2, dfs: not decided in minutes) shows live progress and is cancelled');
     await page.fill('#deal-seed', '2');
     await page.fill('#deal-ranks', '13');

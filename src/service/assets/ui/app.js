@@ -90,7 +90,31 @@ function parseNotation(text) {
   return { grid: position, suits, ranks, tokens };
 }
 
+// A board of a PySolFC game played on its own board (`board:GAME`), as the server
+// sends it: rows of cards and gaps, any width, Aces included (the server dealt it; the
+// page does not check its deck).
+const isBoardGame = (variant) => typeof variant === 'string' && variant.startsWith('board:');
+function parseBoard(text) {
+  return text.split('/').map((row) => row.trim().split(/\s+/).map((t) => {
+    const card = parseToken(t);
+    if (card === undefined) throw new Error(`Unknown token “${t}” on the board.`);
+    return card;
+  }));
+}
+
+// The grid of a position under `variant`: a board game's board, or notation.
+const gridOf = (text, variant) => (isBoardGame(variant) ? parseBoard(text) : parseNotation(text).grid);
+
+// PySolFC's `isGameWon` for a board game: every row holds the base rank (column 0's,
+// the same in every row) and the next ones of one suit in all its cells but the last.
+function isBoardWon(grid) {
+  const base = grid[0][0] ? grid[0][0].r : -1;
+  return grid.every((row) => row.every((c, k) => k === row.length - 1
+    || (c && row[0] && c.s === row[0].s && c.r === base + k)));
+}
+
 function isWon(grid, variant) {
+  if (isBoardGame(variant)) return isBoardWon(grid);
   const ranks = grid[0].length;
   return grid.every((row, r) => {
     const first = row[0];
@@ -193,6 +217,12 @@ function setPosition(grid, message) {
 }
 
 function showNotation() {
+  // A board game's board, as loaded, is shown as it is (it is not notation to check).
+  const g = state.game;
+  if (g && g.board && $('notation').value === g.text) {
+    setPosition(parseBoard(g.text), `PySolFC ${GAME_NAMES[g.game]} #${g.number} on its own board (${g.variant}).`);
+    return true;
+  }
   try {
     const parsed = parseNotation($('notation').value);
     setPosition(parsed.grid, `${parsed.suits} × ${parsed.ranks} position shown. It is valid.`);
@@ -275,8 +305,7 @@ async function loadDeal(event) {
 }
 
 // PySolFC's titles of the games the engine solves (docs/pysol.md); the last four are
-// played on their own boards, which the page does not draw yet (their rows and jobs
-// still show).
+// played on their own boards (`board:GAME`), drawn as PySolFC shows them.
 const GAME_NAMES = {
   montana: 'Montana', 'blue-moon': 'Blue Moon', spaces: 'Spaces', 'red-moon': 'Red Moon',
   paganini: 'Paganini', 'house-of-commons': 'House of Commons', 'line-up': 'Line Up',
@@ -296,6 +325,15 @@ async function loadPysol(event) {
   }
   try {
     const g = await api(`/v1/pysol/${game}/${number}`);
+    if (isBoardGame(g.variant)) {
+      // Played on its own board: searched under its own rules, shown as PySolFC shows it.
+      const grid = parseBoard(g.position);
+      setPosition(grid, `PySolFC ${g.title} #${number} on its own board, under its own rules (${g.variant}).`);
+      state.game = { game: g.game, number: BigInt(number).toString(), variant: g.variant, text: formatGrid(grid), board: true };
+      $('redeals').disabled = false;
+      $('redeals').value = String(g.redeals);
+      return;
+    }
     const grid = parseNotation(g.position).grid;
     // The engine plays a game on its own board renamed (docs/pysol.md): a Blue Moon
     // board without its Aces column, Line Up's and Paganini's ranks renumbered. The
@@ -318,7 +356,9 @@ async function loadPysol(event) {
 // The PySolFC game the board still shows under its variant, or null.
 function currentGame(variant) {
   const g = state.game;
-  return g && state.grid && g.variant === variant && formatGrid(state.grid) === g.text ? g : null;
+  if (!g || !state.grid || formatGrid(state.grid) !== g.text) return null;
+  // A board game's rules are its own, whatever the variant chosen shows.
+  return g.board || g.variant === variant ? g : null;
 }
 
 // The stored verdict of what is about to be searched, or null (nothing stored, or the
@@ -359,7 +399,10 @@ async function solve(event) {
   event.preventDefault();
   const err = $('solve-error');
   err.textContent = '';
-  if (!showNotation()) {
+  // A board game's board is the server's, kept as it was loaded (not notation).
+  const onBoard = state.game && state.game.board && $('notation').value === state.game.text
+    ? state.game : null;
+  if (!onBoard && !showNotation()) {
     err.textContent = 'Fix the position first (see the message above the board).';
     return;
   }
@@ -388,7 +431,9 @@ async function solve(event) {
     showKnown(known);
     return;
   }
-  const body = { variant, algorithm: $('algorithm').value, limits };
+  // A board game takes no variant, algorithm or probes: its rules and search are its own.
+  if (onBoard) delete limits.probes;
+  const body = onBoard ? { limits } : { variant, algorithm: $('algorithm').value, limits };
   if (game) Object.assign(body, { pysol: { game: game.game, number: 0 }, redeals });
   else body.position = position;
   // The game number goes in as its digits (exact above 2^53, where a JavaScript number is not).
@@ -446,7 +491,7 @@ async function cancelJob() {
 // ---------- Replay ----------
 
 function startReplay(job) {
-  const base = parseNotation(job.position).grid;
+  const base = gridOf(job.position, job.variant);
   state.grid = base;
   $('notation').value = job.position;
   // A redeal step `{"redeal": k}` goes on from the position that redeal dealt.
@@ -461,7 +506,7 @@ function startReplay(job) {
 function gridAt(step) {
   const rp = state.replay;
   return rp.moves.slice(0, step).reduce(
-    (grid, m) => (m.redeal ? parseNotation(rp.redealt[m.redeal - 1].position).grid : applyMove(grid, m)),
+    (grid, m) => (m.redeal ? gridOf(rp.redealt[m.redeal - 1].position, rp.variant) : applyMove(grid, m)),
     rp.base,
   );
 }
@@ -547,9 +592,17 @@ async function loadHistory(cursor) {
 async function openJob(id) {
   try {
     const job = await api(`/v1/jobs/${id}`);
-    setPosition(parseNotation(job.position).grid, `Job ${job.id} loaded.`);
-    $('variant').value = job.variant;
-    $('algorithm').value = job.algorithm;
+    const grid = gridOf(job.position, job.variant);
+    setPosition(grid, `Job ${job.id} loaded.`);
+    // A board game's rules are not one of the variants the form offers: the game stays
+    // loaded instead (its number kept where a JavaScript number holds it exactly).
+    if (isBoardGame(job.variant) && job.pysol && Number.isSafeInteger(job.pysol.number)) {
+      state.game = { game: job.pysol.game, number: String(job.pysol.number), variant: job.variant, text: formatGrid(grid), board: true };
+    }
+    if (!isBoardGame(job.variant)) {
+      $('variant').value = job.variant;
+      $('algorithm').value = job.algorithm;
+    }
     followJob(job);
     $('board-section').scrollIntoView();
   } catch (e) {
