@@ -200,3 +200,29 @@ async fn board_games_refuse_what_does_not_apply_to_them() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{problem}");
     assert_eq!(t.job_count().await, 0);
 }
+
+#[tokio::test]
+async fn a_running_board_job_shows_its_progress_and_is_cancelled() {
+    let t = start().await;
+    // Spaces and Aces 1 is not decided within a minute (docs/data).
+    let job = t
+        .post_job(
+            json!({"pysol": {"game": "spaces-and-aces", "number": 1},
+                   "limits": {"time_ms": 60_000}}),
+            "?wait_ms=500",
+        )
+        .await;
+    assert_eq!(job["state"], "running", "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    let (_, _, live) = t.call("GET", &format!("/v1/jobs/{id}"), None).await;
+    assert!(live["progress"]["nodes"].as_u64().unwrap() > 0, "{live}");
+    let began = std::time::Instant::now();
+    let (status, _, _) = t.call("DELETE", &format!("/v1/jobs/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, _, fin) = t
+        .call("GET", &format!("/v1/jobs/{id}?wait_ms=5000"), None)
+        .await;
+    assert_eq!(fin["state"], "cancelled", "{fin}");
+    assert!(began.elapsed().as_secs() < 5, "cancelled within seconds");
+    assert!(fin["stats"]["nodes"].as_u64().unwrap() > 0, "{fin}");
+}

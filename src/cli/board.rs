@@ -62,7 +62,8 @@ pub fn solve_board(
     redeals: u8,
     options: &SolveOptions,
 ) -> anyhow::Result<BoardReport> {
-    solve_pysol_board(game, number, redeals, options, None).map_err(|e| match e {
+    let controls = gaps_engine::SolveControls::default();
+    solve_pysol_board(game, number, redeals, options, controls).map_err(|e| match e {
         BoardSolveError::InvalidLine(_) => anyhow::Error::new(e),
         other => input_error(other.to_string()),
     })

@@ -50,6 +50,10 @@ pub struct BoardWork {
     pub options: SolveOptions,
     /// Raised to stop the solve early (it then ends `unknown`, `cancelled`).
     pub cancel: Arc<AtomicBool>,
+    /// Nodes searched so far, published by the engine about every 1024 nodes.
+    pub progress: Arc<AtomicU64>,
+    /// Parks the search while paused (a batch job giving way to a single job).
+    pub pause: Option<Arc<PauseGate>>,
 }
 
 /// A board solve's report, or the engine's error (or panic) as text.
@@ -207,8 +211,12 @@ impl SolverThread {
 /// outlives it).
 fn solve_board(work: &BoardWork) -> BoardResult {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        work.deal
-            .solve(work.redeals, &work.options, Some(&work.cancel))
+        let controls = SolveControls {
+            cancel: Some(&work.cancel),
+            progress: Some(&work.progress),
+            pause: work.pause.as_deref(),
+        };
+        work.deal.solve(work.redeals, &work.options, controls)
     }));
     match outcome {
         Ok(Ok(report)) => Ok(report),

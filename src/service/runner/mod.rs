@@ -425,10 +425,9 @@ impl Runner {
             .take_threads(kind == LaneKind::Single, plan.threads_asked(spec), flag)
             .await;
         self.set_status(id, RunStatus::Searching);
-        // A batch job of the engine's searches on the pool's threads can give way to
-        // single jobs (the board search cannot be paused).
-        let pause = match (&cores, &job.spec.batch_id, &plan) {
-            (Threads::Own(_), Some(_), Plan::Engine { .. }) => Some(self.givers.add(id, threads)),
+        // A batch job on the pool's threads can give way to single jobs.
+        let pause = match (&cores, &job.spec.batch_id) {
+            (Threads::Own(_), Some(_)) => Some(self.givers.add(id, threads)),
             _ => None,
         };
         let run = RunOf {

@@ -155,6 +155,8 @@ impl Plan {
                     redeals,
                     options,
                     cancel: run.flag.clone(),
+                    progress: run.progress,
+                    pause: run.pause,
                 };
                 let report = solver.solve_board(work).await?;
                 let solved = report.verdict == Verdict::Solvable;

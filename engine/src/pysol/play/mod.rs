@@ -36,10 +36,9 @@ use crate::moves::Move;
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
-use crate::solve::{SolveOptions, Verdict};
+use crate::solve::{SolveControls, SolveOptions, Verdict};
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// A numbered game of PySolFC played on its own board: `galary:17`.
@@ -74,9 +73,9 @@ impl BoardDeal {
         self,
         redeals: u8,
         options: &SolveOptions,
-        cancel: Option<&AtomicBool>,
+        controls: SolveControls<'_>,
     ) -> Result<BoardReport, BoardSolveError> {
-        solve_pysol_board(self.game, self.number, redeals, options, cancel)
+        solve_pysol_board(self.game, self.number, redeals, options, controls)
     }
 }
 
@@ -314,14 +313,15 @@ pub enum BoardSolveError {
 
 /// Solves game `number` of `game` (checked by the caller) on its board with at most
 /// `redeals` redeals, within `options`' node, time and memory limits (the rest of the
-/// options do not apply: the search is the depth-first one of `search.rs`, on one
-/// thread). Every winning line is replayed before it is returned.
+/// options do not apply: the search is the one of `search.rs`, on one thread), steered
+/// by `controls` (cancel, progress, pause). Every winning line is replayed before it
+/// is returned.
 pub fn solve_pysol_board(
     game: PysolGame,
     number: u128,
     redeals: u8,
     options: &SolveOptions,
-    cancel: Option<&AtomicBool>,
+    controls: SolveControls<'_>,
 ) -> Result<BoardReport, BoardSolveError> {
     let board = PysolBoard::deal(game, number);
     let start = BoardPosition::of_board(&board).ok_or(BoardSolveError::NotOnBoard(game))?;
@@ -335,7 +335,9 @@ pub fn solve_pysol_board(
     let stream = board_stream(game, number);
     let memory = options.memory_limit.unwrap_or(crate::DEFAULT_TABLE_BYTES);
     let mut searcher = BoardSearcher::with_memory(memory);
-    let budget = Budget::new(options.max_nodes, options.time_limit, cancel);
+    let budget = Budget::new(options.max_nodes, options.time_limit, controls.cancel)
+        .with_progress(controls.progress)
+        .with_pause(controls.pause);
     let began = Instant::now();
     let mut stats = SearchStats::default();
     let (outcome, first_round) =
