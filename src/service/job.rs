@@ -6,8 +6,9 @@
 //!   cancelled`, and `running -> queued` when a shutdown or a crash interrupts it);
 //!   [`JobState::is_final`] states are never left. The store enforces the moves with
 //!   conditional updates (`WHERE state = ...`).
-//! - Variants, algorithms, verdicts, stop reasons and positions are the engine's types
-//!   everywhere in the service; they become text only at the SQL boundary, through
+//! - Variants, algorithms, verdicts, stop reasons and positions are typed everywhere in
+//!   the service (the engine's types, or `subject`'s, which add the PySolFC games
+//!   played on their own boards); they become text only at the SQL boundary, through
 //!   [`Stored`] (the engine's `Display` to write, its `FromStr` to read: a stored value
 //!   the engine does not know is a decode error, never a silent default), and at the
 //!   HTTP boundary, in the JSON views of `model`.
