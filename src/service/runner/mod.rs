@@ -22,8 +22,9 @@
 //!   (a lane that claimed a job while a multi-threaded search holds them waits for
 //!   one), and a job that asks for more threads takes only permits that are free when
 //!   it starts, so searches never run on more threads than the pool has.
-//! - Memory is bounded by the node's budget: the searches that run the exact search
-//!   hold their memory (`memory::draw_mb`) from `memory` for the whole solve, waiting
+//! - Memory is bounded by the node's budget: the searches that run the exact search,
+//!   and the board search of a PySolFC game played on its own board (`plan`), hold
+//!   their memory (`memory::draw_mb`) from `memory` for the whole solve, waiting
 //!   for it if needed, so together they never exceed it; the threads' own tables are
 //!   outside it (`Config::search_memory_mb`).
 
