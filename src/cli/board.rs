@@ -85,7 +85,7 @@ pub fn run_solve(
         outln!("{}", serde_json::to_string(&out)?);
         return Ok(());
     }
-    super::solve::print_text(&mut std::io::stdout().lock(), &out)?;
+    super::text::print_text(&mut std::io::stdout().lock(), &out)?;
     Ok(())
 }
 

@@ -28,6 +28,7 @@ mod results;
 mod serve;
 mod solve;
 mod table1;
+mod text;
 mod winnable;
 mod winrate;
 mod worker;

@@ -5,7 +5,7 @@
 
 use super::args::redeal_count;
 use super::{input_error, SearchArgs};
-use crate::report::{redeals_shown, PysolJson, SolveJson, StepJson};
+use crate::report::{redeals_shown, PysolJson, SolveJson};
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
@@ -127,7 +127,7 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
         serde_json::to_writer(&mut out, &json)?;
         writeln!(out)?;
     } else {
-        print_text(&mut out, &json)?;
+        super::text::print_text(&mut out, &json)?;
     }
     Ok(())
 }
@@ -164,79 +164,6 @@ pub fn engine_error(e: SolveError) -> anyhow::Error {
         SolveError::InvalidSolution(_) => anyhow::Error::new(e),
         other => input_error(other.to_string()),
     }
-}
-
-/// The text form of an answer (`gaps solve` without `--json`). A game played on its
-/// own board has its board as its position: it is written once.
-pub(super) fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
-    if let Some(pysol) = &json.pysol {
-        writeln!(out, "pysol: {}:{}", pysol.game, pysol.number)?;
-        writeln!(out, "board: {}", pysol.board)?;
-    }
-    if json.pysol.as_ref().is_none_or(|p| p.board != json.position) {
-        writeln!(out, "position: {}", json.position)?;
-    }
-    writeln!(out, "variant: {}", json.variant)?;
-    writeln!(out, "verdict: {}", json.verdict)?;
-    if let Some(reason) = json.stopped {
-        writeln!(out, "stopped: {reason}")?;
-    }
-    if json.verdict == "solvable" {
-        // A Blue Moon game is shown as PySolFC shows it: its solution too (its own
-        // suits, columns counted from the Aces' column 0); `--json` has both.
-        let on_board = json.pysol.as_ref().and_then(|p| p.board_solution.as_ref());
-        let moves = on_board.unwrap_or(&json.solution);
-        let whose = if on_board.is_some() {
-            " (on the board)"
-        } else {
-            ""
-        };
-        let count = moves
-            .iter()
-            .filter(|s| matches!(s, StepJson::Move(_)))
-            .count();
-        writeln!(out, "solution{whose}: {count} moves")?;
-        let redealt = json.rounds.as_ref().map_or(&[][..], |r| &r.redealt[..]);
-        let mut number = 0;
-        for step in moves {
-            match step {
-                StepJson::Move(m) => {
-                    number += 1;
-                    writeln!(
-                        out,
-                        "{number:4}. {} ({},{}) -> ({},{})",
-                        m.card, m.from[0], m.from[1], m.to[0], m.to[1]
-                    )?;
-                }
-                StepJson::Redeal { redeal } => {
-                    let shown = &redealt[usize::from(*redeal) - 1];
-                    let dealt = shown.board.as_ref().unwrap_or(&shown.position);
-                    writeln!(
-                        out,
-                        "      redeal {redeal}: {} cards gathered, dealt {dealt}",
-                        shown.gathered.len()
-                    )?;
-                }
-            }
-        }
-    }
-    if let Some(rounds) = &json.rounds {
-        writeln!(
-            out,
-            "rounds: redeals={} used={} first_round={} redeal_points={} lost_rounds={}",
-            rounds.redeals,
-            rounds.used,
-            rounds.first_round,
-            rounds.redeal_points,
-            rounds.lost_rounds
-        )?;
-    }
-    let s = &json.stats;
-    writeln!(
-        out,
-        "stats: algorithm={} nodes={} expanded={} blocks={} stored={} tt_hits={} it_cuts={} reduced={} dead_cuts={} path_cuts={} max_depth={} elapsed_ms={:.3} nodes/s={:.0} table_bytes={}",
-        json.algorithm, s.nodes, s.expanded, s.blocks, s.stored, s.tt_hits, s.it_cuts, s.reduced, s.dead_cuts, s.path_cuts, s.max_depth, s.elapsed_ms, s.nodes_per_second, s.table_bytes
-    )
 }
 
 /// One line of `--jsonl`: a position, or a PySolFC game as `--pysol` names it
