@@ -19,7 +19,7 @@ use super::job::Stored;
 use super::memory::draw_mb;
 use super::metrics::Metrics;
 use super::runner::Runner;
-use super::solver_pool::{SolveWork, SolverPriority, SolverThread};
+use super::solver_pool::{SolveWork, SolverPriority, SolverThread, Steering};
 use super::store::{Deepened, Store, UnknownVerdict};
 use crate::report::solution_json;
 use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason, Verdict};
@@ -105,12 +105,14 @@ async fn round(
     let work = SolveWork {
         position: from.position.0,
         options,
-        cancel: stop,
-        progress: Arc::new(AtomicU64::new(0)),
         // Deepening works on `verdicts`, the positions' first-round verdicts.
         redeals: None,
-        // A job stops deepening instead (it is redone from its stored limits).
-        pause: None,
+        steering: Steering {
+            cancel: stop,
+            progress: Arc::new(AtomicU64::new(0)),
+            // A job stops deepening instead (it is redone from its stored limits).
+            pause: None,
+        },
     };
     tracing::debug!(position = %from.position.0, time_ms = limits.limit_time_ms, "deepening");
     let result = solver.solve(work).await;

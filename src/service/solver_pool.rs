@@ -19,21 +19,38 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
+/// How a running solve is steered from outside its thread (either kind of solve).
+pub struct Steering {
+    /// Raised to stop the solve early (it then ends `unknown`, `cancelled`).
+    pub cancel: Arc<AtomicBool>,
+    /// Nodes searched so far, published by the engine about every 1024 nodes.
+    pub progress: Arc<AtomicU64>,
+    /// Parks the search while paused (a batch job giving way to a single job).
+    pub pause: Option<Arc<PauseGate>>,
+}
+
+impl Steering {
+    /// The engine's view of it.
+    fn controls(&self) -> SolveControls<'_> {
+        SolveControls {
+            cancel: Some(&self.cancel),
+            progress: Some(&self.progress),
+            pause: self.pause.as_deref(),
+        }
+    }
+}
+
 /// One solve to run.
 pub struct SolveWork {
     /// The start position.
     pub position: Position,
     /// Algorithm, variant and limits.
     pub options: SolveOptions,
-    /// Raised to stop the solve early (it then ends `unknown`, `cancelled`).
-    pub cancel: Arc<AtomicBool>,
-    /// Nodes searched so far, published by the engine about every 1024 nodes.
-    pub progress: Arc<AtomicU64>,
     /// The redeals the search may use, with the deal's generator (`None`: its first
     /// round only).
     pub redeals: Option<Redeals>,
-    /// Parks the search while paused (a batch job giving way to a single job).
-    pub pause: Option<Arc<PauseGate>>,
+    /// Its cancel flag, progress counter and pause gate.
+    pub steering: Steering,
 }
 
 /// A solve's report, or the engine's error (or panic) as text.
@@ -48,12 +65,8 @@ pub struct BoardWork {
     pub redeals: u8,
     /// Node, time and memory limits (the rest does not apply).
     pub options: SolveOptions,
-    /// Raised to stop the solve early (it then ends `unknown`, `cancelled`).
-    pub cancel: Arc<AtomicBool>,
-    /// Nodes searched so far, published by the engine about every 1024 nodes.
-    pub progress: Arc<AtomicU64>,
-    /// Parks the search while paused (a batch job giving way to a single job).
-    pub pause: Option<Arc<PauseGate>>,
+    /// Its cancel flag, progress counter and pause gate.
+    pub steering: Steering,
 }
 
 /// A board solve's report, or the engine's error (or panic) as text.
@@ -153,11 +166,7 @@ impl SolverThread {
                         }
                     };
                     let solver = kept.get_or_insert_with(new_solver);
-                    let controls = SolveControls {
-                        cancel: Some(&work.cancel),
-                        progress: Some(&work.progress),
-                        pause: work.pause.as_deref(),
-                    };
+                    let controls = work.steering.controls();
                     let outcome = catch_unwind(AssertUnwindSafe(|| {
                         solver.solve_controlled(
                             &work.position,
@@ -186,24 +195,24 @@ impl SolverThread {
 
     /// Runs a board solve on this thread and waits (asynchronously) for its result.
     pub async fn solve_board(&self, work: BoardWork) -> BoardResult {
-        let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(Request::Board(work, reply))
-            .map_err(|_| "the solver thread has stopped".to_string())?;
-        answer
-            .await
-            .map_err(|_| "the solver thread has stopped".to_string())?
+        self.ask(|reply| Request::Board(work, reply)).await
     }
 
     /// Runs `work` on this thread and waits (asynchronously) for its result.
     pub async fn solve(&self, work: SolveWork) -> SolveResult {
+        self.ask(|reply| Request::Engine(work, reply)).await
+    }
+
+    /// Sends the request `make` builds around its reply channel, and waits for the
+    /// reply.
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Request,
+    ) -> Result<T, String> {
+        let stopped = || "the solver thread has stopped".to_string();
         let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(Request::Engine(work, reply))
-            .map_err(|_| "the solver thread has stopped".to_string())?;
-        answer
-            .await
-            .map_err(|_| "the solver thread has stopped".to_string())?
+        self.requests.send(make(reply)).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
     }
 }
 
@@ -211,12 +220,8 @@ impl SolverThread {
 /// outlives it).
 fn solve_board(work: &BoardWork) -> BoardResult {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let controls = SolveControls {
-            cancel: Some(&work.cancel),
-            progress: Some(&work.progress),
-            pause: work.pause.as_deref(),
-        };
-        work.deal.solve(work.redeals, &work.options, controls)
+        work.deal
+            .solve(work.redeals, &work.options, work.steering.controls())
     }));
     match outcome {
         Ok(Ok(report)) => Ok(report),

@@ -83,11 +83,29 @@ pub struct VerdictView {
     pub pysol: Option<String>,
 }
 
+/// A lookup that names no position, or several.
+const EXACTLY_ONE: &str =
+    "give exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`";
+
 impl VerdictQuery {
     /// The variant and position asked for, or a 422 naming what is wrong.
     fn resolve(&self) -> Result<(JobVariant, JobPosition), ApiError> {
+        if let Some(board) = self.resolve_board()? {
+            return Ok(board);
+        }
         let (variant, position) = self.resolve_engine()?;
         Ok((JobVariant::Engine(variant), JobPosition::Engine(position)))
+    }
+
+    /// A 422 if the query gives a list's fields (`from`, `to`, `verdict`) without
+    /// `game`.
+    fn no_list_fields(&self) -> Result<(), ApiError> {
+        if self.from.is_some() || self.to.is_some() || self.verdict.is_some() {
+            return Err(ApiError::Unprocessable(
+                "`from`, `to` and `verdict` go with `game` (a list of PySolFC games)".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// [`VerdictQuery::resolve`] of a PySolFC game played on its own board (`None` for
@@ -111,16 +129,9 @@ impl VerdictQuery {
             || self.suits.is_some()
             || self.ranks.is_some()
         {
-            return Err(ApiError::Unprocessable(
-                "give exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`"
-                    .into(),
-            ));
+            return Err(ApiError::Unprocessable(EXACTLY_ONE.into()));
         }
-        if self.from.is_some() || self.to.is_some() || self.verdict.is_some() {
-            return Err(ApiError::Unprocessable(
-                "`from`, `to` and `verdict` go with `game` (a list of PySolFC games)".into(),
-            ));
-        }
+        self.no_list_fields()?;
         Ok(Some((rules, JobPosition::Board(deal))))
     }
 
@@ -135,11 +146,7 @@ impl VerdictQuery {
                     .map_err(|e| bad(format!("variant: {e}")))
             })
             .transpose()?;
-        if self.from.is_some() || self.to.is_some() || self.verdict.is_some() {
-            return Err(bad(
-                "`from`, `to` and `verdict` go with `game` (a list of PySolFC games)".into(),
-            ));
-        }
+        self.no_list_fields()?;
         let deal_size = self.suits.is_some() || self.ranks.is_some();
         match (&self.position, self.deal, &self.pysol) {
             (Some(text), None, None) if !deal_size => {
@@ -161,10 +168,7 @@ impl VerdictQuery {
                     game.position(),
                 ))
             }
-            _ => Err(bad(
-                "give exactly one of `position`, `deal` (with `suits` and `ranks`) and `pysol`"
-                    .into(),
-            )),
+            _ => Err(bad(EXACTLY_ONE.into())),
         }
     }
 }
@@ -199,10 +203,7 @@ pub async fn lookup(
         };
         return super::verdict_list::list(state, list, &headers).await;
     }
-    let (variant, position) = match query.resolve_board()? {
-        Some(board) => board,
-        None => query.resolve()?,
-    };
+    let (variant, position) = query.resolve()?;
     let known = state
         .store
         .known_verdict(variant, &position)

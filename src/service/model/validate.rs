@@ -188,7 +188,7 @@ impl JobRequest {
             job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game), game.variant())?;
             return Ok(job);
         }
-        let (position, deal_number): (Position, Option<i64>) = match (&self.position, &self.deal) {
+        let (position, deal_number, source) = match (&self.position, &self.deal) {
             (Some(_), Some(_)) => {
                 return Err(ApiError::Unprocessable(
                     "give one of `position`, `deal` and `pysol`, not several".into(),
@@ -201,18 +201,16 @@ impl JobRequest {
                         .into(),
                 ))
             }
-            (Some(text), None) => (
-                parse_position(text)
-                    .map_err(|e| ApiError::Unprocessable(format!("position: {e}")))?,
-                None,
-            ),
-            (None, Some(d)) => (d.position()?, Some(deal_seed(d.seed)?)),
+            (Some(text), None) => {
+                let position = parse_position(text)
+                    .map_err(|e| ApiError::Unprocessable(format!("position: {e}")))?;
+                (position, None, DealSource::Position(position))
+            }
+            (None, Some(d)) => {
+                let source = d.source()?;
+                (source.start(), Some(deal_seed(d.seed)?), source)
+            }
         };
-        let source = match deal_number {
-            Some(_) => self.deal.as_ref().map(DealSpec::source).transpose()?,
-            None => None,
-        };
-        let source = source.unwrap_or(DealSource::Position(position));
         let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
         job.redeals = redeals_of(self.redeals, &source, common.variant)?;
         Ok(job)
@@ -312,6 +310,30 @@ pub fn pysol_variant(
     }
 }
 
+/// A batch's `count` (named `count.1`) within the configured maximum, and its first
+/// number (named `first.1`) at most [`super::schema::max_batch_seed`], so that its last
+/// deal is a number too; or a 422 naming the field.
+fn check_batch_range(
+    config: &Config,
+    count: (u64, &str),
+    first: (u64, &str),
+) -> Result<(), ApiError> {
+    let ((count, count_field), (seed, first_field)) = (count, first);
+    let max_deals = config.limits.max_batch_deals;
+    if count == 0 || count > max_deals {
+        return Err(ApiError::Unprocessable(format!(
+            "{count_field} must be between 1 and {max_deals} (got {count})"
+        )));
+    }
+    let max_seed = super::schema::max_batch_seed(config);
+    if seed > max_seed {
+        return Err(ApiError::Unprocessable(format!(
+            "{first_field} must be at most {max_seed} (2^63 - limits.max_batch_deals; got {seed})"
+        )));
+    }
+    Ok(())
+}
+
 /// What a request for a PySolFC game played on its own board asks beside the game.
 struct BoardAsked<'a> {
     variant: Option<&'a str>,
@@ -393,7 +415,6 @@ impl BatchRequest {
         created_by: &str,
         config: &Config,
     ) -> Result<NewBatch, ApiError> {
-        let caps = &config.limits;
         let bad = |m: String| Err(ApiError::Unprocessable(m));
         let game = match &self.pysol {
             Some(spec) => {
@@ -448,19 +469,8 @@ impl BatchRequest {
                     .into(),
             );
         };
-        if count == 0 || count > caps.max_batch_deals {
-            return bad(format!(
-                "{field} must be between 1 and {} (got {count})",
-                caps.max_batch_deals
-            ));
-        }
-        let max_seed = super::schema::max_batch_seed(config);
         let first = if game.is_some() { "pysol.from" } else { "seed" };
-        if seed > max_seed {
-            return bad(format!(
-                "{first} must be at most {max_seed} (2^63 - limits.max_batch_deals; got {seed})"
-            ));
-        }
+        check_batch_range(config, (count, field), (seed, first))?;
         if game.is_some() && seed == 0 {
             return bad("pysol.from: PySolFC numbers its games from 1 (got 0)".into());
         }
@@ -513,20 +523,11 @@ impl BatchRequest {
         if self.limits.table_mb.is_some() {
             return bad("limits.table_mb is not supported for batches".into());
         }
-        let max_deals = config.limits.max_batch_deals;
-        if spec.count == 0 || spec.count > max_deals {
-            return bad(format!(
-                "pysol.count must be between 1 and {max_deals} (got {})",
-                spec.count
-            ));
-        }
-        let max_seed = super::schema::max_batch_seed(config);
-        if spec.from > max_seed {
-            return bad(format!(
-                "pysol.from must be at most {max_seed} (2^63 - limits.max_batch_deals; got {})",
-                spec.from
-            ));
-        }
+        check_batch_range(
+            config,
+            (spec.count, "pysol.count"),
+            (spec.from, "pysol.from"),
+        )?;
         BoardDeal::new(game, u128::from(spec.from))
             .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?;
         Ok(NewBatch {

@@ -12,7 +12,7 @@ use crate::report::{
     board_steps_json, redeals_shown, solution_steps, RoundsJson, StatsJson, StepJson,
 };
 use crate::service::memory::draw_mb;
-use crate::service::solver_pool::{BoardWork, SolveWork, SolverThread};
+use crate::service::solver_pool::{BoardWork, SolveWork, SolverThread, Steering};
 use crate::service::store::NewJob;
 use crate::service::subject::JobAlgorithm;
 use gaps_engine::{
@@ -44,6 +44,17 @@ pub(super) struct RunOf<'a> {
     pub pause: Option<Arc<PauseGate>>,
 }
 
+impl RunOf<'_> {
+    /// How the solver thread is to steer the search.
+    fn steering(self) -> Steering {
+        Steering {
+            cancel: self.flag.clone(),
+            progress: self.progress,
+            pause: self.pause,
+        }
+    }
+}
+
 /// How a search ended, in the service's terms.
 pub(super) struct Searched {
     pub verdict: Verdict,
@@ -71,26 +82,23 @@ impl Plan {
     /// the exact search of a `common` position would within the same time on one
     /// thread.
     pub(super) fn memory_mb(&self, spec: &NewJob, search_memory_mb: usize) -> Option<usize> {
-        let threads = usize::try_from(spec.threads).unwrap_or(1);
-        let time_ms = spec.limit_time_ms as u64;
-        match self {
-            Plan::Engine { variant, .. } => draw_mb(
+        let (algorithm, variant, threads) = match self {
+            Plan::Engine { variant, .. } => (
                 spec.algorithm.0,
                 *variant,
-                time_ms,
-                threads,
-                spec.table_mb,
-                search_memory_mb,
+                usize::try_from(spec.threads).unwrap_or(1),
             ),
-            Plan::Board(_) => draw_mb(
-                Algorithm::Exact,
-                Variant::Common,
-                time_ms,
-                1,
-                spec.table_mb,
-                search_memory_mb,
-            ),
-        }
+            Plan::Board(_) => (Algorithm::Exact, Variant::Common, 1),
+        };
+        let time_ms = spec.limit_time_ms as u64;
+        draw_mb(
+            algorithm,
+            variant,
+            time_ms,
+            threads,
+            spec.table_mb,
+            search_memory_mb,
+        )
     }
 
     /// The threads it asks for (the board search runs on one).
@@ -117,10 +125,8 @@ impl Plan {
                 let work = SolveWork {
                     position,
                     options,
-                    cancel: run.flag.clone(),
-                    progress: run.progress,
                     redeals: redeals_of(spec),
-                    pause: run.pause,
+                    steering: run.steering(),
                 };
                 let report = solver.solve(work).await?;
                 let stats = StatsJson {
@@ -154,9 +160,7 @@ impl Plan {
                     deal,
                     redeals,
                     options,
-                    cancel: run.flag.clone(),
-                    progress: run.progress,
-                    pause: run.pause,
+                    steering: run.steering(),
                 };
                 let report = solver.solve_board(work).await?;
                 let solved = report.verdict == Verdict::Solvable;
