@@ -9,5 +9,6 @@
 
 pub mod cli;
 pub mod machine;
+pub mod played;
 pub mod report;
 pub mod service;

@@ -302,6 +302,32 @@ pub struct SolveJson {
     /// The rounds of a solve with redeals (`--redeals`, or a PySolFC game).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<RoundsJson>,
+    /// A game in progress (`--played`): where its steps led and the next step.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub played: Option<PlayedJson>,
+}
+
+/// What an answer about a game in progress adds to a solve's answer.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
+pub struct PlayedJson {
+    /// Steps played.
+    pub played_steps: usize,
+    /// The position they reach, canonical (the engine's; a PySolFC game's board is
+    /// `played_board`).
+    pub played_position: String,
+    /// The same on the PySolFC game's board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played_board: Option<String>,
+    /// Redeals not used yet.
+    pub redeals_left: u8,
+    /// The first step of `solution` (a solvable answer only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<StepJson>,
+    /// The same on the PySolFC game's board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_hint: Option<StepJson>,
+    /// Whether `solution`'s redeals are proved the fewest that win from here.
+    pub fewest_redeals: bool,
 }
 
 /// A PySolFC game as PySolFC shows it: its board and, for Blue Moon, the solution in
@@ -370,6 +396,7 @@ impl SolveJson {
             },
             pysol: None,
             rounds: RoundsJson::of(report),
+            played: None,
         }
     }
 }
@@ -447,6 +474,7 @@ impl SolveJson {
                 board_solution: solved.then_some(solution),
             }),
             rounds: RoundsJson::of_board(game, number, &start, report),
+            played: None,
         }
     }
 }

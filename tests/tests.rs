@@ -22,6 +22,7 @@ mod api_redeals;
 mod api_verdicts;
 mod cli;
 mod cli_morpion;
+mod cli_played;
 mod cli_pysol;
 mod cli_pysol_boards;
 mod cli_redeals;

@@ -22,6 +22,7 @@ mod exhaustive;
 pub mod morpion;
 mod moves;
 mod notation;
+mod played;
 mod position;
 mod pysol;
 mod redeal;
@@ -38,6 +39,10 @@ pub use deal::{deal, deal_cards, SplitMix64};
 pub use exhaustive::{reachable, winnable_with_redeals, Reachable};
 pub use moves::{Move, MoveList};
 pub use notation::{format_cells, format_position, parse_card, parse_position, ParseError};
+pub use played::{
+    review, solve_rest, steps_of, Answer, GameState, IllegalStep, PlayedError, PlayedLine,
+    PlayedStep, RestReport, Review, Step,
+};
 pub use position::{Position, MAX_MOVES};
 pub use pysol::play::{
     board_stream, replay_board, solve_pysol_board, BoardDeal, BoardError, BoardOutcome,

@@ -11,6 +11,7 @@ mod cross_check;
 mod dead;
 mod morpion;
 mod notation_props;
+mod played;
 mod pysol_boards;
 mod reachable;
 mod redeals;

@@ -24,6 +24,7 @@ mod count;
 mod deal;
 mod morpion;
 mod out_file;
+mod played;
 mod results;
 mod serve;
 mod solve;
@@ -92,6 +93,8 @@ enum Command {
     Backup(backup::BackupCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
+    /// Review a played game: the first step after which it could no longer be won.
+    Review(played::ReviewCmd),
     /// Print a numbered deal.
     Deal(deal::DealCmd),
     /// Count the positions reachable from a position, exactly (what a proof must visit).
@@ -119,7 +122,10 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        // A game in progress is its own command's, so that `solve` knows nothing of it.
+        Some(Command::Solve(cmd)) if cmd.played.is_some() => played::run_solve(cmd),
         Some(Command::Solve(cmd)) => solve::run(cmd),
+        Some(Command::Review(cmd)) => played::run_review(cmd),
         Some(Command::Deal(cmd)) => deal::run(cmd),
         Some(Command::Count(cmd)) => count::run(cmd),
         Some(Command::Winrate(cmd)) => winrate::run(cmd),

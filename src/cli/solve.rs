@@ -18,10 +18,10 @@ use std::io::{BufRead, Read, Write};
 #[derive(Args, Debug)]
 pub struct SolveCmd {
     #[command(flatten)]
-    search: SearchArgs,
+    pub(super) search: SearchArgs,
     /// Print one JSON object.
     #[arg(long, conflicts_with = "jsonl")]
-    json: bool,
+    pub(super) json: bool,
     /// Read JSON lines `{"position": ..., "variant": ...}` on stdin, write one result per line.
     #[arg(long)]
     jsonl: bool,
@@ -29,9 +29,14 @@ pub struct SolveCmd {
     /// its games; 0 otherwise). Needs `--deal` or `--pysol`: a redeal is shuffled by the
     /// deal's own generator (docs/engine.md, "Redeals").
     #[arg(long)]
-    redeals: Option<u8>,
+    pub(super) redeals: Option<u8>,
+    /// The steps played since the deal (a JSON array of solution steps on the board
+    /// the game is shown on; `-` reads standard input): the answer is about the rest of
+    /// the game, with the redeals left (docs/notation.md, "A game in progress").
+    #[arg(long, conflicts_with = "jsonl")]
+    pub(super) played: Option<std::path::PathBuf>,
     #[command(flatten)]
-    input: PositionInput,
+    pub(super) input: PositionInput,
 }
 
 /// Where a single position comes from: a numbered deal, the arguments, or standard input.
@@ -57,6 +62,11 @@ pub struct PositionInput {
 }
 
 impl PositionInput {
+    /// `--pysol` as given.
+    pub fn pysol_text(&self) -> Option<&str> {
+        self.pysol.as_deref()
+    }
+
     /// The PySolFC game asked for, if any.
     pub fn pysol(&self) -> anyhow::Result<Option<PysolDeal>> {
         self.pysol
@@ -122,12 +132,17 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     let report =
         solve_one(&mut solver, &start, &options, redeals.as_ref()).map_err(engine_error)?;
     let json = solve_json(&start, &options, &report, pysol);
+    print_answer(&json, cmd.json)
+}
+
+/// Prints an answer as one JSON line, or as text.
+pub fn print_answer(json: &SolveJson, as_json: bool) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    if cmd.json {
-        serde_json::to_writer(&mut out, &json)?;
+    if as_json {
+        serde_json::to_writer(&mut out, json)?;
         writeln!(out)?;
     } else {
-        super::text::print_text(&mut out, &json)?;
+        super::text::print_text(&mut out, json)?;
     }
     Ok(())
 }

@@ -18,6 +18,15 @@ pub fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()>
         writeln!(out, "position: {}", json.position)?;
     }
     writeln!(out, "variant: {}", json.variant)?;
+    if let Some(played) = &json.played {
+        writeln!(out, "played: {} steps", played.played_steps)?;
+        let reached = played
+            .played_board
+            .as_ref()
+            .unwrap_or(&played.played_position);
+        writeln!(out, "played_position: {reached}")?;
+        writeln!(out, "redeals_left: {}", played.redeals_left)?;
+    }
     writeln!(out, "verdict: {}", json.verdict)?;
     if let Some(reason) = json.stopped {
         writeln!(out, "stopped: {reason}")?;
@@ -38,7 +47,7 @@ pub fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()>
             .count();
         writeln!(out, "solution{whose}: {count} moves")?;
         let redealt = json.rounds.as_ref().map_or(&[][..], |r| &r.redealt[..]);
-        let mut number = 0;
+        let (mut number, mut redeals) = (0, 0);
         for step in moves {
             match step {
                 StepJson::Move(m) => {
@@ -50,7 +59,10 @@ pub fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()>
                     )?;
                 }
                 StepJson::Redeal { redeal } => {
-                    let shown = &redealt[usize::from(*redeal) - 1];
+                    // The line's own redeals, whatever their numbers (a game in progress
+                    // numbers them on from the ones played).
+                    let shown = &redealt[redeals];
+                    redeals += 1;
                     let dealt = shown.board.as_ref().unwrap_or(&shown.position);
                     writeln!(
                         out,

@@ -219,14 +219,27 @@ impl BoardMap {
         col + self.offset
     }
 
-    /// The board's card as the engine names it.
-    fn engine_card(&self, card: Card) -> Card {
-        let suit = self.board_suit.iter().position(|&s| s == card.suit());
-        let rank = self.board_rank.iter().position(|&r| r == card.rank());
-        Card::new(
-            suit.expect("a suit of the board") as u8,
-            rank.expect("a rank of the deck") as u8,
-        )
+    /// The board's card as the engine names it (`None`: not a card the engine plays,
+    /// such as a Blue Moon board's Aces or a card outside the game's deck).
+    pub fn engine_card(&self, card: Card) -> Option<Card> {
+        let suit = self.board_suit.iter().position(|&s| s == card.suit())?;
+        let rank = self.board_rank[..self.layout.ranks()]
+            .iter()
+            .position(|&r| r == card.rank())?;
+        // The engine's rank 0 is the gaps' (the removed cards, or Blue Moon's Aces in
+        // their column): no card of a position.
+        (rank > 0).then(|| Card::new(suit as u8, rank as u8))
+    }
+
+    /// The engine's cell of the board's cell `(row, col)` (`None`: outside the board,
+    /// or a Blue Moon board's Aces column, which the engine does not play).
+    pub fn engine_cell(&self, row: usize, col: usize) -> Option<(usize, usize)> {
+        (self.in_board(row, col) && col >= self.offset).then(|| (row, col - self.offset))
+    }
+
+    /// Whether `(row, col)` is a cell of the board.
+    pub fn in_board(&self, row: usize, col: usize) -> bool {
+        row < self.layout.suits() && col < self.layout.ranks() + self.offset
     }
 
     /// The engine's position of `board` (a board of this game that keeps its Aces
@@ -234,7 +247,7 @@ impl BoardMap {
     pub fn position(&self, board: &PysolBoard) -> Position {
         let cells: Vec<Option<Card>> = (0..4)
             .flat_map(|r| board.row(r)[self.offset..].iter())
-            .map(|cell| cell.map(|card| self.engine_card(card)))
+            .map(|cell| cell.map(|card| self.engine_card(card).expect("a card of the game's deck")))
             .collect();
         Position::from_cells(self.layout, &cells).expect("a board of the game is a position")
     }

@@ -1,0 +1,197 @@
+//! `gaps solve ... --played FILE` and `gaps review ... --played FILE`: a game in
+//! progress (docs/notation.md, "A game in progress"), its steps read from a file or standard
+//! input in solution-step form, on the board the game is shown on.
+//!
+//! Invariant: a step the game's rules refuse, or a file that is not steps, is bad input
+//! (exit 2, the step's index and why); a verdict is only ever about the position the
+//! steps reach, with the redeals they left.
+
+use super::args::redeal_count;
+use super::solve::{engine_error, print_answer, PositionInput, SolveCmd};
+use super::{input_error, SearchArgs};
+use crate::played::{played_json, review_game, GameInProgress};
+use crate::report::{redeals_shown, PysolJson, SolveJson, StatsJson, StepJson};
+use anyhow::Context;
+use clap::Args;
+use gaps_engine::{format_position, DealSource, SolveControls, SolveOptions, Solver};
+use serde::Deserialize;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// `gaps review`: the first step after which a played game could no longer be won.
+#[derive(Args, Debug)]
+pub struct ReviewCmd {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Redeals the game allows in all (default: the game's own for `--pysol`, else 0).
+    #[arg(long)]
+    redeals: Option<u8>,
+    /// The steps played since the deal: a JSON array of solution steps (moves
+    /// `{"card","from","to"}`, redeals `{"redeal": k}`), or an object with `played`;
+    /// `-` reads standard input.
+    #[arg(long)]
+    played: PathBuf,
+    #[command(flatten)]
+    input: PositionInput,
+}
+
+/// A played-steps file: the steps, or an object that holds them (a job's request).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PlayedFile {
+    Steps(Vec<StepJson>),
+    Request { played: Vec<StepJson> },
+}
+
+/// The steps in `path` (`-`: standard input).
+pub fn read_played(path: &Path) -> anyhow::Result<Vec<StepJson>> {
+    let text = if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading the played steps from standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| input_error(format!("--played {}: {e}", path.display())))?
+    };
+    let file: PlayedFile = serde_json::from_str(&text).map_err(|_| {
+        input_error(format!(
+            "--played {}: not a JSON array of steps ({{\"card\", \"from\", \"to\"}} or {{\"redeal\": k}}), nor an object with `played`",
+            path.display()
+        ))
+    })?;
+    Ok(match file {
+        PlayedFile::Steps(steps) | PlayedFile::Request { played: steps } => steps,
+    })
+}
+
+/// The game in progress the arguments name, with the options of its searches.
+fn game_of(
+    search: &SearchArgs,
+    input: &PositionInput,
+    redeals: Option<u8>,
+    played: &Path,
+) -> anyhow::Result<(GameInProgress, SolveOptions)> {
+    if super::board::board_game(input.pysol_text())?.is_some() {
+        return Err(input_error(
+            "--played: the games played on their own boards (galary, free-parking, jungle, \
+             spaces-and-aces) take no played steps yet",
+        ));
+    }
+    let source = input.source()?;
+    let variant = match source {
+        DealSource::Pysol(deal) => search.variant_of(deal)?,
+        _ => search.variant()?,
+    };
+    let options = search.lone_options(variant)?;
+    let count = redeal_count(redeals, &source, variant)?;
+    let steps = read_played(played)?;
+    let game = GameInProgress::replay(source, variant, count, &steps)
+        .map_err(|e| input_error(format!("--played: {e}")))?;
+    Ok((game, options))
+}
+
+/// `gaps solve --played FILE`: the answer about the rest of the game.
+pub fn run_solve(cmd: SolveCmd) -> anyhow::Result<()> {
+    let played = cmd.played.as_deref().expect("dispatched with --played");
+    let json = answer(&cmd.search, &cmd.input, cmd.redeals, played)?;
+    print_answer(&json, cmd.json)
+}
+
+/// The answer about the rest of the game the arguments name.
+fn answer(
+    search: &SearchArgs,
+    input: &PositionInput,
+    redeals: Option<u8>,
+    played: &Path,
+) -> anyhow::Result<SolveJson> {
+    let (game, options) = game_of(search, input, redeals, played)?;
+    let mut solver = Solver::with_table_bytes(search.table_bytes());
+    let steps = game.line.steps.len();
+    let rest = game
+        .solve_after(steps, &mut solver, &options, SolveControls::default())
+        .map_err(engine_error)?;
+    let pysol = match game.source {
+        DealSource::Pysol(deal) => Some(deal),
+        _ => None,
+    };
+    let start = game.source.start();
+    let mut json = SolveJson::new(&start, options.variant, &rest.report);
+    let (played, solution, on_board) = played_json(&game, &rest);
+    json.solution = solution;
+    json.pysol = pysol.map(|deal| PysolJson {
+        board_solution: on_board.filter(|_| !json.solution.is_empty()),
+        ..PysolJson::new(deal, &rest.report)
+    });
+    if let Some(rounds) = json.rounds.as_mut() {
+        rounds.redealt = redeals_shown(&rest.report, pysol);
+    }
+    json.played = Some(played);
+    Ok(json)
+}
+
+/// `gaps review`.
+pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
+    let (game, options) = game_of(&cmd.search, &cmd.input, cmd.redeals, &cmd.played)?;
+    let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
+    let (review, stats) = review_game(&game, &mut solver, &options, SolveControls::default())
+        .map_err(engine_error)?;
+    let last = game.last();
+    let start = game.source.start();
+    let json = serde_json::json!({
+        "position": format_position(&start),
+        "variant": options.variant.name(),
+        "pysol": match game.source {
+            DealSource::Pysol(deal) => serde_json::json!({
+                "game": deal.game.name(),
+                "number": deal.number,
+                "board": deal.board().to_string(),
+            }),
+            _ => serde_json::Value::Null,
+        },
+        "played_steps": game.line.steps.len(),
+        "played_position": format_position(&last.position),
+        "redeals_left": last.redeals_left(),
+        "review": review,
+        "stats": StatsJson::from(&stats),
+    });
+    if cmd.json {
+        outln!("{json}");
+        return Ok(());
+    }
+    outln!("played: {} steps", game.line.steps.len());
+    outln!("played_position: {}", format_position(&last.position));
+    let verdict = if review.still_winnable {
+        "can still be won".to_string()
+    } else if review.lost_from_start {
+        "lost from the deal".to_string()
+    } else if let Some(step) = review.fatal_step {
+        format!("lost at step {step} (0-based)")
+    } else {
+        "not known within the limits".to_string()
+    };
+    outln!("review: {verdict} ({} searches)", review.searches);
+    if let Some(line) = review
+        .board_winning_line
+        .as_ref()
+        .or(review.winning_line.as_ref())
+    {
+        let from = if review.still_winnable {
+            "now"
+        } else {
+            "before it"
+        };
+        outln!("winning line from {from}: {} steps", line.len());
+        for step in line {
+            outln!("  {}", serde_json::to_string(step)?);
+        }
+    }
+    if !review.unknown_steps.is_empty() {
+        outln!("unknown after steps: {:?}", review.unknown_steps);
+    }
+    Ok(())
+}

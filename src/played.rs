@@ -1,0 +1,265 @@
+//! A game in progress between the public JSON and the engine (docs/notation.md, "A game
+//! in progress"): the played steps read from their solution-step form, the answer's
+//! fields (`played_position`, `redeals_left`, `hint`) and the review's, for the command
+//! line and the service alike.
+//!
+//! Invariants:
+//! - Steps are read on the board the game is shown on: a PySolFC game's board (its
+//!   cards and columns), else the position itself; the engine checks each one
+//!   (`gaps_engine::PlayedLine`), and a refusal names the step's index and why.
+//! - Redeal steps of an answer keep counting from the redeals already played.
+//! - Every line shown was replayed by the engine from the state it starts from.
+
+use crate::report::{steps_on_board, MoveJson, PlayedJson, StepJson};
+use gaps_engine::{
+    format_position, parse_card, review, solve_rest, Answer, BoardMap, DealSource, GameState,
+    PlayedLine, PlayedStep, RestReport, Review, SearchStats, SolveControls, SolveError,
+    SolveOptions, Solver, Step, Variant, Verdict,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Why played steps cannot be read or played (bad input: a 422, exit 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayedInputError {
+    /// A step's card is not a card.
+    #[error("played step {index}: `{card}` is not a card")]
+    NotACard {
+        /// 0-based index of the step.
+        index: usize,
+        /// The text given.
+        card: String,
+    },
+    /// A step the game's rules refuse where it comes.
+    #[error(transparent)]
+    Illegal(#[from] gaps_engine::PlayedError),
+}
+
+/// The engine's form of played steps given in solution-step form.
+pub fn played_steps(steps: &[StepJson]) -> Result<Vec<PlayedStep>, PlayedInputError> {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(index, step)| match step {
+            StepJson::Move(m) => {
+                let card =
+                    parse_card(&m.card)
+                        .flatten()
+                        .ok_or_else(|| PlayedInputError::NotACard {
+                            index,
+                            card: m.card.clone(),
+                        })?;
+                Ok(PlayedStep::Move {
+                    card,
+                    from: (m.from[0], m.from[1]),
+                    to: (m.to[0], m.to[1]),
+                })
+            }
+            StepJson::Redeal { redeal } => Ok(PlayedStep::Redeal { number: *redeal }),
+        })
+        .collect()
+}
+
+/// A game in progress: where it comes from, its rules, and the states its steps reach.
+#[derive(Clone, Debug)]
+pub struct GameInProgress {
+    /// The deal.
+    pub source: DealSource,
+    /// The rules its positions are played under.
+    pub variant: Variant,
+    /// A PySolFC game's board map (steps are given on its board).
+    pub map: Option<BoardMap>,
+    /// The checked steps and the state after each prefix.
+    pub line: PlayedLine,
+}
+
+impl GameInProgress {
+    /// Plays `steps` (on the game's board) from `source`'s deal under `variant`, with
+    /// `redeals` allowed in all.
+    pub fn replay(
+        source: DealSource,
+        variant: Variant,
+        redeals: u8,
+        steps: &[StepJson],
+    ) -> Result<GameInProgress, PlayedInputError> {
+        let map = match source {
+            DealSource::Pysol(deal) => Some(deal.board_map()),
+            _ => None,
+        };
+        let start = GameState::start(source.start(), source.redeals(redeals).as_ref());
+        let line = PlayedLine::replay(start, variant, map.as_ref(), &played_steps(steps)?)?;
+        Ok(GameInProgress {
+            source,
+            variant,
+            map,
+            line,
+        })
+    }
+
+    /// The state the steps reach.
+    pub fn last(&self) -> &GameState {
+        self.line.last()
+    }
+
+    /// Solves the rest of the game from the state after `steps` of them.
+    pub fn solve_after(
+        &self,
+        steps: usize,
+        solver: &mut Solver,
+        options: &SolveOptions,
+        controls: SolveControls<'_>,
+    ) -> Result<RestReport, SolveError> {
+        solve_rest(solver, &self.line.states[steps], options, controls)
+    }
+
+    /// Steps of the engine from the state after `steps` played ones, in solution-step
+    /// form (redeals numbered on from the ones played), and on the game's board.
+    pub fn steps_json(
+        &self,
+        steps: usize,
+        line: &[Step],
+    ) -> (Vec<StepJson>, Option<Vec<StepJson>>) {
+        let mut redeal = self.line.states[steps].redeals_used;
+        let json: Vec<StepJson> = line
+            .iter()
+            .map(|step| match *step {
+                Step::Move(m) => StepJson::Move(MoveJson::from(m)),
+                Step::Redeal => {
+                    redeal += 1;
+                    StepJson::Redeal { redeal }
+                }
+            })
+            .collect();
+        let on_board = self.map.as_ref().map(|map| steps_on_board(map, &json));
+        (json, on_board)
+    }
+}
+
+/// The steps of a solve's line, in the engine's terms.
+pub fn line_of(report: &gaps_engine::SolveReport) -> Vec<Step> {
+    let redeal_at = report.rounds.as_ref().map_or(&[][..], |r| &r.redeal_at[..]);
+    gaps_engine::steps_of(&report.solution, redeal_at)
+}
+
+/// The fields of `game`'s answer whose rest was solved by `rest`; also the solution and
+/// its board form, redeals numbered on from the played ones.
+pub fn played_json(
+    game: &GameInProgress,
+    rest: &RestReport,
+) -> (PlayedJson, Vec<StepJson>, Option<Vec<StepJson>>) {
+    let steps = game.line.steps.len();
+    let state = game.last();
+    let (solution, on_board) = game.steps_json(steps, &line_of(&rest.report));
+    let json = PlayedJson {
+        played_steps: steps,
+        played_position: format_position(&state.position),
+        played_board: game.map.map(|m| m.board(&state.position).to_string()),
+        redeals_left: state.redeals_left(),
+        hint: solution.first().cloned(),
+        board_hint: on_board.as_ref().and_then(|s| s.first().cloned()),
+        fewest_redeals: rest.report.verdict == Verdict::Solvable && rest.fewest_redeals,
+    };
+    (json, solution, on_board)
+}
+
+/// The review of a game (`review`): its fatal step and what would have won.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
+pub struct ReviewJson {
+    /// The 0-based index of the first played step after which the game could no longer
+    /// be won; `null` when it can still be won, was lost from the deal, or is not known.
+    pub fatal_step: Option<usize>,
+    /// The deal itself was lost.
+    pub lost_from_start: bool,
+    /// From the position just before the fatal step (or, when the game can still be
+    /// won, from the last position), a winning continuation.
+    pub winning_line: Option<Vec<StepJson>>,
+    /// The same on the PySolFC game's board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_winning_line: Option<Vec<StepJson>>,
+    /// Whether the game can still be won after the last step.
+    pub still_winnable: bool,
+    /// Step indices whose resulting position stayed unknown within the limits and that
+    /// the answers around them do not decide.
+    pub unknown_steps: Vec<usize>,
+    /// Whether the deal itself stayed unknown (and is not decided by the others).
+    pub start_unknown: bool,
+    /// Steps after which the game was still known winnable (`null`: not even the deal).
+    pub known_winnable_after: Option<usize>,
+    /// Steps after which the game was known lost (`null`: never shown lost).
+    pub known_lost_after: Option<usize>,
+    /// Positions searched (each within the request's limits).
+    pub searches: usize,
+}
+
+/// Reviews `game`: each position searched within `options`' limits, by `solver`; the
+/// statistics add up every search.
+pub fn review_game(
+    game: &GameInProgress,
+    solver: &mut Solver,
+    options: &SolveOptions,
+    controls: SolveControls<'_>,
+) -> Result<(ReviewJson, SearchStats), SolveError> {
+    let mut stats = SearchStats::default();
+    let mut failure = None;
+    let played = &game.line.steps;
+    let found: Review<Vec<Step>> = review(
+        played.len(),
+        |k| match game.solve_after(k, solver, options, controls) {
+            Ok(rest) => {
+                stats.absorb(&rest.report.stats);
+                stats.elapsed += rest.report.stats.elapsed;
+                match rest.report.verdict {
+                    Verdict::Solvable => Answer::Won(line_of(&rest.report)),
+                    Verdict::Unsolvable => Answer::Lost,
+                    Verdict::Unknown => Answer::Unknown,
+                }
+            }
+            Err(e) => {
+                failure.get_or_insert(e);
+                Answer::Unknown
+            }
+        },
+        |k, line: &Vec<Step>| {
+            let followed = line
+                .iter()
+                .zip(&played[k..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            (followed, line[followed..].to_vec())
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let still_winnable = found.winnable_through == Some(played.len());
+    let from = if still_winnable {
+        Some(played.len())
+    } else {
+        found.fatal_step
+    };
+    let (winning_line, board_winning_line) = match (from, &found.winning_line) {
+        (Some(from), Some(line)) => {
+            let (json, on_board) = game.steps_json(from, line);
+            (Some(json), on_board)
+        }
+        _ => (None, None),
+    };
+    let json = ReviewJson {
+        fatal_step: found.fatal_step,
+        lost_from_start: found.lost_from_start,
+        winning_line,
+        board_winning_line,
+        still_winnable,
+        unknown_steps: found
+            .unknown_states
+            .iter()
+            .filter(|&&s| s > 0)
+            .map(|s| s - 1)
+            .collect(),
+        start_unknown: found.unknown_states.first() == Some(&0),
+        known_winnable_after: found.winnable_through,
+        known_lost_after: found.lost_from,
+        searches: found.searches,
+    };
+    Ok((json, stats))
+}
