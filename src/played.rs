@@ -263,3 +263,119 @@ pub fn review_game(
     };
     Ok((json, stats))
 }
+
+/// What a game in progress's job keeps beside its verdict and solution: where the steps
+/// led, the hint and, for a review, the review.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
+pub struct PlayedAnswer {
+    /// Where the steps led, the redeals left, the hint.
+    #[serde(flatten)]
+    pub played: PlayedJson,
+    /// The review (a job with `"review": true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewJson>,
+}
+
+/// The canonical form of checked steps (cards upper case, as the notation writes them).
+pub fn canonical_steps(steps: &[PlayedStep]) -> Vec<StepJson> {
+    steps
+        .iter()
+        .map(|step| match *step {
+            PlayedStep::Move { card, from, to } => StepJson::Move(MoveJson {
+                card: card.to_string(),
+                from: [from.0, from.1],
+                to: [to.0, to.1],
+            }),
+            PlayedStep::Redeal { number } => StepJson::Redeal { redeal: number },
+        })
+        .collect()
+}
+
+/// The whole answer about a game in progress, as a job stores it.
+#[derive(Clone, Debug)]
+pub struct GameAnswer {
+    /// About the position the steps reach.
+    pub verdict: Verdict,
+    /// A winning continuation from there (redeals numbered on), else empty.
+    pub solution: Vec<StepJson>,
+    /// The same on a PySolFC game's board.
+    pub board_solution: Option<Vec<StepJson>>,
+    /// Every search's statistics, added up.
+    pub stats: SearchStats,
+    /// Why the last position's search stopped, for an `unknown` answer.
+    pub stopped: Option<gaps_engine::StopReason>,
+    /// The algorithm of the last position's answer.
+    pub algorithm: gaps_engine::Algorithm,
+    /// What the job keeps beside the verdict.
+    pub answer: PlayedAnswer,
+    /// The last position's search, for its rounds (a solve, not a review).
+    pub report: Option<gaps_engine::SolveReport>,
+}
+
+/// Answers about `game`: the rest of it, or with `review` its review (whose verdict is
+/// the last position's as the review found it).
+pub fn answer_game(
+    game: &GameInProgress,
+    review: bool,
+    solver: &mut Solver,
+    options: &SolveOptions,
+    controls: SolveControls<'_>,
+) -> Result<GameAnswer, SolveError> {
+    let steps = game.line.steps.len();
+    if !review {
+        let rest = game.solve_after(steps, solver, options, controls)?;
+        let (played, solution, board_solution) = played_json(game, &rest);
+        return Ok(GameAnswer {
+            verdict: rest.report.verdict,
+            board_solution: board_solution.filter(|_| !solution.is_empty()),
+            solution,
+            stats: rest.report.stats,
+            stopped: rest.report.stopped,
+            algorithm: rest.report.algorithm,
+            answer: PlayedAnswer {
+                played,
+                review: None,
+            },
+            report: Some(rest.report),
+        });
+    }
+    let (found, stats) = review_game(game, solver, options, controls)?;
+    let verdict = if found.still_winnable {
+        Verdict::Solvable
+    } else if found.known_lost_after.is_some() {
+        Verdict::Unsolvable
+    } else {
+        Verdict::Unknown
+    };
+    let (solution, board_solution) = if found.still_winnable {
+        (
+            found.winning_line.clone().unwrap_or_default(),
+            found.board_winning_line.clone(),
+        )
+    } else {
+        (Vec::new(), None)
+    };
+    let state = game.last();
+    let played = PlayedJson {
+        played_steps: steps,
+        played_position: format_position(&state.position),
+        played_board: game.map.map(|m| m.board(&state.position).to_string()),
+        redeals_left: state.redeals_left(),
+        hint: solution.first().cloned(),
+        board_hint: board_solution.as_ref().and_then(|s| s.first().cloned()),
+        fewest_redeals: false,
+    };
+    Ok(GameAnswer {
+        verdict,
+        solution,
+        board_solution,
+        stats,
+        stopped: None,
+        algorithm: options.algorithm,
+        answer: PlayedAnswer {
+            played,
+            review: Some(found),
+        },
+        report: None,
+    })
+}

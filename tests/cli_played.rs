@@ -186,7 +186,11 @@ fn bad_played_steps_exit_2_naming_the_step() {
 }
 
 /// Random steps on a small numbered deal (moves, and a redeal now and then).
-fn random_play(source: DealSource, redeals: u8, rng: &mut SplitMix64) -> (PlayedLine, Vec<Value>) {
+pub(crate) fn random_play(
+    source: DealSource,
+    redeals: u8,
+    rng: &mut SplitMix64,
+) -> (PlayedLine, Vec<Value>) {
     let start = GameState::start(source.start(), source.redeals(redeals).as_ref());
     let mut steps = Vec::new();
     let mut json = Vec::new();
@@ -194,6 +198,9 @@ fn random_play(source: DealSource, redeals: u8, rng: &mut SplitMix64) -> (Played
     for _ in 0..20 {
         let mut list = MoveList::<MAX_MOVES>::default();
         state.position.legal_moves(Variant::Common, &mut list);
+        if state.position.is_won(Variant::Common) {
+            break;
+        }
         let step = if state.redeals_left() > 0 && (list.is_empty() || rng.below(8) == 0) {
             json.push(serde_json::json!({"redeal": state.redeals_used + 1}));
             PlayedStep::Redeal {

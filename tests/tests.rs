@@ -15,6 +15,7 @@ mod api_bad_input;
 mod api_fair;
 mod api_morpion;
 mod api_page;
+mod api_played;
 mod api_postgres;
 mod api_pysol_boards;
 mod api_pysol_lists;

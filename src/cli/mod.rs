@@ -22,6 +22,7 @@ mod blocks_table;
 mod board;
 mod count;
 mod deal;
+mod hints;
 mod morpion;
 mod out_file;
 mod played;
@@ -104,6 +105,9 @@ enum Command {
     /// List the winnable game numbers of a PySolFC game (as played, with its redeals),
     /// for an "always solvable" version of it.
     Winnable(winnable::WinnableCmd),
+    /// The latency of a verdict and a hint for games in progress (random play of PySolFC
+    /// games), or of reviews.
+    Hints(hints::HintsCmd),
     /// Search a fixed deal set and print a deterministic node count and speed.
     Bench(bench::BenchCmd),
     /// Morpion Solitaire endgame proofs (the paper's second game).
@@ -131,6 +135,7 @@ pub fn main() -> ExitCode {
         Some(Command::Winrate(cmd)) => winrate::run(cmd),
         Some(Command::Winnable(cmd)) => winnable::run(cmd),
         Some(Command::Bench(cmd)) => bench::run(cmd),
+        Some(Command::Hints(cmd)) => hints::run(cmd),
         Some(Command::Serve(cmd)) => serve::run(cmd),
         Some(Command::Worker(cmd)) => worker::run(cmd),
         Some(Command::Results(cmd)) => results::run(cmd),

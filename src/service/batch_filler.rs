@@ -99,6 +99,8 @@ impl BatchFiller {
                         created_by: batch.spec.created_by.clone(),
                         pysol,
                         redeals: batch.spec.redeals,
+                        played: None,
+                        review: false,
                     }
                 })
                 .collect();

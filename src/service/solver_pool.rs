@@ -8,6 +8,7 @@
 //! threads inherit their creator's policy and nice value), so searches that fill every
 //! core do not delay the HTTP workers, the heartbeats or a local database server.
 
+use crate::played::{answer_game, GameAnswer, GameInProgress};
 use gaps_engine::{
     BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport,
     Solver,
@@ -72,11 +73,28 @@ pub struct BoardWork {
 /// A board solve's report, or the engine's error (or panic) as text.
 pub type BoardResult = Result<BoardReport, String>;
 
+/// One answer about a game in progress: the rest of it, or its review (on the thread's
+/// solver, as a solve).
+pub struct PlayedWork {
+    /// The game, its steps checked.
+    pub game: GameInProgress,
+    /// Whether to review the steps rather than answer about the rest only.
+    pub review: bool,
+    /// Algorithm, variant and limits (of each search of a review).
+    pub options: SolveOptions,
+    /// Its cancel flag, progress counter and pause gate.
+    pub steering: Steering,
+}
+
+/// The answer about a game in progress, or the engine's error (or panic) as text.
+pub type PlayedResult = Result<GameAnswer, String>;
+
 // One in flight per solver thread: the size of its largest variant does not matter.
 #[allow(clippy::large_enum_variant)]
 enum Request {
     Engine(SolveWork, oneshot::Sender<SolveResult>),
     Board(BoardWork, oneshot::Sender<BoardResult>),
+    Played(PlayedWork, oneshot::Sender<PlayedResult>),
 }
 
 /// How solver threads share the CPU with the rest of the node (configuration
@@ -158,36 +176,39 @@ impl SolverThread {
                 let new_solver = || Solver::with_table_bytes(table_bytes);
                 let mut kept = (!per_solve).then(new_solver);
                 while let Ok(request) = inbox.recv() {
-                    let (work, reply) = match request {
-                        Request::Engine(work, reply) => (work, reply),
+                    // A board search does not use the solver: it is made for the others.
+                    // The receiver may be gone (its task was dropped): nothing to do.
+                    match request {
+                        Request::Engine(work, reply) => {
+                            let solver = kept.get_or_insert_with(new_solver);
+                            let _ = reply.send(on_solver(solver, &new_solver, |solver| {
+                                solver.solve_controlled(
+                                    &work.position,
+                                    &work.options,
+                                    work.redeals.as_ref(),
+                                    work.steering.controls(),
+                                )
+                            }));
+                        }
+                        Request::Played(work, reply) => {
+                            let solver = kept.get_or_insert_with(new_solver);
+                            let _ = reply.send(on_solver(solver, &new_solver, |solver| {
+                                answer_game(
+                                    &work.game,
+                                    work.review,
+                                    solver,
+                                    &work.options,
+                                    work.steering.controls(),
+                                )
+                            }));
+                        }
                         Request::Board(work, reply) => {
                             let _ = reply.send(solve_board(&work));
-                            continue;
                         }
-                    };
-                    let solver = kept.get_or_insert_with(new_solver);
-                    let controls = work.steering.controls();
-                    let outcome = catch_unwind(AssertUnwindSafe(|| {
-                        solver.solve_controlled(
-                            &work.position,
-                            &work.options,
-                            work.redeals.as_ref(),
-                            controls,
-                        )
-                    }));
-                    let result = match outcome {
-                        Ok(Ok(report)) => Ok(report),
-                        Ok(Err(e)) => Err(e.to_string()),
-                        Err(_) => {
-                            *solver = new_solver();
-                            Err("the solver panicked".to_string())
-                        }
-                    };
+                    }
                     if per_solve {
                         kept = None;
                     }
-                    // The receiver may be gone (its task was dropped): nothing to do.
-                    let _ = reply.send(result);
                 }
             })?;
         Ok(SolverThread { requests })
@@ -203,6 +224,11 @@ impl SolverThread {
         self.ask(|reply| Request::Engine(work, reply)).await
     }
 
+    /// Answers about a game in progress on this thread, and waits for the answer.
+    pub async fn answer_played(&self, work: PlayedWork) -> PlayedResult {
+        self.ask(|reply| Request::Played(work, reply)).await
+    }
+
     /// Sends the request `make` builds around its reply channel, and waits for the
     /// reply.
     async fn ask<T>(
@@ -213,6 +239,24 @@ impl SolverThread {
         let (reply, answer) = oneshot::channel();
         self.requests.send(make(reply)).map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
+    }
+}
+
+/// Runs `search` on the thread's `solver`: the engine's error as text, and a panic as an
+/// error after which the solver is rebuilt (`new_solver`), so that nothing it held
+/// outlives the search that broke.
+fn on_solver<T>(
+    solver: &mut Solver,
+    new_solver: &impl Fn() -> Solver,
+    search: impl FnOnce(&mut Solver) -> Result<T, gaps_engine::SolveError>,
+) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(|| search(solver))) {
+        Ok(Ok(report)) => Ok(report),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => {
+            *solver = new_solver();
+            Err("the solver panicked".to_string())
+        }
     }
 }
 

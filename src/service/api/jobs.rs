@@ -230,9 +230,11 @@ async fn create_gaps(
     let job = request.validate(id, &caller.name, &state.config)?;
     check_queued_cap(state, &caller.name).await?;
     // The known verdicts are first-round ones (a position's); with redeals the answer
-    // depends on the deal's generator too, so such a job is always searched.
+    // depends on the deal's generator too, so such a job is always searched; a game in
+    // progress is about another position than its start (the runner answers it from
+    // its own kind).
     let known = match job.redeals {
-        0 => state
+        0 if job.played.is_none() => state
             .store
             .known_verdict(job.variant.0, &job.position.0)
             .await?

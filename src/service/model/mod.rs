@@ -19,6 +19,7 @@ pub use validate::pysol_variant;
 
 use super::job::JobState;
 use super::store::{BatchCounts, BatchRow, JobRow};
+use crate::played::{PlayedAnswer, ReviewJson};
 use crate::report::{wilson_95, JobStats, StepJson};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -197,6 +198,18 @@ pub struct JobRequest {
     #[serde(default, deserialize_with = "whole_opt")]
     #[schema(minimum = 0, maximum = 2)]
     pub redeals: Option<u64>,
+    /// A game in progress (docs/notation.md, "A game in progress"): the steps played
+    /// since the deal, in solution-step form (moves `{"card", "from", "to"}`, redeals
+    /// `{"redeal": k}`), on the board the game is shown on (a PySolFC game's board). The
+    /// answer is then about the position they reach, with the redeals left. At most
+    /// 5000 steps.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub played: Option<Vec<StepJson>>,
+    /// With `played`: review the steps, answering `review` (the first step after which
+    /// the game could no longer be won). Each position searched gets the limits.
+    #[serde(default)]
+    pub review: Option<bool>,
 }
 
 /// `POST /v1/batches`: deals `seed .. seed+count-1` of one variant and size, or the
@@ -334,6 +347,40 @@ pub struct JobView {
     /// stands in the queue.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueView>,
+    /// A game in progress: the steps played since the deal (canonical); `verdict` and
+    /// `solution` are about the position they reach.
+    #[schema(value_type = Option<Vec<Object>>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played: Option<Vec<StepJson>>,
+    /// Whether the job reviews its played steps.
+    pub review_requested: bool,
+    /// Once a game in progress is answered: steps played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played_steps: Option<usize>,
+    /// The position they reach (canonical, the engine's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played_position: Option<String>,
+    /// The same on a PySolFC game's board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played_board: Option<String>,
+    /// Redeals not used yet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redeals_left: Option<u8>,
+    /// The first step of `solution` (a solvable answer).
+    #[schema(value_type = Option<Object>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<StepJson>,
+    /// The same on a PySolFC game's board.
+    #[schema(value_type = Option<Object>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_hint: Option<StepJson>,
+    /// Whether `solution`'s redeals are proved the fewest that win from there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fewest_redeals: Option<bool>,
+    /// A review's answer: `fatal_step`, `lost_from_start`, `winning_line`,
+    /// `unknown_steps`, ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewJson>,
     /// For a running job that the answering node runs, when it is not searching:
     /// `memory` or `threads` (claimed, waiting for its share of the node), or
     /// `single_job` (a batch job paused while a single job runs on its threads).
@@ -366,7 +413,22 @@ impl From<JobRow> for JobView {
             r.spec.pysol.as_ref().and_then(|deal| {
                 PysolView::of(deal.0, r.solution.as_ref().map(|steps| &steps.0[..]))
             });
+        let answer = r.played_answer.map(|a| a.0);
+        let (played, review) = match answer {
+            Some(PlayedAnswer { played, review }) => (Some(played), review),
+            None => (None, None),
+        };
         JobView {
+            played: r.spec.played.map(|p| p.0),
+            review_requested: r.spec.review,
+            played_steps: played.as_ref().map(|p| p.played_steps),
+            played_position: played.as_ref().map(|p| p.played_position.clone()),
+            played_board: played.as_ref().and_then(|p| p.played_board.clone()),
+            redeals_left: played.as_ref().map(|p| p.redeals_left),
+            hint: played.as_ref().and_then(|p| p.hint.clone()),
+            board_hint: played.as_ref().and_then(|p| p.board_hint.clone()),
+            fewest_redeals: played.as_ref().map(|p| p.fewest_redeals),
+            review,
             limits: Limits {
                 nodes: r.spec.limit_nodes.map(|n| n as u64),
                 time_ms: Some(r.spec.limit_time_ms as u64),

@@ -6,6 +6,7 @@
 //! [`ApiError::Unprocessable`] naming the field, and nothing is stored.
 
 use super::{BatchRequest, DealSpec, JobRequest, Limits, PysolBatchSpec, PysolSpec};
+use crate::played::{canonical_steps, played_steps, GameInProgress};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
@@ -17,6 +18,11 @@ use gaps_engine::{
 };
 use gaps_engine::{BoardDeal, Position, PysolDeal, PysolGame, Variant};
 use gaps_engine::{DealSource, RedealsError};
+use sqlx::types::Json;
+
+/// The most played steps a request may give (a game is a few hundred at most; cycles
+/// could make it longer, never usefully).
+pub const MAX_PLAYED_STEPS: usize = 5000;
 
 /// The validated parts shared by jobs and batches.
 struct Common {
@@ -186,7 +192,7 @@ impl JobRequest {
             let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
             job.pysol = Some(Stored(JobPysol::Position(game)));
             job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game), game.variant())?;
-            return Ok(job);
+            return self.with_played(job, DealSource::Pysol(game), game.variant());
         }
         let (position, deal_number, source) = match (&self.position, &self.deal) {
             (Some(_), Some(_)) => {
@@ -213,6 +219,39 @@ impl JobRequest {
         };
         let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
         job.redeals = redeals_of(self.redeals, &source, common.variant)?;
+        self.with_played(job, source, common.variant)
+    }
+
+    /// `job` with the request's played steps, checked under the game's rules from its
+    /// deal (a 422 naming the step and why), or `job` as it is without them.
+    fn with_played(
+        &self,
+        mut job: NewJob,
+        source: DealSource,
+        variant: Variant,
+    ) -> Result<NewJob, ApiError> {
+        let bad = |m: String| Err(ApiError::Unprocessable(m));
+        let Some(steps) = &self.played else {
+            if self.review == Some(true) {
+                return bad("review: give the steps played since the deal (`played`)".into());
+            }
+            return Ok(job);
+        };
+        if steps.len() > MAX_PLAYED_STEPS {
+            return bad(format!(
+                "played: at most {MAX_PLAYED_STEPS} steps (got {})",
+                steps.len()
+            ));
+        }
+        // Validation stored at most 2 redeals.
+        let redeals = u8::try_from(job.redeals).unwrap_or(0);
+        let checked = played_steps(steps)
+            .and_then(|parsed| {
+                GameInProgress::replay(source, variant, redeals, steps).map(|_| parsed)
+            })
+            .map_err(|e| ApiError::Unprocessable(format!("played: {e}")))?;
+        job.played = Some(Json(canonical_steps(&checked)));
+        job.review = self.review.unwrap_or(false);
         Ok(job)
     }
 
@@ -236,6 +275,12 @@ impl JobRequest {
             redeals: self.redeals,
         };
         let (common, redeals) = asked.check(deal.game, &format!("pysol {deal}"), config)?;
+        if self.played.is_some() || self.review == Some(true) {
+            return Err(ApiError::Unprocessable(format!(
+                "played: {} is played on its own board, which takes no played steps yet",
+                deal.game
+            )));
+        }
         let seed = self.seed.unwrap_or(0);
         let search_seed = i64::try_from(seed)
             .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
@@ -257,6 +302,8 @@ impl JobRequest {
             created_by: Some(created_by.to_string()),
             pysol: Some(Stored(JobPysol::Board(deal))),
             redeals: i64::from(redeals),
+            played: None,
+            review: false,
         })
     }
 
@@ -289,6 +336,8 @@ impl JobRequest {
             created_by: Some(created_by.to_string()),
             pysol: None,
             redeals: 0,
+            played: None,
+            review: false,
         }
     }
 }

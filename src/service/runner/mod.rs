@@ -377,9 +377,15 @@ impl Runner {
         if self.store.cancel_requested(&job.spec.id).await? {
             flag.store(true, Ordering::SeqCst);
         }
-        // Known verdicts are first-round ones: a job with redeals is always searched.
+        // Known verdicts are first-round ones of the job's start: a job with redeals is
+        // always searched, and a game in progress is answered from its own kind.
+        if job.spec.played.is_some() {
+            if let Some(finish) = self.store.known_played(&job.spec).await? {
+                return self.finish(job, finish).await;
+            }
+        }
         let known = match job.spec.redeals {
-            0 => {
+            0 if job.spec.played.is_none() => {
                 self.store
                     .known_verdict(job.spec.variant.0, &job.spec.position.0)
                     .await?
@@ -482,6 +488,7 @@ impl Runner {
                         stopped: searched.stopped,
                         used_algorithm: searched.algorithm,
                         cached: false,
+                        played: searched.played.map(Box::new),
                     }
                 }
             }

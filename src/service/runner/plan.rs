@@ -8,11 +8,12 @@
 //! winning line is replayed by the engine before it comes back here.
 
 use super::spec::{pysol_deal, redeals_of, solve_options};
+use crate::played::{GameInProgress, PlayedAnswer};
 use crate::report::{
     board_steps_json, redeals_shown, solution_steps, RoundsJson, StatsJson, StepJson,
 };
 use crate::service::memory::draw_mb;
-use crate::service::solver_pool::{BoardWork, SolveWork, SolverThread, Steering};
+use crate::service::solver_pool::{BoardWork, PlayedWork, SolveWork, SolverThread, Steering};
 use crate::service::store::NewJob;
 use crate::service::subject::JobAlgorithm;
 use gaps_engine::{
@@ -32,6 +33,13 @@ pub(super) enum Plan {
     },
     /// The board search of a PySolFC game played on its own board.
     Board(BoardDeal),
+    /// The answer about a game in progress (the engine's searches, from the position
+    /// its steps reach), or its review.
+    Played {
+        variant: Variant,
+        game: GameInProgress,
+        review: bool,
+    },
 }
 
 /// What a search runs with: the threads and memory it was given, its stop flag, its
@@ -64,12 +72,24 @@ pub(super) struct Searched {
     pub elapsed: Duration,
     pub stopped: Option<StopReason>,
     pub algorithm: JobAlgorithm,
+    /// A game in progress: where its steps led, the hint, the review.
+    pub played: Option<PlayedAnswer>,
 }
 
 impl Plan {
-    /// The plan of a stored job (`None` for a job with neither kind of start, which
-    /// validation never stores).
+    /// The plan of a stored job (`None` for a job with neither kind of start, or with
+    /// played steps that no longer replay, which validation never stores).
     pub(super) fn of(spec: &NewJob) -> Option<Plan> {
+        if let Some(played) = &spec.played {
+            let (variant, _) = spec.engine()?;
+            let redeals = u8::try_from(spec.redeals).ok()?;
+            let game = GameInProgress::replay(spec.source()?, variant, redeals, &played.0).ok()?;
+            return Some(Plan::Played {
+                variant,
+                game,
+                review: spec.review,
+            });
+        }
         match (spec.engine(), spec.board()) {
             (Some((variant, position)), _) => Some(Plan::Engine { variant, position }),
             (None, Some(deal)) => Some(Plan::Board(deal)),
@@ -83,7 +103,7 @@ impl Plan {
     /// thread.
     pub(super) fn memory_mb(&self, spec: &NewJob, search_memory_mb: usize) -> Option<usize> {
         let (algorithm, variant, threads) = match self {
-            Plan::Engine { variant, .. } => (
+            Plan::Engine { variant, .. } | Plan::Played { variant, .. } => (
                 spec.algorithm.0,
                 *variant,
                 usize::try_from(spec.threads).unwrap_or(1),
@@ -104,7 +124,7 @@ impl Plan {
     /// The threads it asks for (the board search runs on one).
     pub(super) fn threads_asked(&self, spec: &NewJob) -> usize {
         match self {
-            Plan::Engine { .. } => spec.threads.max(1) as usize,
+            Plan::Engine { .. } | Plan::Played { .. } => spec.threads.max(1) as usize,
             Plan::Board(_) => 1,
         }
     }
@@ -144,6 +164,44 @@ impl Plan {
                     elapsed: report.stats.elapsed,
                     stopped: report.stopped,
                     algorithm: JobAlgorithm::Engine(report.algorithm),
+                    played: None,
+                })
+            }
+            Plan::Played {
+                variant,
+                game,
+                review,
+            } => {
+                let mut options = solve_options(spec, variant, run.threads);
+                if let Some(mb) = run.memory_mb {
+                    options.memory_limit = Some(mb << 20);
+                }
+                let threads = options.threads;
+                let work = PlayedWork {
+                    game,
+                    review,
+                    options,
+                    steering: run.steering(),
+                };
+                let answer = solver.answer_played(work).await?;
+                let rounds = answer.report.as_ref().and_then(|report| {
+                    RoundsJson::of(report).map(|mut rounds| {
+                        rounds.redealt = redeals_shown(report, pysol_deal(spec));
+                        rounds
+                    })
+                });
+                Ok(Searched {
+                    verdict: answer.verdict,
+                    solution: Some(answer.solution),
+                    stats: StatsJson {
+                        threads: threads as u64,
+                        rounds,
+                        ..StatsJson::from(&answer.stats)
+                    },
+                    elapsed: answer.stats.elapsed,
+                    stopped: answer.stopped,
+                    algorithm: JobAlgorithm::Engine(answer.algorithm),
+                    played: Some(answer.answer),
                 })
             }
             Plan::Board(deal) => {
@@ -180,6 +238,7 @@ impl Plan {
                     elapsed: report.stats.elapsed,
                     stopped: report.stopped,
                     algorithm: JobAlgorithm::BestFirst,
+                    played: None,
                 })
             }
         }

@@ -13,7 +13,7 @@ use crate::service::job::{JobState, Stored};
 use crate::service::subject::JobVariant;
 use gaps_engine::Algorithm;
 
-/// Jobs a multi-row insert carries: 15 parameters each, well within SQLite's 32,766
+/// Jobs a multi-row insert carries: 21 parameters each, well within SQLite's 32,766
 /// and PostgreSQL's 65,535 parameters a statement.
 const ROWS_PER_INSERT: usize = 500;
 

@@ -20,14 +20,15 @@ use sqlx::QueryBuilder;
 macro_rules! new_job_columns {
     () => {
         "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
-         table_mb, search_seed, batch_id, limit_probes, threads, created_by, pysol, redeals"
+         table_mb, search_seed, batch_id, limit_probes, threads, created_by, pysol, redeals,
+         played, review"
     };
 }
 pub(super) use new_job_columns;
-/// One placeholder per column of `new_job_columns!` (they are the first 17).
+/// One placeholder per column of `new_job_columns!` (they are the first 19).
 macro_rules! new_job_values {
     () => {
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17"
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19"
     };
 }
 
@@ -70,7 +71,7 @@ impl Store {
                          cached, started_at, finished_at)
                      VALUES (",
                     new_job_values!(),
-                    ", 'done', $18, $19, $20, $21, 0, 0, TRUE, {now}, {now}) RETURNING *"
+                    ", 'done', $20, $21, $22, $23, 0, 0, TRUE, {now}, {now}) RETURNING *"
                 ),
                 now = d.now
             );
@@ -181,11 +182,12 @@ impl Store {
                     nodes,
                     elapsed_ms,
                     cached,
+                    played,
                 } => {
                     let done = sqlx::query::<Db>(&format!(
                         "UPDATE jobs SET state = 'done', verdict = $1, solution = $2, stats = $3,
                          stopped = $4, used_algorithm = $5, nodes = $6, elapsed_ms = $7,
-                         cached = $8, finished_at = {now}
+                         cached = $8, played_answer = $11, finished_at = {now}
                      WHERE id = $9 AND state = 'running'
                          AND lease_token IS NOT DISTINCT FROM $10",
                         now = d.now
@@ -200,11 +202,15 @@ impl Store {
                     .bind(cached)
                     .bind(&job.spec.id)
                     .bind(&job.lease_token)
+                    .bind(played.as_deref().map(Json))
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()
                         == 1;
-                    if done && job.spec.redeals > 0 {
+                    // A game in progress's verdict is about the position its steps
+                    // reach, not its deal's: it is kept with the job only.
+                    let done_deal = done && job.spec.played.is_none();
+                    if done_deal && job.spec.redeals > 0 {
                         // A verdict with redeals is the deal's, not the position's.
                         let rounds = match stats {
                             JobStats::Searched(s) => s.rounds.clone().unwrap_or_default(),
@@ -242,7 +248,7 @@ impl Store {
                         .bind(&job.spec.id)
                         .execute(&mut *tx)
                         .await?;
-                    } else if done && !cached {
+                    } else if done_deal && !cached {
                         sqlx::query::<Db>(&format!(
                         "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
                              algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id,
@@ -399,6 +405,8 @@ macro_rules! bind_new_job {
             .$bind(&job.created_by)
             .$bind(&job.pysol)
             .$bind(job.redeals)
+            .$bind(&job.played)
+            .$bind(job.review)
     }};
 }
 pub(super) use bind_new_job;
@@ -428,7 +436,7 @@ pub(super) const INSERT_QUEUED: &str = concat!(
     new_job_columns!(),
     ", queue_class, turn, state) VALUES (",
     new_job_values!(),
-    ", $18, $19, 'queued') RETURNING *"
+    ", $20, $21, 'queued') RETURNING *"
 );
 
 /// The row of a one-row `INSERT ... RETURNING` run outside a transaction, read with

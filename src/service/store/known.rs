@@ -4,7 +4,7 @@
 //! Invariant: an exact verdict answers any request; an `unknown` answers only a request
 //! that would not search further (same algorithm, no larger limits, table or threads).
 
-use super::rows::NewJob;
+use super::rows::{JobRow, NewJob};
 use super::{on_pool, Finish, Store};
 use crate::report::{moves_as_steps, JobStats, MoveJson};
 use crate::service::job::Stored;
@@ -73,6 +73,63 @@ impl Store {
     }
 }
 
+/// The done jobs of a game in progress with the same deal, rules and redeals, newest
+/// first: the candidates whose steps and question may be the same.
+const PLAYED_CANDIDATES: &str = "SELECT * FROM jobs
+ WHERE played IS NOT NULL AND variant = $1 AND position = $2 AND redeals = $3
+     AND review = $4 AND state = 'done' AND verdict IN ('solvable', 'unsolvable')
+ ORDER BY seq DESC LIMIT 64";
+
+impl Store {
+    /// How a game in progress's job ends when the same question was answered before:
+    /// a done job of the same deal (and PySolFC game or deal number), rules, redeals,
+    /// steps and kind (review or not) whose answer is exact (a review's: its fatal step
+    /// found, or the game still winnable, or lost from the deal).
+    pub async fn known_played(&self, job: &NewJob) -> sqlx::Result<Option<Finish>> {
+        let rows = on_pool!(self, read, |Db, pool, _d| {
+            sqlx::query_as::<Db, JobRow>(PLAYED_CANDIDATES)
+                .bind(job.variant)
+                .bind(job.position)
+                .bind(job.redeals)
+                .bind(job.review)
+                .fetch_all(pool)
+                .await
+        })?;
+        let same = rows.into_iter().find(|row| {
+            let decided = row.played_answer.as_ref().is_some_and(|a| {
+                a.0.review
+                    .as_ref()
+                    .is_none_or(|r| r.fatal_step.is_some() || r.still_winnable || r.lost_from_start)
+            });
+            row.spec.played == job.played
+                && row.spec.pysol == job.pysol
+                && row.spec.deal_seed == job.deal_seed
+                && row.spec.variant == job.variant
+                && decided
+        });
+        Ok(same.map(|row| Finish::Verdict {
+            verdict: row.verdict.map_or(Verdict::Unknown, |v| v.0),
+            solution: row.solution.map(|s| s.0),
+            stats: JobStats::Cached(crate::report::CachedStats {
+                nodes: 0,
+                elapsed_ms: 0.0,
+                cached: true,
+                answered_by_job: row.spec.id.clone(),
+                original_nodes: row.nodes.unwrap_or(0),
+                original_elapsed_ms: row.elapsed_ms.unwrap_or(0.0),
+            }),
+            stopped: None,
+            used_algorithm: row
+                .used_algorithm
+                .map_or(JobAlgorithm::Engine(Algorithm::Auto), |a| a.0),
+            nodes: 0,
+            elapsed_ms: 0.0,
+            cached: true,
+            played: row.played_answer.map(|a| Box::new(a.0)),
+        }))
+    }
+}
+
 impl KnownVerdict {
     /// How a claimed job ends when this answer serves it: `done`, `cached`, no search.
     pub fn as_cached_finish(&self) -> Finish {
@@ -85,6 +142,7 @@ impl KnownVerdict {
             nodes: 0,
             elapsed_ms: 0.0,
             cached: true,
+            played: None,
         }
     }
 }

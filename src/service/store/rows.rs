@@ -7,6 +7,7 @@
 //! Invariant: `NewJob`'s fields are the columns that `jobs::new_job_columns!` names, in
 //! the same order, so one row type serves the insert and the read.
 
+use crate::played::PlayedAnswer;
 use crate::report::{JobStats, StepJson};
 use crate::service::job::{Game, JobState, Stored};
 use crate::service::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
@@ -48,6 +49,8 @@ pub struct JobRow {
     pub turn: i64,
     /// Nodes searched so far, as its holder last wrote with its heartbeat.
     pub progress_nodes: i64,
+    /// What a game in progress's job found beside its verdict (`played` jobs only).
+    pub played_answer: Option<Json<PlayedAnswer>>,
 }
 
 impl JobRow {
@@ -133,6 +136,11 @@ pub struct NewJob {
     /// Redeals the search may use (0..=2; above 0 only for a deal or a PySolFC game,
     /// whose generator shuffles them). Its verdict then goes to `redeal_verdicts`.
     pub redeals: i64,
+    /// A game in progress: the steps played since the deal (canonical, checked when the
+    /// request came in); its verdict is about the position they reach.
+    pub played: Option<Json<Vec<StepJson>>>,
+    /// Whether the job reviews its played steps.
+    pub review: bool,
 }
 
 /// How a running job ended.
@@ -148,6 +156,9 @@ pub enum Finish {
         nodes: i64,
         elapsed_ms: f64,
         cached: bool,
+        /// A game in progress: where its steps led, the hint, the review (boxed: the
+        /// other finishes are small).
+        played: Option<Box<PlayedAnswer>>,
     },
     /// Stopped because a user cancelled it (state `cancelled`), with its statistics.
     Cancelled { stats: Option<JobStats> },

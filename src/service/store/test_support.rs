@@ -30,6 +30,8 @@ pub fn new_job(id: &str, seed: u64) -> NewJob {
         created_by: None,
         pysol: None,
         redeals: 0,
+        played: None,
+        review: false,
     }
 }
 
@@ -78,6 +80,7 @@ pub fn searched(verdict: Verdict, nodes: i64, elapsed_ms: f64) -> Finish {
         nodes,
         elapsed_ms,
         cached: false,
+        played: None,
     }
 }
 
