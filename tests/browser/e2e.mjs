@@ -71,9 +71,12 @@ async function run() {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && errors.push(m.text()));
 
-    console.log('step: the page opens with deal 1 drawn as a 4 x 13 board');
+    console.log('step: the page opens on a Montana game ready to play, and deal 1 drawn as a 4 x 13 board');
     await page.goto(base);
     await page.waitForSelector('#board .cell');
+    await page.waitForFunction(() => document.querySelectorAll('#play-board .cell').length === 52);
+    assert.match(await page.textContent('#play-what'), /PySolFC Montana #\d+/);
+    assert.match(page.url(), /#play=pysol%3Amontana%3A\d+/);
     assert.equal(await page.locator('#board .cell').count(), 52);
     assert.equal(await page.locator('#board .cell.gap').count(), 4);
     await shot(page, 'board');
@@ -283,6 +286,61 @@ async function run() {
     const boardOverflow = await small.evaluate(() => { const b = document.getElementById('board'); return b.scrollWidth - b.clientWidth; });
     assert.ok(boardOverflow <= 1, `all 13 columns of the board fit a phone (${boardOverflow}px)`);
     await shot(small, 'phone');
+
+    console.log('step: play a game: a hint is a legal step, a losing move changes the verdict, the review names the fatal step, the link reopens the game');
+    // Deal 1 of 3 x 5 (common, no redeal) can be won from the deal, and moving 2S from
+    // (1,1) to (0,0) first loses it (found with `gaps solve --played`).
+    await page.goto(`${base}/#play=deal:3x5:1&redeals=0&variant=common&steps=`);
+    await page.waitForFunction(() => document.querySelectorAll('#play-board .cell').length === 15);
+    const cell = (r, c) => `#play-board [data-row="${r}"][data-col="${c}"]`;
+    const lost = { from: [1, 1], to: [0, 0] };
+    await page.click(cell(...lost.from));
+    await page.click(cell(...lost.to));
+    await page.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#play-steps'), '1 step played');
+    assert.match(page.url(), /steps=2S\.1\.1\.0\.0/);
+    const lostLink = page.url();
+    await page.click('#play-where');
+    await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Can still be won.', null, { timeout: 60000 });
+    assert.equal(await page.textContent('#play-steps'), '0 steps played');
+    assert.match(await page.textContent('#play-line-title'), /Step 1 lost the game/);
+    assert.ok(await page.locator('#play-line-steps li').count() > 3, 'the line that would have won');
+    // The hint is a legal step: played, the game can still be won.
+    await page.click('#play-hint');
+    const hint = /Hint: (\S+) from row (\d+), column (\d+) to row (\d+), column (\d+)/.exec(await page.textContent('#play-error'));
+    assert.ok(hint, 'a hint names a card and two cells');
+    await page.click(cell(Number(hint[2]) - 1, Number(hint[3]) - 1));
+    await page.click(cell(Number(hint[4]) - 1, Number(hint[5]) - 1));
+    await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '1 step played');
+    await page.waitForFunction(() => /Can still be won|Won!/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    // An illegal step is refused with the service's reason; nothing changes.
+    // (A card of another suit than the gap's left neighbour, or not a Two for column 0.)
+    const [anyCard, gapCell] = await page.evaluate(() => {
+      const at = (r, c) => document.querySelector(`#play-board [data-row="${r}"][data-col="${c}"]`).dataset.card;
+      const cells = [...document.querySelectorAll('#play-board .cell')].map((el) => [Number(el.dataset.row), Number(el.dataset.col), el.dataset.card]);
+      for (const [r, c, card] of cells) {
+        if (card !== '--') continue;
+        const left = c > 0 ? at(r, c - 1) : null;
+        if (left === '--') continue;
+        const wrong = cells.find(([, , k]) => k !== '--' && (c === 0 ? k[0] !== '2' : k[1] !== left[1]));
+        if (wrong) return [[wrong[0], wrong[1]], [r, c]];
+      }
+      return null;
+    });
+    await page.click(cell(...anyCard));
+    await page.click(cell(...gapCell));
+    await page.waitForFunction(() => /refused|does not take|takes/.test(document.querySelector('#play-error').textContent));
+    assert.equal(await page.textContent('#play-steps'), '1 step played');
+    // Undo goes back a step; the link of the lost game reopens it at its step.
+    await page.click('#play-undo');
+    await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '0 steps played');
+    const reopened = await context.newPage();
+    await reopened.goto(lostLink);
+    await reopened.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    assert.equal(await reopened.textContent('#play-steps'), '1 step played');
+    assert.equal(await reopened.getAttribute('#play-board [data-row="0"][data-col="0"]', 'data-card'), '2S');
+    await shot(reopened, 'play-lost');
+    await reopened.close();
 
     console.log('step: the Morpion page draws a record, proves its endgame and draws the longest continuation');
     await page.goto(`${base}/morpion`);

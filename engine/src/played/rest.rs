@@ -5,13 +5,19 @@
 //! returns may still use more redeals than needed (a round not decided in its share of
 //! the budget, a redeal point tried before another that needed fewer). So when the line
 //! redeals and that is not proved needed (one redeal, the round itself proved lost), the
-//! state is solved again allowed one redeal fewer, with what is left of the budget: a
-//! win there replaces the line, a loss proves the line's count the fewest, an unknown
-//! leaves it unproved. Every line is replayed by the solver before it is returned.
+//! state is solved again allowed one redeal fewer, with what is left of the budget but
+//! at most a quarter of the limits (a line is in hand: the answer should not wait long
+//! for a shorter one): a win there replaces the line, a loss proves the line's count the
+//! fewest, an unknown leaves it unproved. Every line is replayed by the solver before it
+//! is returned.
 
 use super::GameState;
 use crate::solve::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
 use std::time::Instant;
+
+/// The share of the limits each search for a line with fewer redeals may take at most
+/// (one in four).
+const FEWER_SHARE: u64 = 4;
 
 /// The answer about the rest of a game.
 #[derive(Clone, Debug)]
@@ -40,11 +46,17 @@ pub fn solve_rest(
     let mut nodes = best.stats.nodes;
     while best.verdict == Verdict::Solvable && !fewest {
         let used = used_redeals(&best);
+        // A quarter of the limits at most: the line in hand is an answer already, and
+        // an answer is wanted at once (a hint); the round alone gets as much in the
+        // search over rounds.
         let left = SolveOptions {
-            max_nodes: options.max_nodes.map(|n| n.saturating_sub(nodes)),
-            time_limit: options
-                .time_limit
-                .map(|t| t.saturating_sub(began.elapsed())),
+            max_nodes: options
+                .max_nodes
+                .map(|n| n.saturating_sub(nodes).min(n / FEWER_SHARE)),
+            time_limit: options.time_limit.map(|t| {
+                t.saturating_sub(began.elapsed())
+                    .min(t / FEWER_SHARE as u32)
+            }),
             ..*options
         };
         if left.max_nodes == Some(0) || left.time_limit.is_some_and(|t| t.is_zero()) {

@@ -84,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/pysol/{game}/{number}", get(ui::pysol_game))
         .route("/", get(ui::index))
         .route("/ui/app.js", get(ui::script))
+        .route("/ui/play.js", get(ui::play_script))
         .route("/ui/app.css", get(ui::style))
         .route("/morpion", get(ui::morpion_page))
         .route("/ui/morpion.js", get(ui::morpion_script))

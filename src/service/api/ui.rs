@@ -50,6 +50,14 @@ pub async fn script() -> Response {
     )
 }
 
+/// The page's play board (a game played step by step, judged by the service).
+pub async fn play_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/ui/play.js"),
+    )
+}
+
 /// The page's style sheet.
 pub async fn style() -> Response {
     asset(
