@@ -147,19 +147,30 @@ pub fn played_json(
     game: &GameInProgress,
     rest: &RestReport,
 ) -> (PlayedJson, Vec<StepJson>, Option<Vec<StepJson>>) {
-    let steps = game.line.steps.len();
+    let (solution, on_board) = game.steps_json(game.line.steps.len(), &line_of(&rest.report));
+    let fewest = rest.report.verdict == Verdict::Solvable && rest.fewest_redeals;
+    let json = played_fields(game, &solution, on_board.as_deref(), fewest);
+    (json, solution, on_board)
+}
+
+/// The fields of an answer about `game` whose continuation from its last position is
+/// `solution` (`on_board` on a PySolFC game's board).
+fn played_fields(
+    game: &GameInProgress,
+    solution: &[StepJson],
+    on_board: Option<&[StepJson]>,
+    fewest_redeals: bool,
+) -> PlayedJson {
     let state = game.last();
-    let (solution, on_board) = game.steps_json(steps, &line_of(&rest.report));
-    let json = PlayedJson {
-        played_steps: steps,
+    PlayedJson {
+        played_steps: game.line.steps.len(),
         played_position: format_position(&state.position),
         played_board: game.map.map(|m| m.board(&state.position).to_string()),
         redeals_left: state.redeals_left(),
         hint: solution.first().cloned(),
-        board_hint: on_board.as_ref().and_then(|s| s.first().cloned()),
-        fewest_redeals: rest.report.verdict == Verdict::Solvable && rest.fewest_redeals,
-    };
-    (json, solution, on_board)
+        board_hint: on_board.and_then(|s| s.first().cloned()),
+        fewest_redeals,
+    }
 }
 
 /// The review of a game (`review`): its fatal step and what would have won.
@@ -355,16 +366,7 @@ pub fn answer_game(
     } else {
         (Vec::new(), None)
     };
-    let state = game.last();
-    let played = PlayedJson {
-        played_steps: steps,
-        played_position: format_position(&state.position),
-        played_board: game.map.map(|m| m.board(&state.position).to_string()),
-        redeals_left: state.redeals_left(),
-        hint: solution.first().cloned(),
-        board_hint: board_solution.as_ref().and_then(|s| s.first().cloned()),
-        fewest_redeals: false,
-    };
+    let played = played_fields(game, &solution, board_solution.as_deref(), false);
     Ok(GameAnswer {
         verdict,
         solution,

@@ -173,6 +173,7 @@ async fn bad_game_batches_and_lists_are_refused_and_store_nothing() {
         ("game=klondike", "game"),
         ("game=montana&pysol=montana:5", "takes no"),
         ("game=montana&from=0", "from"),
+        ("game=galary&to=0", "to: PySolFC numbers"),
         ("game=montana&verdict=maybe", "verdict"),
         ("game=montana&variant=basic", "contradicts"),
         ("from=3", "go with `game`"),

@@ -132,8 +132,11 @@ impl ListQuery<'_> {
         }
         let from = self.from.unwrap_or(1);
         let to = self.to.unwrap_or(i64::MAX as u64);
-        if from == 0 {
-            return Err(bad("from: PySolFC numbers its games from 1 (got 0)".into()));
+        // The document's range (`minimum: 1`) for both ends.
+        for (name, n) in [("from", from), ("to", to)] {
+            if n == 0 {
+                return Err(bad(format!("{name}: PySolFC numbers its games from 1 (got 0)")));
+            }
         }
         for (name, n) in [("from", from), ("to", to)] {
             if n > i64::MAX as u64 {

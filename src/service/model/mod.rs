@@ -204,10 +204,11 @@ pub struct JobRequest {
     /// answer is then about the position they reach, with the redeals left. At most
     /// 5000 steps.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<Object>>, max_items = 5000)]
     pub played: Option<Vec<StepJson>>,
-    /// With `played`: review the steps, answering `review` (the first step after which
-    /// the game could no longer be won). Each position searched gets the limits.
+    /// Review the played steps (none without `played`: the deal alone), answering
+    /// `review` (the first step after which the game could no longer be won). Each
+    /// position searched gets the limits.
     #[serde(default)]
     pub review: Option<bool>,
 }

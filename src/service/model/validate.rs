@@ -231,11 +231,12 @@ impl JobRequest {
         variant: Variant,
     ) -> Result<NewJob, ApiError> {
         let bad = |m: String| Err(ApiError::Unprocessable(m));
-        let Some(steps) = &self.played else {
-            if self.review == Some(true) {
-                return bad("review: give the steps played since the deal (`played`)".into());
-            }
-            return Ok(job);
+        // A review without steps reviews the deal alone (was it lost from the start?).
+        let no_steps = Vec::new();
+        let steps = match (&self.played, self.review) {
+            (Some(steps), _) => steps,
+            (None, Some(true)) => &no_steps,
+            (None, _) => return Ok(job),
         };
         if steps.len() > MAX_PLAYED_STEPS {
             return bad(format!(

@@ -159,6 +159,32 @@ async function api(path, options = {}) {
 // a search is sent as that game while the board still shows its position under its variant.
 const state = { grid: null, selected: null, focus: [0, 0], job: null, replay: null, cursors: [], next: null, effort: [], game: null };
 
+// The button of one cell of a board (also the play board's): a card, a gap, or the
+// raw text of a token that did not parse.
+function cellButton(cell, r, c) {
+  const el = document.createElement('button');
+  el.type = 'button';
+  el.setAttribute('role', 'gridcell');
+  el.dataset.row = r;
+  el.dataset.col = c;
+  if (typeof cell === 'string') {
+    el.className = 'cell';
+    el.textContent = cell;
+    el.setAttribute('aria-label', `${cell}, ${cellName(r, c)}`);
+  } else if (cell) {
+    el.className = `cell s${cell.s}`;
+    el.innerHTML = `<span>${esc(cardText(cell)[0] === 'T' ? '10' : cardText(cell)[0])}</span><span class="suit" aria-hidden="true">${SUIT_SYMBOLS[cell.s]}</span>`;
+    el.setAttribute('aria-label', `${RANK_NAMES[cell.r]} of ${SUIT_NAMES[cell.s]}, ${cellName(r, c)}`);
+    el.dataset.card = cardText(cell);
+  } else {
+    el.className = 'cell gap';
+    el.textContent = '—';
+    el.setAttribute('aria-label', `gap, ${cellName(r, c)}`);
+    el.dataset.card = '--';
+  }
+  return el;
+}
+
 function renderBoard(grid, marks = {}) {
   // Redeals need a PySolFC game's generator: only for a game still on the board.
   $('redeals').disabled = !currentGame($('variant').value);
@@ -170,27 +196,7 @@ function renderBoard(grid, marks = {}) {
     const rowEl = document.createElement('div');
     rowEl.setAttribute('role', 'row');
     row.forEach((cell, c) => {
-      const el = document.createElement('button');
-      el.type = 'button';
-      el.setAttribute('role', 'gridcell');
-      el.dataset.row = r;
-      el.dataset.col = c;
-      const raw = typeof cell === 'string';
-      if (raw) {
-        el.className = 'cell';
-        el.textContent = cell;
-        el.setAttribute('aria-label', `${cell}, ${cellName(r, c)}`);
-      } else if (cell) {
-        el.className = `cell s${cell.s}`;
-        el.innerHTML = `<span>${esc(cardText(cell)[0] === 'T' ? '10' : cardText(cell)[0])}</span><span class="suit" aria-hidden="true">${SUIT_SYMBOLS[cell.s]}</span>`;
-        el.setAttribute('aria-label', `${RANK_NAMES[cell.r]} of ${SUIT_NAMES[cell.s]}, ${cellName(r, c)}`);
-        el.dataset.card = cardText(cell);
-      } else {
-        el.className = 'cell gap';
-        el.textContent = '—';
-        el.setAttribute('aria-label', `gap, ${cellName(r, c)}`);
-        el.dataset.card = '--';
-      }
+      const el = cellButton(cell, r, c);
       const key = `${r},${c}`;
       if (marks.invalid === key) { el.classList.add('invalid'); el.setAttribute('aria-invalid', 'true'); }
       if (marks.moved === key) el.classList.add('moved');

@@ -6,7 +6,8 @@
 // the steps played, so a game can be shared and reopened as it was.
 // Invariant: the page never judges a step itself: the service checks every step (a 422
 // names why), and the board after a redeal is the one the service dealt.
-// Uses app.js's helpers ($, api, esc, parseToken, cardText, parseBoard, parseNotation).
+// Uses app.js's helpers ($, api, esc, cellButton, cardText, parseBoard, parseNotation,
+// GAME_NAMES).
 'use strict';
 
 const PLAY_TIME_MS = 3000;
@@ -71,22 +72,7 @@ function renderPlay(marks = {}) {
     const rowEl = document.createElement('div');
     rowEl.setAttribute('role', 'row');
     row.forEach((cell, c) => {
-      const el = document.createElement('button');
-      el.type = 'button';
-      el.setAttribute('role', 'gridcell');
-      el.dataset.row = r;
-      el.dataset.col = c;
-      if (cell) {
-        el.className = `cell s${cell.s}`;
-        el.innerHTML = `<span>${esc(cardText(cell)[0] === 'T' ? '10' : cardText(cell)[0])}</span><span class="suit" aria-hidden="true">${SUIT_SYMBOLS[cell.s]}</span>`;
-        el.setAttribute('aria-label', `${RANK_NAMES[cell.r]} of ${SUIT_NAMES[cell.s]}, ${cellName(r, c)}`);
-        el.dataset.card = cardText(cell);
-      } else {
-        el.className = 'cell gap';
-        el.textContent = '—';
-        el.setAttribute('aria-label', `gap, ${cellName(r, c)}`);
-        el.dataset.card = '--';
-      }
+      const el = cellButton(cell, r, c);
       const key = `${r},${c}`;
       if (play.selected === key) { el.classList.add('selected'); el.setAttribute('aria-selected', 'true'); }
       if (marks.from === key) el.classList.add('from');
@@ -353,7 +339,11 @@ function openLink() {
   return true;
 }
 
+// The games the play board takes: those played as a variant (not on their own boards).
+const PLAYED_AS_VARIANT = ['montana', 'blue-moon', 'spaces', 'red-moon', 'paganini', 'house-of-commons', 'line-up', 'station'];
+
 document.addEventListener('DOMContentLoaded', () => {
+  $('play-game').replaceChildren(...PLAYED_AS_VARIANT.map((g) => new Option(GAME_NAMES[g], g)));
   $('play-form').addEventListener('submit', newGame);
   $('play-board').addEventListener('click', onPlayClick);
   $('play-undo').addEventListener('click', undo);
