@@ -188,7 +188,19 @@ function cellButton(cell, r, c) {
 function renderBoard(grid, marks = {}) {
   // Redeals need a PySolFC game's generator: only for a game still on the board.
   $('redeals').disabled = !currentGame($('variant').value);
-  const board = $('board');
+  drawGrid($('board'), grid, (el, r, c) => {
+    const key = `${r},${c}`;
+    if (marks.invalid === key) { el.classList.add('invalid'); el.setAttribute('aria-invalid', 'true'); }
+    if (marks.moved === key) el.classList.add('moved');
+    if (marks.from === key) el.classList.add('from');
+    if (state.selected === key) { el.classList.add('selected'); el.setAttribute('aria-selected', 'true'); }
+    el.tabIndex = state.focus[0] === r && state.focus[1] === c ? 0 : -1;
+  });
+}
+
+// Draws `grid` into `board` as rows of cell buttons (nothing for no grid); `decorate`
+// marks each cell's button.
+function drawGrid(board, grid, decorate) {
   board.replaceChildren();
   if (!grid) return;
   board.style.setProperty('--cols', grid[0].length);
@@ -197,12 +209,7 @@ function renderBoard(grid, marks = {}) {
     rowEl.setAttribute('role', 'row');
     row.forEach((cell, c) => {
       const el = cellButton(cell, r, c);
-      const key = `${r},${c}`;
-      if (marks.invalid === key) { el.classList.add('invalid'); el.setAttribute('aria-invalid', 'true'); }
-      if (marks.moved === key) el.classList.add('moved');
-      if (marks.from === key) el.classList.add('from');
-      if (state.selected === key) { el.classList.add('selected'); el.setAttribute('aria-selected', 'true'); }
-      el.tabIndex = state.focus[0] === r && state.focus[1] === c ? 0 : -1;
+      decorate(el, r, c);
       rowEl.appendChild(el);
     });
     board.appendChild(rowEl);

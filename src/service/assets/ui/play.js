@@ -6,7 +6,7 @@
 // the steps played, so a game can be shared and reopened as it was.
 // Invariant: the page never judges a step itself: the service checks every step (a 422
 // names why), and the board after a redeal is the one the service dealt.
-// Uses app.js's helpers ($, api, esc, cellButton, cardText, parseBoard, parseNotation,
+// Uses app.js's helpers ($, api, esc, drawGrid, cardText, parseBoard, parseNotation,
 // GAME_NAMES).
 'use strict';
 
@@ -63,24 +63,13 @@ function readLink() {
 // ---------- The board ----------
 
 function renderPlay(marks = {}) {
-  const board = $('play-board');
-  board.replaceChildren();
-  const grid = play.grid;
-  if (!grid) return;
-  board.style.setProperty('--cols', grid[0].length);
-  grid.forEach((row, r) => {
-    const rowEl = document.createElement('div');
-    rowEl.setAttribute('role', 'row');
-    row.forEach((cell, c) => {
-      const el = cellButton(cell, r, c);
-      const key = `${r},${c}`;
-      if (play.selected === key) { el.classList.add('selected'); el.setAttribute('aria-selected', 'true'); }
-      if (marks.from === key) el.classList.add('from');
-      if (marks.to === key) el.classList.add('moved');
-      rowEl.appendChild(el);
-    });
-    board.appendChild(rowEl);
+  drawGrid($('play-board'), play.grid, (el, r, c) => {
+    const key = `${r},${c}`;
+    if (play.selected === key) { el.classList.add('selected'); el.setAttribute('aria-selected', 'true'); }
+    if (marks.from === key) el.classList.add('from');
+    if (marks.to === key) el.classList.add('moved');
   });
+  if (!play.grid) return;
   const used = play.steps.filter((s) => s.redeal).length;
   $('play-redeal').disabled = used >= play.redeals;
   $('play-redeal').textContent = `Redeal (${play.redeals - used} left)`;
