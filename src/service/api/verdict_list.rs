@@ -132,13 +132,13 @@ impl ListQuery<'_> {
         }
         let from = self.from.unwrap_or(1);
         let to = self.to.unwrap_or(i64::MAX as u64);
-        // The document's range (`minimum: 1`) for both ends.
+        // The document's range (1 ..= 2^63-1) for both ends.
         for (name, n) in [("from", from), ("to", to)] {
             if n == 0 {
-                return Err(bad(format!("{name}: PySolFC numbers its games from 1 (got 0)")));
+                return Err(bad(format!(
+                    "{name}: PySolFC numbers its games from 1 (got 0)"
+                )));
             }
-        }
-        for (name, n) in [("from", from), ("to", to)] {
             if n > i64::MAX as u64 {
                 return Err(bad(format!("{name}: at most 2^63-1 here (got {n})")));
             }
