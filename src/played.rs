@@ -234,7 +234,7 @@ pub fn review_game(
             let followed = line
                 .iter()
                 .zip(&played[k..])
-                .take_while(|(a, b)| a == b)
+                .take_while(|(a, b)| a.same_as(b))
                 .count();
             (followed, line[followed..].to_vec())
         },

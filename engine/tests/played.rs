@@ -170,7 +170,7 @@ fn games_in_progress_agree_with_the_reference() {
                             let followed = won
                                 .iter()
                                 .zip(&line.steps[k..])
-                                .take_while(|(a, b)| a == b)
+                                .take_while(|(a, b)| a.same_as(b))
                                 .count();
                             (followed, won[followed..].to_vec())
                         },

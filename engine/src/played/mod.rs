@@ -62,6 +62,19 @@ pub enum Step {
     Redeal,
 }
 
+impl Step {
+    /// Whether `self` and `other` are the same step of one position: the same redeal, or
+    /// the same card between the same cells (a move's gap slot is the position's
+    /// bookkeeping, not part of the step).
+    pub fn same_as(&self, other: &Step) -> bool {
+        match (self, other) {
+            (Step::Redeal, Step::Redeal) => true,
+            (Step::Move(a), Step::Move(b)) => (a.card, a.from, a.to) == (b.card, b.from, b.to),
+            _ => false,
+        }
+    }
+}
+
 /// Why a played step cannot be played where it comes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalStep {
