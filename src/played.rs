@@ -173,6 +173,73 @@ fn played_fields(
     }
 }
 
+/// An earlier exact answer about the same game (the same deal, rules and redeals) after
+/// some of its steps, as a job stored it.
+#[derive(Clone, Copy, Debug)]
+pub struct EarlierAnswer<'a> {
+    /// Its played steps, in canonical form.
+    pub played: &'a [StepJson],
+    /// `solvable` or `unsolvable`.
+    pub verdict: Verdict,
+    /// Its winning continuation (the engine's form, redeals numbered on).
+    pub solution: &'a [StepJson],
+    /// Whether that continuation's redeals were proved the fewest.
+    pub fewest_redeals: bool,
+}
+
+/// What an earlier answer says about `game` (whose canonical steps are `played`) without
+/// a search, when its steps are a proper prefix of `played`:
+/// - it was lost: the game is lost (a lost position stays lost whatever is played);
+/// - it was won by a line that the later steps followed, step for step: the rest of that
+///   line wins from where they led, with the fewest redeals if the line had them (a line
+///   with fewer from there would have been one with fewer from the earlier position).
+///
+/// The rest is replayed from the state the steps reached before it is returned. `None`
+/// when the earlier answer does not decide this game.
+pub fn answer_from_earlier(
+    game: &GameInProgress,
+    played: &[StepJson],
+    earlier: &EarlierAnswer,
+) -> Option<(Verdict, Vec<StepJson>, PlayedJson)> {
+    let before = earlier.played.len();
+    if before >= played.len() || !played.starts_with(earlier.played) {
+        return None;
+    }
+    match earlier.verdict {
+        Verdict::Unsolvable => Some((
+            Verdict::Unsolvable,
+            Vec::new(),
+            played_fields(game, &[], None, false),
+        )),
+        Verdict::Solvable => {
+            let since = game.line.steps.len() - before;
+            let (followed, _) = game.steps_json(before, &game.line.steps[before..]);
+            let line = earlier.solution;
+            let same = |a: &StepJson, b: &StepJson| match (a, b) {
+                (StepJson::Move(a), StepJson::Move(b)) => {
+                    a.card == b.card && a.from == b.from && a.to == b.to
+                }
+                (a, b) => a == b,
+            };
+            if line.len() < since || !followed.iter().zip(line).all(|(a, b)| same(a, b)) {
+                return None;
+            }
+            let rest = line[since..].to_vec();
+            // Replayed from the state reached: a legal line that ends won.
+            let steps = played_steps(&rest).ok()?;
+            let replayed =
+                PlayedLine::replay(game.last().clone(), game.variant, None, &steps).ok()?;
+            if !replayed.last().position.is_won(game.variant) {
+                return None;
+            }
+            let on_board = game.map.as_ref().map(|map| steps_on_board(map, &rest));
+            let json = played_fields(game, &rest, on_board.as_deref(), earlier.fewest_redeals);
+            Some((Verdict::Solvable, rest, json))
+        }
+        Verdict::Unknown => None,
+    }
+}
+
 /// The review of a game (`review`): its fatal step and what would have won.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, ToSchema)]
 pub struct ReviewJson {

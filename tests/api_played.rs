@@ -120,6 +120,81 @@ async fn a_game_in_progress_is_answered_where_it_stands_and_again_from_the_store
 }
 
 #[tokio::test]
+async fn following_the_line_or_playing_on_after_a_loss_is_answered_without_a_search() {
+    let t = start().await;
+    let layout = Layout::new(3, 5).unwrap();
+    let mut rng = SplitMix64::new(69);
+    let mut seen = [0usize; 2];
+    for seed in 0..40 {
+        let source = DealSource::Numbered { seed, layout };
+        let redeals = (seed % 3) as u8;
+        let (line, played) = random_play(source, redeals, &mut rng);
+        let ask = |steps: &Vec<Value>| {
+            json!({"deal": {"seed": seed, "suits": 3, "ranks": 5}, "variant": "common",
+                "redeals": redeals, "played": steps, "limits": {"time_ms": 20000}})
+        };
+        let first = t.post_job(ask(&played), "?wait_ms=30000").await;
+        assert_eq!(first["state"], "done", "{first}");
+        let mut more = played.clone();
+        if first["verdict"] == "solvable" {
+            // Two steps of its own line further: the rest of that line.
+            let solution = first["solution"].as_array().unwrap();
+            if solution.len() < 3 {
+                continue;
+            }
+            more.extend(solution[..2].iter().cloned());
+            let next = t.post_job(ask(&more), "?wait_ms=30000").await;
+            assert_eq!(next["cached"], true, "{next}");
+            assert_eq!(next["stats"]["answered_by_job"], first["id"], "{next}");
+            assert_eq!(next["verdict"], "solvable");
+            assert_eq!(next["solution"], json!(solution[2..]), "{next}");
+            assert_eq!(next["hint"], solution[2], "{next}");
+            assert_eq!(next["fewest_redeals"], first["fewest_redeals"], "{next}");
+            assert_eq!(next["played_steps"], more.len());
+            seen[1] += 1;
+            // A step off the line is searched.
+            let state = line.last();
+            let mut list = MoveList::<MAX_MOVES>::default();
+            state.position.legal_moves(Variant::Common, &mut list);
+            let off = list.as_slice().iter().find(|m| {
+                let step = json!({"card": m.card.to_string(), "from": [m.from_rc().0, m.from_rc().1],
+                    "to": [m.to_rc().0, m.to_rc().1]});
+                step != solution[0]
+            });
+            if let Some(m) = off {
+                let mut other = played.clone();
+                other.push(
+                    json!({"card": m.card.to_string(), "from": [m.from_rc().0, m.from_rc().1],
+                    "to": [m.to_rc().0, m.to_rc().1]}),
+                );
+                let searched = t.post_job(ask(&other), "?wait_ms=30000").await;
+                assert_eq!(searched["cached"], false, "{searched}");
+            }
+        } else {
+            assert_eq!(first["verdict"], "unsolvable", "{first}");
+            // Any legal step after a loss: still lost, from the store.
+            let state = line.last();
+            let mut list = MoveList::<MAX_MOVES>::default();
+            state.position.legal_moves(Variant::Common, &mut list);
+            let Some(m) = list.as_slice().first() else {
+                continue;
+            };
+            more.push(
+                json!({"card": m.card.to_string(), "from": [m.from_rc().0, m.from_rc().1],
+                "to": [m.to_rc().0, m.to_rc().1]}),
+            );
+            let next = t.post_job(ask(&more), "?wait_ms=30000").await;
+            assert_eq!(next["cached"], true, "{next}");
+            assert_eq!(next["stats"]["answered_by_job"], first["id"], "{next}");
+            assert_eq!(next["verdict"], "unsolvable", "{next}");
+            assert!(next.get("hint").is_none(), "{next}");
+            seen[0] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n >= 2), "{seen:?}");
+}
+
+#[tokio::test]
 async fn a_pysol_game_in_progress_is_given_on_its_board() {
     let t = start().await;
     let whole = t

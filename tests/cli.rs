@@ -576,3 +576,24 @@ fn backup_copies_a_sqlite_store_to_a_new_file_only() {
         .code(2)
         .stderr(predicates::str::contains("pg_dump"));
 }
+
+#[test]
+fn health_fails_without_a_node_and_refuses_a_bad_address() {
+    // Nothing listens on a port just freed: exit 1, with the reason.
+    let port = crate::process::free_port();
+    gaps()
+        .args([
+            "health",
+            &format!("http://127.0.0.1:{port}/healthz"),
+            "--timeout",
+            "1",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("connecting to"));
+    gaps()
+        .args(["health", "https://127.0.0.1/healthz"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("only http://"));
+}

@@ -83,6 +83,12 @@ fn verdicts_over_http_match_the_engine_and_sigterm_stops_cleanly() {
     }
     let rates = server.get("/v1/stats/win-rates");
     assert_eq!(rates[0]["deals"], 12);
+    // The image's health check asks the running node itself.
+    let health = format!("http://127.0.0.1:{}/healthz", server.port);
+    crate::cli::gaps()
+        .args(["health", &health])
+        .assert()
+        .success();
     let status = server.terminate();
     assert!(status.success(), "clean exit after SIGTERM: {status}");
 }

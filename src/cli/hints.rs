@@ -64,6 +64,10 @@ struct Answered {
     ms: f64,
     /// A review: whether its fatal step (or that nothing was lost) was decided.
     decided: bool,
+    /// Why the answer took its time: redeals left at the position, redeals in the
+    /// answer's line, the round's own verdict and whether the count is proved the
+    /// fewest (a solve; empty for a review).
+    detail: String,
 }
 
 pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
@@ -90,7 +94,10 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
                 .open(path)
                 .with_context(|| format!("opening {}", path.display()))?;
             if fresh {
-                writeln!(file, "index,game,steps,verdict,ms,decided")?;
+                writeln!(
+                    file,
+                    "index,game,steps,verdict,ms,decided,redeals_left,line_redeals,first_round,fewest"
+                )?;
             }
             Some(file)
         }
@@ -128,6 +135,19 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
             Some(r) => r.fatal_step.is_some() || r.still_winnable || r.lost_from_start,
             None => answer.verdict != Verdict::Unknown,
         };
+        let detail = match &answer.report {
+            Some(report) => {
+                let rounds = report.rounds.as_ref();
+                format!(
+                    "{},{},{},{}",
+                    answer.answer.played.redeals_left,
+                    rounds.map_or(0, |r| r.redeal_at.len()),
+                    rounds.and_then(|r| r.first_round).map_or("", |v| v.name()),
+                    answer.answer.played.fewest_redeals
+                )
+            }
+            None => ",,,".to_string(),
+        };
         let answered = Answered {
             index,
             game: number,
@@ -135,17 +155,19 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
             verdict: answer.verdict,
             ms,
             decided,
+            detail,
         };
         if let Some(file) = out.as_mut() {
             writeln!(
                 file,
-                "{},{},{},{},{:.3},{}",
+                "{},{},{},{},{:.3},{},{}",
                 answered.index,
                 answered.game,
                 answered.steps,
                 answered.verdict.name(),
                 answered.ms,
-                answered.decided
+                answered.decided,
+                answered.detail
             )?;
             file.flush()?;
         }
@@ -226,6 +248,7 @@ fn read_out(path: &PathBuf) -> anyhow::Result<HashMap<u64, Answered>> {
                 verdict: f.get(3)?.parse().ok()?,
                 ms: f.get(4)?.parse().ok()?,
                 decided: f.get(5)?.parse().ok()?,
+                detail: f.get(6..).map(|rest| rest.join(",")).unwrap_or_default(),
             })
         })();
         // A line cut by a stop is run again.

@@ -22,6 +22,7 @@ mod blocks_table;
 mod board;
 mod count;
 mod deal;
+mod health;
 mod hints;
 mod morpion;
 mod out_file;
@@ -92,6 +93,9 @@ enum Command {
     Results(results::ResultsCmd),
     /// Write a consistent copy of a live SQLite database to a new file.
     Backup(backup::BackupCmd),
+    /// Ask a running node's `/healthz` (exit 0 when it answers 200): a container's
+    /// health check.
+    Health(health::HealthCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
     /// Review a played game: the first step after which it could no longer be won.
@@ -140,6 +144,7 @@ pub fn main() -> ExitCode {
         Some(Command::Worker(cmd)) => worker::run(cmd),
         Some(Command::Results(cmd)) => results::run(cmd),
         Some(Command::Backup(cmd)) => backup::run(cmd),
+        Some(Command::Health(cmd)) => health::run(cmd),
         Some(Command::Table1(cmd)) => table1::run(cmd),
         Some(Command::Morpion(cmd)) => morpion::run(cmd),
         None => serve::run(serve::ServeCmd::default()),

@@ -6,18 +6,17 @@
 //! the budget, a redeal point tried before another that needed fewer). So when the line
 //! redeals and that is not proved needed (one redeal, the round itself proved lost), the
 //! state is solved again allowed one redeal fewer, with what is left of the budget but
-//! at most a quarter of the limits (a line is in hand: the answer should not wait long
-//! for a shorter one): a win there replaces the line, a loss proves the line's count the
-//! fewest, an unknown leaves it unproved. Every line is replayed by the solver before it
-//! is returned.
+//! at most an eighth of the limits ([`FIRST_ROUND_SHARE`]: a line is in hand, and the
+//! answer should not wait long for a shorter one): a win there replaces the line, a
+//! loss proves the line's count the fewest, an unknown leaves it unproved. One retry is
+//! never made: the round alone after a first solve whose line redeals once, for that
+//! solve gave the round alone at least as much (an eighth of the time, all the nodes)
+//! and left it undecided. Every line is replayed by the solver before it is returned.
 
 use super::GameState;
 use crate::solve::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
+use crate::tuning::FIRST_ROUND_SHARE;
 use std::time::Instant;
-
-/// The share of the limits each search for a line with fewer redeals may take at most
-/// (one in four).
-const FEWER_SHARE: u64 = 4;
 
 /// The answer about the rest of a game.
 #[derive(Clone, Debug)]
@@ -46,17 +45,23 @@ pub fn solve_rest(
     let mut nodes = best.stats.nodes;
     while best.verdict == Verdict::Solvable && !fewest {
         let used = used_redeals(&best);
-        // A quarter of the limits at most: the line in hand is an answer already, and
+        if used == 1 && solves == 1 && first_round_open(&best) {
+            // The first solve searched this round alone (no redeal) with at least what
+            // a retry may have (an eighth of the time, all the nodes) and did not
+            // decide it: the same search again would answer the same.
+            break;
+        }
+        // An eighth of the limits at most: the line in hand is an answer already, and
         // an answer is wanted at once (a hint); the round alone gets as much in the
         // search over rounds.
         let left = SolveOptions {
-            max_nodes: options
-                .max_nodes
-                .map(|n| n.saturating_sub(nodes).min(n / FEWER_SHARE)),
-            time_limit: options.time_limit.map(|t| {
-                t.saturating_sub(began.elapsed())
-                    .min(t / FEWER_SHARE as u32)
+            max_nodes: options.max_nodes.map(|n| {
+                n.saturating_sub(nodes)
+                    .min(n / u64::from(FIRST_ROUND_SHARE))
             }),
+            time_limit: options
+                .time_limit
+                .map(|t| t.saturating_sub(began.elapsed()).min(t / FIRST_ROUND_SHARE)),
             ..*options
         };
         if left.max_nodes == Some(0) || left.time_limit.is_some_and(|t| t.is_zero()) {
@@ -99,6 +104,15 @@ fn used_redeals(report: &SolveReport) -> u8 {
         .rounds
         .as_ref()
         .map_or(0, |r| r.redeal_at.len() as u8)
+}
+
+/// Whether the first round of `report`'s search over rounds was searched alone and
+/// left undecided.
+fn first_round_open(report: &SolveReport) -> bool {
+    report
+        .rounds
+        .as_ref()
+        .is_some_and(|r| r.first_round == Some(Verdict::Unknown))
 }
 
 /// Whether the line of a solvable `report` is known to use the fewest redeals: none,

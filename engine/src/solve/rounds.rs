@@ -3,7 +3,8 @@
 //!
 //! A round with `k` redeals left:
 //! 1. The round itself is solved (the request's algorithm, at most half the round's
-//!    nodes and, at the top, a quarter of the time): a win is the answer.
+//!    nodes and, at the top, an eighth of the time, [`FIRST_ROUND_SHARE`]): a win is
+//!    the answer.
 //! 2. With `k > 0`, the positions reachable in the round are enumerated
 //!    ([`RoundTree`]: no pruning, each position once); each is a redeal point, and its
 //!    redeal gives the start of the next round, solved the same way with `k - 1`.
@@ -30,6 +31,7 @@ use crate::search::budget::Budget;
 use crate::search::budget::StopReason;
 use crate::search::rounds::{RoundTree, TreeEnd, BYTES_PER_ENTRY};
 use crate::search::stats::SearchStats;
+use crate::tuning::FIRST_ROUND_SHARE;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -269,7 +271,7 @@ impl Solver {
         // 1. The round itself.
         let own = if left == 0 { allowance } else { allowance / 2 };
         let time = (top && left > 0)
-            .then(|| run.budget.time_left().map(|left| left / 4))
+            .then(|| run.budget.time_left().map(|left| left / FIRST_ROUND_SHARE))
             .flatten();
         let first = self.solve_round(run, start, own, time)?;
         if top {

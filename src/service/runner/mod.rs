@@ -44,6 +44,7 @@ use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
 
+mod earlier;
 mod for_parts;
 mod give_way;
 mod parts;
@@ -378,10 +379,18 @@ impl Runner {
             flag.store(true, Ordering::SeqCst);
         }
         // Known verdicts are first-round ones of the job's start: a job with redeals is
-        // always searched, and a game in progress is answered from its own kind.
+        // always searched, and a game in progress is answered from its own kind: the
+        // same question, or (not a review) an earlier answer after fewer of its steps
+        // that decides it (`earlier`).
         if job.spec.played.is_some() {
             if let Some(finish) = self.store.known_played(&job.spec).await? {
                 return self.finish(job, finish).await;
+            }
+            if !job.spec.review {
+                let earlier = self.store.played_candidates(&job.spec, false).await?;
+                if let Some(finish) = earlier::finish_from_earlier(&job.spec, &earlier) {
+                    return self.finish(job, finish).await;
+                }
             }
         }
         let known = match job.spec.redeals {

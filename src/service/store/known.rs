@@ -81,43 +81,47 @@ const PLAYED_CANDIDATES: &str = "SELECT * FROM jobs
  ORDER BY seq DESC LIMIT 64";
 
 impl Store {
-    /// How a game in progress's job ends when the same question was answered before:
-    /// a done job of the same deal (and PySolFC game or deal number), rules, redeals,
-    /// steps and kind (review or not) whose answer is exact (a review's: its fatal step
-    /// found, or the game still winnable, or lost from the deal).
-    pub async fn known_played(&self, job: &NewJob) -> sqlx::Result<Option<Finish>> {
+    /// The done jobs, newest first, with an exact verdict of the same deal (and PySolFC
+    /// game or deal number), rules and redeals as `job`, played steps and the kind
+    /// `review`: those whose answer may serve a game in progress.
+    pub async fn played_candidates(&self, job: &NewJob, review: bool) -> sqlx::Result<Vec<JobRow>> {
         let rows = on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, JobRow>(PLAYED_CANDIDATES)
                 .bind(job.variant)
                 .bind(job.position)
                 .bind(job.redeals)
-                .bind(job.review)
+                .bind(review)
                 .fetch_all(pool)
                 .await
         })?;
+        Ok(rows
+            .into_iter()
+            .filter(|row| {
+                row.spec.pysol == job.pysol
+                    && row.spec.deal_seed == job.deal_seed
+                    && row.spec.variant == job.variant
+            })
+            .collect())
+    }
+
+    /// How a game in progress's job ends when the same question was answered before:
+    /// a done job of the same deal (and PySolFC game or deal number), rules, redeals,
+    /// steps and kind (review or not) whose answer is exact (a review's: its fatal step
+    /// found, or the game still winnable, or lost from the deal).
+    pub async fn known_played(&self, job: &NewJob) -> sqlx::Result<Option<Finish>> {
+        let rows = self.played_candidates(job, job.review).await?;
         let same = rows.into_iter().find(|row| {
             let decided = row.played_answer.as_ref().is_some_and(|a| {
                 a.0.review
                     .as_ref()
                     .is_none_or(|r| r.fatal_step.is_some() || r.still_winnable || r.lost_from_start)
             });
-            row.spec.played == job.played
-                && row.spec.pysol == job.pysol
-                && row.spec.deal_seed == job.deal_seed
-                && row.spec.variant == job.variant
-                && decided
+            row.spec.played == job.played && decided
         });
         Ok(same.map(|row| Finish::Verdict {
             verdict: row.verdict.map_or(Verdict::Unknown, |v| v.0),
+            stats: answered_by(&row),
             solution: row.solution.map(|s| s.0),
-            stats: JobStats::Cached(crate::report::CachedStats {
-                nodes: 0,
-                elapsed_ms: 0.0,
-                cached: true,
-                answered_by_job: row.spec.id.clone(),
-                original_nodes: row.nodes.unwrap_or(0),
-                original_elapsed_ms: row.elapsed_ms.unwrap_or(0.0),
-            }),
             stopped: None,
             used_algorithm: row
                 .used_algorithm
@@ -128,6 +132,18 @@ impl Store {
             played: row.played_answer.map(|a| Box::new(a.0)),
         }))
     }
+}
+
+/// Statistics of a job answered by the stored job `row`: no search ran.
+pub fn answered_by(row: &JobRow) -> JobStats {
+    JobStats::Cached(crate::report::CachedStats {
+        nodes: 0,
+        elapsed_ms: 0.0,
+        cached: true,
+        answered_by_job: row.spec.id.clone(),
+        original_nodes: row.nodes.unwrap_or(0),
+        original_elapsed_ms: row.elapsed_ms.unwrap_or(0.0),
+    })
 }
 
 impl KnownVerdict {

@@ -45,7 +45,7 @@ pub use batches::{
     csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
 };
 pub use deepen::{Deepened, UnknownVerdict};
-pub use known::KnownVerdict;
+pub use known::{answered_by, KnownVerdict};
 pub use leases::{Lease, Reclaimed};
 pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
 pub use morpion_units::{unit_job_id, MorpionUnitRow, UnitDone, UnitFinish, UnitsProgress};
