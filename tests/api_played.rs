@@ -187,6 +187,7 @@ async fn following_the_line_or_playing_on_after_a_loss_is_answered_without_a_sea
             assert_eq!(next["cached"], true, "{next}");
             assert_eq!(next["stats"]["answered_by_job"], first["id"], "{next}");
             assert_eq!(next["verdict"], "unsolvable", "{next}");
+            assert_eq!(next["solution"], first["solution"], "{next}");
             assert!(next.get("hint").is_none(), "{next}");
             seen[0] += 1;
         }

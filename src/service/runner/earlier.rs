@@ -10,7 +10,7 @@
 use crate::played::{answer_from_earlier, EarlierAnswer, GameInProgress, PlayedAnswer};
 use crate::service::store::{answered_by, Finish, JobRow, NewJob};
 use crate::service::subject::JobAlgorithm;
-use gaps_engine::{Algorithm, Verdict};
+use gaps_engine::Algorithm;
 
 /// How `job` (a game in progress, not a review) ends when one of `rows` decides it.
 pub(super) fn finish_from_earlier(job: &NewJob, rows: &[JobRow]) -> Option<Finish> {
@@ -45,7 +45,7 @@ pub(super) fn finish_from_earlier(job: &NewJob, rows: &[JobRow]) -> Option<Finis
         let (verdict, rest, fields) = answer_from_earlier(&game, &played.0, &earlier)?;
         Some(Finish::Verdict {
             verdict,
-            solution: (verdict == Verdict::Solvable).then_some(rest),
+            solution: Some(rest),
             stats: answered_by(row),
             stopped: None,
             used_algorithm: row
