@@ -342,6 +342,25 @@ async function run() {
     await shot(reopened, 'play-lost');
     await reopened.close();
 
+    console.log('step: a position typed above is played on the play board, and its link reopens it');
+    const typed = (await (await fetch(`${base}/v1/deals/1?suits=3&ranks=5`)).json()).position;
+    await page.goto(`${base}/`);
+    await page.fill('#notation', typed);
+    await page.selectOption('#variant', 'common');
+    await page.click('#notation-play');
+    await page.waitForFunction(() => /A 3 × 5 position \(common\)/.test(document.querySelector('#play-what').textContent));
+    assert.match(page.url(), /#play=position%3A/);
+    assert.ok(await page.locator('#play-redeal').isDisabled(), 'a position alone has no redeal');
+    await page.click(cell(...lost.from));
+    await page.click(cell(...lost.to));
+    await page.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    const typedLink = page.url();
+    const again = await context.newPage();
+    await again.goto(typedLink);
+    await again.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    assert.equal(await again.getAttribute('#play-board [data-row="0"][data-col="0"]', 'data-card'), '2S');
+    await again.close();
+
     console.log('step: the Morpion page draws a record, proves its endgame and draws the longest continuation');
     await page.goto(`${base}/morpion`);
     await page.click('#m-bruneau');

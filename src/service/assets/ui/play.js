@@ -1,5 +1,6 @@
-// The play board of the gaps page: play a deal (a PySolFC game by number, or one of
-// our numbered deals) by clicking a card and then a gap, redeal, undo; after every step
+// The play board of the gaps page: play a deal (a PySolFC game by number, one of our
+// numbered deals, or a position typed above) by clicking a card and then a gap,
+// redeal, undo; after every step
 // the service says whether the game can still be won (a job with `played`, answered
 // from the store when asked before), gives the next step on request, and after a loss
 // finds where it was lost (a job with `"review": true`). The link holds the game and
@@ -13,7 +14,7 @@
 const PLAY_TIME_MS = 3000;
 
 const play = {
-  source: null, // {kind: 'pysol', game, number} or {kind: 'deal', seed, suits, ranks}
+  source: null, // {kind: 'pysol', game, number}, {kind: 'deal', seed, suits, ranks} or {kind: 'position', notation}
   variant: null,
   redeals: 0,
   start: null, // the grid at the deal (the board the game is shown on)
@@ -35,11 +36,12 @@ function stepOf(code) {
   if (!m) throw new Error(`Not a step: “${code}”.`);
   return { card: m[1].toUpperCase(), from: [Number(m[2]), Number(m[3])], to: [Number(m[4]), Number(m[5])] };
 }
-const sourceCode = (s) => (s.kind === 'pysol' ? `pysol:${s.game}:${s.number}` : `deal:${s.suits}x${s.ranks}:${s.seed}`);
+const sourceCode = (s) => (s.kind === 'pysol' ? `pysol:${s.game}:${s.number}`
+  : s.kind === 'position' ? `position:${s.notation}` : `deal:${s.suits}x${s.ranks}:${s.seed}`);
 
 function writeLink() {
   const q = new URLSearchParams({ play: sourceCode(play.source), redeals: String(play.redeals) });
-  if (play.source.kind === 'deal') q.set('variant', play.variant);
+  if (play.source.kind !== 'pysol') q.set('variant', play.variant);
   q.set('steps', play.steps.map(stepCode).join('~'));
   history.replaceState(null, '', `#${q}`);
   $('play-link').href = location.href;
@@ -52,8 +54,10 @@ function readLink() {
   if (!what) return null;
   const p = /^pysol:([a-z-]+):(\d+)$/.exec(what);
   const d = /^deal:(\d)x(\d+):(\d+)$/.exec(what);
+  const t = /^position:(.+)$/s.exec(what);
   const source = p ? { kind: 'pysol', game: p[1], number: p[2] }
-    : d ? { kind: 'deal', suits: Number(d[1]), ranks: Number(d[2]), seed: d[3] } : null;
+    : d ? { kind: 'deal', suits: Number(d[1]), ranks: Number(d[2]), seed: d[3] }
+      : t ? { kind: 'position', notation: t[1] } : null;
   if (!source) throw new Error(`The link names no game (“${what}”).`);
   const steps = (q.get('steps') || '').split('~').filter((s) => s !== '').map(stepOf);
   const redeals = q.has('redeals') ? Number(q.get('redeals')) : null;
@@ -86,12 +90,12 @@ function jobBody(steps, review) {
   const body = { redeals: play.redeals, played: steps, limits: { time_ms: PLAY_TIME_MS } };
   if (review) body.review = true;
   if (play.source.kind === 'pysol') body.pysol = { game: play.source.game, number: 0 };
+  else if (play.source.kind === 'position') Object.assign(body, { position: play.source.notation, variant: play.variant });
   else Object.assign(body, { deal: { seed: 0, suits: play.source.suits, ranks: play.source.ranks }, variant: play.variant });
   // Numbers go in as their digits (exact above 2^53, where a JavaScript number is not).
   let json = JSON.stringify(body);
-  json = play.source.kind === 'pysol'
-    ? json.replace('"number":0}', `"number":${play.source.number}}`)
-    : json.replace('"seed":0,', `"seed":${play.source.seed},`);
+  if (play.source.kind === 'pysol') json = json.replace('"number":0}', `"number":${play.source.number}}`);
+  else if (play.source.kind === 'deal') json = json.replace('"seed":0,', `"seed":${play.source.seed},`);
   return json;
 }
 
@@ -271,6 +275,13 @@ async function startGame(source, options = {}) {
       play.variant = g.variant;
       play.redeals = options.redeals ?? g.redeals;
       $('play-what').textContent = `PySolFC ${g.title} #${source.number}`;
+    } else if (source.kind === 'position') {
+      // A position alone has no generator to redeal with: no redeal.
+      const parsed = parseNotation(source.notation);
+      play.start = parsed.grid;
+      play.variant = options.variant || 'common';
+      play.redeals = 0;
+      $('play-what').textContent = `A ${parsed.suits} × ${parsed.ranks} position (${play.variant})`;
     } else {
       const d = await api(`/v1/deals/${source.seed}?suits=${source.suits}&ranks=${source.ranks}`);
       play.start = parseNotation(d.position).grid;
@@ -315,6 +326,19 @@ function newGame(event) {
   startGame({ kind: 'pysol', game, number: BigInt(number).toString() });
 }
 
+// The position of the board above (typed, loaded or edited), under the variant chosen
+// there, played from here.
+function playPosition() {
+  if (!showNotation()) return;
+  const variant = $('variant').value;
+  if (!['basic', 'common', 'aisleriot'].includes(variant) || (state.game && state.game.board)) {
+    $('notation-error').textContent = 'Only a position under basic, common or aisleriot can be played on the play board.';
+    return;
+  }
+  startGame({ kind: 'position', notation: formatGrid(state.grid) }, { variant });
+  $('play-section').scrollIntoView();
+}
+
 function openLink() {
   let linked;
   try {
@@ -339,6 +363,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('play-redeal').addEventListener('click', redealStep);
   $('play-hint').addEventListener('click', showHint);
   $('play-where').addEventListener('click', whereLost);
+  $('notation-play').addEventListener('click', playPosition);
   // A link pasted into the address bar (the page's own updates replace the state, which
   // fires no event).
   window.addEventListener('hashchange', openLink);
