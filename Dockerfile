@@ -5,7 +5,8 @@
 # `docker build .` compiles from source (the last stage). scripts/docker-test.sh builds
 # `--target prebuilt` instead, from a context holding only a release binary built on the
 # host (a Debian bookworm machine, as the build stage is): the same image, without a
-# second compilation. Stages are in the order the classic builder needs to stop early.
+# second compilation. Stages are in the order the classic builder needs to stop early
+# (it builds every stage up to its target, used or not).
 
 # The files around the binary (/rootfs): its user, /data owned by it, /tmp; and a tool
 # that copies the libraries a binary links (as `ldd` lists them) beside it.
@@ -35,10 +36,16 @@ HEALTHCHECK --interval=30s --timeout=3s CMD ["/usr/local/bin/gaps", "health"]
 ENTRYPOINT ["/usr/local/bin/gaps"]
 CMD ["serve"]
 
-# A binary built elsewhere (scripts/docker-test.sh puts it in the context as `gaps`).
+# A binary built elsewhere: scripts/docker-test.sh puts it in the context as `gaps`,
+# beside a copy of this file. The classic builder runs this stage in the plain build
+# too, whose context has no `gaps` at its root: the stage then copies nothing.
 FROM files AS prebuilt-files
-COPY gaps /binary/usr/local/bin/gaps
-RUN copy-libs /binary/usr/local/bin/gaps /binary
+COPY Dockerfile gaps* /staging/
+RUN mkdir -p /binary/usr/local/bin \
+    && if [ -f /staging/gaps ]; then \
+        mv /staging/gaps /binary/usr/local/bin/gaps \
+        && copy-libs /binary/usr/local/bin/gaps /binary; \
+    fi
 
 FROM runtime AS prebuilt
 COPY --from=prebuilt-files /binary /

@@ -36,6 +36,7 @@ port=18080
 project=gapsci
 compose_file=compose.yaml
 started_engine=false
+dockerd_pid=
 say() { printf '[docker-test] %s\n' "$*"; }
 fail() { say "FAILED: $*"; exit 1; }
 
@@ -47,15 +48,8 @@ command -v debootstrap >/dev/null || need+=(debootstrap)
 command -v jq >/dev/null || need+=(jq)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >"$work/apt.log" 2>&1 ||
-        { tail -20 "$work/apt.log"; fail "apt-get install ${need[*]}"; }
-fi
-if ! docker info >/dev/null 2>&1; then
-    say "starting dockerd (vfs storage)"
-    dockerd --storage-driver=vfs >"$work/dockerd.log" 2>&1 &
-    started_engine=true
-    for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
-    docker info >/dev/null 2>&1 || { tail -20 "$work/dockerd.log"; fail "dockerd did not start"; }
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}"; } \
+        >"$work/apt.log" 2>&1 || { tail -20 "$work/apt.log"; fail "apt-get install ${need[*]}"; }
 fi
 
 cleanup() {
@@ -64,11 +58,19 @@ cleanup() {
     docker volume rm gaps-test-data >/dev/null 2>&1
     docker-compose -p "$project" -f "$compose_file" down -v >/dev/null 2>&1
     if $started_engine; then
-        kill "$(cat /var/run/docker.pid 2>/dev/null)" 2>/dev/null
-        for _ in $(seq 1 30); do [ -e /var/run/docker.pid ] || break; sleep 1; done
+        kill "$dockerd_pid" 2>/dev/null
+        wait "$dockerd_pid" 2>/dev/null
     fi
 }
 trap cleanup EXIT
+if ! docker info >/dev/null 2>&1; then
+    say "starting dockerd (vfs storage)"
+    started_engine=true
+    dockerd --storage-driver=vfs >"$work/dockerd.log" 2>&1 &
+    dockerd_pid=$!
+    for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
+    docker info >/dev/null 2>&1 || { tail -20 "$work/dockerd.log"; fail "dockerd did not start"; }
+fi
 
 # ---- base images ----
 have_image() { docker image inspect "$1" >/dev/null 2>&1; }
@@ -125,6 +127,7 @@ else
     context=$work/context
     rm -rf "$context" && mkdir -p "$context"
     objcopy --strip-debug target/release/gaps "$context/gaps"
+    cp Dockerfile "$context/"
     say "docker build --target prebuilt (target/release/gaps)"
     docker build --network host --target prebuilt -t gaps:latest -f Dockerfile "$context" \
         >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; fail "docker build"; }
