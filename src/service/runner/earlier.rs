@@ -9,8 +9,6 @@
 
 use crate::played::{answer_from_earlier, EarlierAnswer, GameInProgress, PlayedAnswer};
 use crate::service::store::{answered_by, Finish, JobRow, NewJob};
-use crate::service::subject::JobAlgorithm;
-use gaps_engine::Algorithm;
 
 /// How `job` (a game in progress, not a review) ends when one of `rows` decides it.
 pub(super) fn finish_from_earlier(job: &NewJob, rows: &[JobRow]) -> Option<Finish> {
@@ -43,21 +41,10 @@ pub(super) fn finish_from_earlier(job: &NewJob, rows: &[JobRow]) -> Option<Finis
                 .is_some_and(|a| a.0.played.fewest_redeals),
         };
         let (verdict, rest, fields) = answer_from_earlier(&game, &played.0, &earlier)?;
-        Some(Finish::Verdict {
-            verdict,
-            solution: Some(rest),
-            stats: answered_by(row),
-            stopped: None,
-            used_algorithm: row
-                .used_algorithm
-                .map_or(JobAlgorithm::Engine(Algorithm::Auto), |a| a.0),
-            nodes: 0,
-            elapsed_ms: 0.0,
-            cached: true,
-            played: Some(Box::new(PlayedAnswer {
-                played: fields,
-                review: None,
-            })),
-        })
+        let played = PlayedAnswer {
+            played: fields,
+            review: None,
+        };
+        Some(answered_by(row, verdict, Some(rest), Some(played)))
     })
 }

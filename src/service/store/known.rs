@@ -6,7 +6,8 @@
 
 use super::rows::{JobRow, NewJob};
 use super::{on_pool, Finish, Store};
-use crate::report::{moves_as_steps, JobStats, MoveJson};
+use crate::played::PlayedAnswer;
+use crate::report::{moves_as_steps, JobStats, MoveJson, StepJson};
 use crate::service::job::Stored;
 use crate::service::subject::{JobAlgorithm, JobPosition, JobVariant};
 use gaps_engine::{Algorithm, Verdict};
@@ -118,32 +119,43 @@ impl Store {
             });
             row.spec.played == job.played && decided
         });
-        Ok(same.map(|row| Finish::Verdict {
-            verdict: row.verdict.map_or(Verdict::Unknown, |v| v.0),
-            stats: answered_by(&row),
-            solution: row.solution.map(|s| s.0),
-            stopped: None,
-            used_algorithm: row
-                .used_algorithm
-                .map_or(JobAlgorithm::Engine(Algorithm::Auto), |a| a.0),
-            nodes: 0,
-            elapsed_ms: 0.0,
-            cached: true,
-            played: row.played_answer.map(|a| Box::new(a.0)),
+        Ok(same.map(|row| {
+            let verdict = row.verdict.map_or(Verdict::Unknown, |v| v.0);
+            let solution = row.solution.as_ref().map(|s| s.0.clone());
+            let played = row.played_answer.as_ref().map(|a| a.0.clone());
+            answered_by(&row, verdict, solution, played)
         }))
     }
 }
 
-/// Statistics of a job answered by the stored job `row`: no search ran.
-pub fn answered_by(row: &JobRow) -> JobStats {
-    JobStats::Cached(crate::report::CachedStats {
+/// How a game in progress's job ends when the stored job `row` answers it with
+/// `verdict`, `solution` and `played`: `done`, `cached`, no search.
+pub fn answered_by(
+    row: &JobRow,
+    verdict: Verdict,
+    solution: Option<Vec<StepJson>>,
+    played: Option<PlayedAnswer>,
+) -> Finish {
+    Finish::Verdict {
+        verdict,
+        solution,
+        stats: JobStats::Cached(crate::report::CachedStats {
+            nodes: 0,
+            elapsed_ms: 0.0,
+            cached: true,
+            answered_by_job: row.spec.id.clone(),
+            original_nodes: row.nodes.unwrap_or(0),
+            original_elapsed_ms: row.elapsed_ms.unwrap_or(0.0),
+        }),
+        stopped: None,
+        used_algorithm: row
+            .used_algorithm
+            .map_or(JobAlgorithm::Engine(Algorithm::Auto), |a| a.0),
         nodes: 0,
         elapsed_ms: 0.0,
         cached: true,
-        answered_by_job: row.spec.id.clone(),
-        original_nodes: row.nodes.unwrap_or(0),
-        original_elapsed_ms: row.elapsed_ms.unwrap_or(0.0),
-    })
+        played: played.map(Box::new),
+    }
 }
 
 impl KnownVerdict {
