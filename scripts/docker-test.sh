@@ -113,8 +113,8 @@ if ! have_image postgres:15 && ! pull postgres:15; then
 fi
 
 # ---- the image ----
-began=$(date +%s)
 if $from_source; then
+    began=$(date +%s)
     say "docker build . (from source)"
     docker build --network host -t gaps:latest . >"$work/build.log" 2>&1 ||
         { tail -30 "$work/build.log"; fail "docker build"; }
@@ -129,6 +129,7 @@ else
     objcopy --strip-debug target/release/gaps "$context/gaps"
     cp Dockerfile "$context/"
     say "docker build --target prebuilt (target/release/gaps)"
+    began=$(date +%s)
     docker build --network host --target prebuilt -t gaps:latest -f Dockerfile "$context" \
         >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; fail "docker build"; }
 fi
