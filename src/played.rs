@@ -214,14 +214,10 @@ pub fn answer_from_earlier(
         Verdict::Solvable => {
             let since = game.line.steps.len() - before;
             let (followed, _) = game.steps_json(before, &game.line.steps[before..]);
+            // A step in this form is its card and cells (no gap slot): equal steps are
+            // the same card between the same cells.
             let line = earlier.solution;
-            let same = |a: &StepJson, b: &StepJson| match (a, b) {
-                (StepJson::Move(a), StepJson::Move(b)) => {
-                    a.card == b.card && a.from == b.from && a.to == b.to
-                }
-                (a, b) => a == b,
-            };
-            if line.len() < since || !followed.iter().zip(line).all(|(a, b)| same(a, b)) {
+            if line.len() < since || followed[..] != line[..since] {
                 return None;
             }
             let rest = line[since..].to_vec();
