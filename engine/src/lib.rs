@@ -45,9 +45,9 @@ pub use played::{
 };
 pub use position::{Position, MAX_MOVES};
 pub use pysol::play::{
-    board_stream, replay_board, solve_pysol_board, BoardDeal, BoardError, BoardOutcome,
-    BoardPosition, BoardReplayError, BoardReport, BoardRules, BoardSearcher, BoardSolveError,
-    BoardStep,
+    board_line_steps, board_stream, replay_board, solve_board_from, solve_board_rest,
+    solve_pysol_board, BoardDeal, BoardError, BoardGameState, BoardOutcome, BoardPosition,
+    BoardReplayError, BoardReport, BoardRules, BoardSearcher, BoardSolveError, BoardStep,
 };
 pub use pysol::{
     parse_game_number, pysol_board, pysol_talon, Accepts, BoardMap, DealShape, EngineForm,

@@ -10,18 +10,18 @@ use gaps_engine::internals::Budget;
 use gaps_engine::*;
 use std::collections::{HashSet, VecDeque};
 
-type Board = Vec<Option<(u8, u8)>>;
+pub(crate) type Board = Vec<Option<(u8, u8)>>;
 
 #[derive(Clone, Copy, Debug)]
-struct Shape {
-    suits: usize,
-    base: u8,
-    top: u8,
-    accepts: Accepts,
+pub(crate) struct Shape {
+    pub suits: usize,
+    pub base: u8,
+    pub top: u8,
+    pub accepts: Accepts,
 }
 
 impl Shape {
-    fn row_len(self) -> usize {
+    pub fn row_len(self) -> usize {
         (self.top - self.base) as usize + 2
     }
     fn rules(self) -> BoardRules {
@@ -35,7 +35,7 @@ impl Shape {
 }
 
 /// `acceptsCards` of the game's row stack for `card` into the gap `at`.
-fn accepts(shape: Shape, board: &Board, at: usize, card: (u8, u8)) -> bool {
+pub(crate) fn accepts(shape: Shape, board: &Board, at: usize, card: (u8, u8)) -> bool {
     let len = shape.row_len();
     if at.is_multiple_of(len) {
         return card.1 == shape.base;
@@ -54,7 +54,7 @@ fn accepts(shape: Shape, board: &Board, at: usize, card: (u8, u8)) -> bool {
     }
 }
 
-fn moves(shape: Shape, board: &Board) -> Vec<(usize, usize)> {
+pub(crate) fn moves(shape: Shape, board: &Board) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for to in (0..board.len()).filter(|&i| board[i].is_none()) {
         for (from, card) in board.iter().enumerate() {
@@ -81,12 +81,12 @@ fn run(shape: Shape, board: &Board, row: usize) -> usize {
         .count()
 }
 
-fn won(shape: Shape, board: &Board) -> bool {
+pub(crate) fn won(shape: Shape, board: &Board) -> bool {
     (0..shape.suits).all(|row| run(shape, board, row) == shape.row_len() - 1)
 }
 
 /// `Montana_Talon.dealCards`, with the stream's rule for the gaps.
-fn redeal(shape: Shape, board: &Board, stream: &mut RedealStream) -> Board {
+pub(crate) fn redeal(shape: Shape, board: &Board, stream: &mut RedealStream) -> Board {
     let len = shape.row_len();
     let runs: Vec<usize> = (0..shape.suits).map(|r| run(shape, board, r)).collect();
     let stacks: Vec<usize> = (0..shape.suits)
@@ -124,7 +124,7 @@ fn redeal(shape: Shape, board: &Board, stream: &mut RedealStream) -> Board {
 }
 
 /// Whether some line with at most `left` redeals wins, or `None` past `limit` boards.
-fn reference(
+pub(crate) fn reference(
     shape: Shape,
     start: &Board,
     stream: &RedealStream,
@@ -167,7 +167,7 @@ fn reference(
 }
 
 /// A random board of `shape`: every card in play and one gap a suit, anywhere.
-fn random_board(shape: Shape, seed: u64) -> Board {
+pub(crate) fn random_board(shape: Shape, seed: u64) -> Board {
     let mut cells: Board = (0..shape.suits as u8)
         .flat_map(|s| (shape.base..=shape.top).map(move |r| Some((s, r))))
         .collect();
@@ -179,7 +179,7 @@ fn random_board(shape: Shape, seed: u64) -> Board {
     cells
 }
 
-fn position(shape: Shape, board: &Board) -> BoardPosition {
+pub(crate) fn position(shape: Shape, board: &Board) -> BoardPosition {
     let cards: Vec<Option<Card>> = board
         .iter()
         .map(|c| c.map(|(s, r)| Card::new(s, r)))
@@ -189,7 +189,7 @@ fn position(shape: Shape, board: &Board) -> BoardPosition {
 }
 
 /// Replays `line` under the reference's rules; true if it ends won.
-fn replays(
+pub(crate) fn replays(
     shape: Shape,
     start: &Board,
     stream: Option<&RedealStream>,
@@ -229,7 +229,7 @@ fn replays(
     won(shape, &board)
 }
 
-const ALL_ACCEPTS: [Accepts; 4] = [
+pub(crate) const ALL_ACCEPTS: [Accepts; 4] = [
     Accepts::Successor,
     Accepts::SuccessorOrBelowRight,
     Accepts::AnySuitSuccessor,

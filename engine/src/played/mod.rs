@@ -23,6 +23,7 @@ mod rest;
 mod review;
 
 pub use rest::{solve_rest, RestReport};
+pub(crate) use rest::{with_fewest_redeals, RoundsAnswer};
 pub use review::{review, Answer, Review};
 
 use crate::card::{cell, Card};
@@ -158,12 +159,13 @@ pub struct PlayedError {
     pub why: IllegalStep,
 }
 
-/// Where a game stands: its position, the redeals it used of those it allows, and the
-/// generator where its redeals left it.
+/// Where a game stands: its position (the engine's [`Position`], or a PySolFC game's
+/// board), the redeals it used of those it allows, and the generator where its redeals
+/// left it.
 #[derive(Clone, Debug)]
-pub struct GameState {
+pub struct GameState<P = Position> {
     /// The position reached.
-    pub position: Position,
+    pub position: P,
     /// Redeals played.
     pub redeals_used: u8,
     /// Redeals the game allows.
@@ -172,10 +174,10 @@ pub struct GameState {
     stream: Option<RedealStream>,
 }
 
-impl GameState {
+impl<P: Clone> GameState<P> {
     /// The state at the deal: `start`, with `redeals` (`None`: a game played without
     /// rounds, a plain position).
-    pub fn start(start: Position, redeals: Option<&Redeals>) -> GameState {
+    pub fn start(start: P, redeals: Option<&Redeals>) -> GameState<P> {
         GameState {
             position: start,
             redeals_used: 0,
@@ -187,6 +189,11 @@ impl GameState {
     /// Redeals not used yet.
     pub fn redeals_left(&self) -> u8 {
         self.redeals_allowed - self.redeals_used
+    }
+
+    /// The generator a next redeal continues (`None`: a game without rounds).
+    pub fn stream(&self) -> Option<&RedealStream> {
+        self.stream.as_ref()
     }
 
     /// What a solve of the rest of the game passes to the solver: the redeals left
@@ -206,16 +213,78 @@ impl GameState {
             r
         })
     }
+
+    /// The state after the player's redeal numbered `number` from this one, dealt by
+    /// `deal` (the game's own redeal, continuing the generator), or why it cannot be
+    /// played; `won` says whether this state's position is won.
+    pub(crate) fn after_redeal(
+        &self,
+        number: u8,
+        won: bool,
+        deal: impl FnOnce(&P, &mut RedealStream) -> Option<P>,
+    ) -> Result<GameState<P>, IllegalStep> {
+        let expected = self.redeals_used + 1;
+        if number != expected {
+            return Err(IllegalStep::RedealNumber {
+                expected,
+                got: number,
+            });
+        }
+        let no_redeal = IllegalStep::NoRedealLeft {
+            allowed: self.redeals_allowed,
+        };
+        if self.redeals_left() == 0 {
+            return Err(no_redeal);
+        }
+        let mut next = self.clone();
+        let stream = next.stream.as_mut().ok_or(no_redeal)?;
+        if won {
+            return Err(IllegalStep::Won);
+        }
+        next.position = deal(&self.position, stream).ok_or(IllegalStep::Won)?;
+        next.redeals_used += 1;
+        Ok(next)
+    }
 }
 
 /// A checked game in progress: the state after each prefix of its steps (`states[k]`
 /// after the first `k`; `states[0]` is the deal), and the steps as the engine plays them.
 #[derive(Clone, Debug)]
-pub struct PlayedLine {
+pub struct PlayedLine<P = Position> {
     /// `steps.len() + 1` states.
-    pub states: Vec<GameState>,
+    pub states: Vec<GameState<P>>,
     /// The steps, in the engine's terms.
     pub steps: Vec<Step>,
+}
+
+impl<P: Clone> PlayedLine<P> {
+    /// Plays `steps` from `start`, each by `play` (the state after it and the step in
+    /// the engine's terms, or why it cannot be played); the first refused step is
+    /// named by its index.
+    pub(crate) fn replay_with(
+        start: GameState<P>,
+        steps: &[PlayedStep],
+        mut play: impl FnMut(&GameState<P>, PlayedStep) -> Result<(GameState<P>, Step), IllegalStep>,
+    ) -> Result<PlayedLine<P>, PlayedError> {
+        let mut states = Vec::with_capacity(steps.len() + 1);
+        let mut played = Vec::with_capacity(steps.len());
+        states.push(start);
+        for (index, &step) in steps.iter().enumerate() {
+            let state = states.last().expect("the deal is there");
+            let (next, step) = play(state, step).map_err(|why| PlayedError { index, why })?;
+            states.push(next);
+            played.push(step);
+        }
+        Ok(PlayedLine {
+            states,
+            steps: played,
+        })
+    }
+
+    /// The state the steps reach.
+    pub fn last(&self) -> &GameState<P> {
+        self.states.last().expect("the deal is there")
+    }
 }
 
 impl PlayedLine {
@@ -228,25 +297,9 @@ impl PlayedLine {
         map: Option<&BoardMap>,
         steps: &[PlayedStep],
     ) -> Result<PlayedLine, PlayedError> {
-        let mut states = Vec::with_capacity(steps.len() + 1);
-        let mut played = Vec::with_capacity(steps.len());
-        states.push(start);
-        for (index, &step) in steps.iter().enumerate() {
-            let state = states.last().expect("the deal is there");
-            let (next, step) =
-                play_step(state, variant, map, step).map_err(|why| PlayedError { index, why })?;
-            states.push(next);
-            played.push(step);
-        }
-        Ok(PlayedLine {
-            states,
-            steps: played,
+        PlayedLine::replay_with(start, steps, |state, step| {
+            play_step(state, variant, map, step)
         })
-    }
-
-    /// The state the steps reach.
-    pub fn last(&self) -> &GameState {
-        self.states.last().expect("the deal is there")
     }
 }
 
@@ -259,27 +312,10 @@ fn play_step(
 ) -> Result<(GameState, Step), IllegalStep> {
     match step {
         PlayedStep::Redeal { number } => {
-            let expected = state.redeals_used + 1;
-            if number != expected {
-                return Err(IllegalStep::RedealNumber {
-                    expected,
-                    got: number,
-                });
-            }
-            if state.redeals_left() == 0 {
-                return Err(IllegalStep::NoRedealLeft {
-                    allowed: state.redeals_allowed,
-                });
-            }
-            let mut next = state.clone();
-            let stream = next.stream.as_mut().ok_or(IllegalStep::NoRedealLeft {
-                allowed: state.redeals_allowed,
+            let won = state.position.is_won(variant);
+            let next = state.after_redeal(number, won, |position, stream| {
+                redeal(position, variant, stream)
             })?;
-            if state.position.is_won(variant) {
-                return Err(IllegalStep::Won);
-            }
-            next.position = redeal(&state.position, variant, stream).ok_or(IllegalStep::Won)?;
-            next.redeals_used += 1;
             Ok((next, Step::Redeal))
         }
         PlayedStep::Move { card, from, to } => {

@@ -14,19 +14,48 @@
 //! and left it undecided. Every line is replayed by the solver before it is returned.
 
 use super::GameState;
+use crate::search::stats::SearchStats;
 use crate::solve::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
 use crate::tuning::FIRST_ROUND_SHARE;
 use std::time::Instant;
 
-/// The answer about the rest of a game.
+/// The answer about the rest of a game: a solve's report (the engine's
+/// [`SolveReport`], or a board search's `BoardReport`).
 #[derive(Clone, Debug)]
-pub struct RestReport {
+pub struct RestReport<R = SolveReport> {
     /// The solve whose line is kept (its statistics are those of every solve made).
-    pub report: SolveReport,
+    pub report: R,
     /// Whether the line's redeals are proved the fewest that win (true without redeals).
     pub fewest_redeals: bool,
     /// Solves made (1, or more when fewer redeals were looked for).
     pub solves: usize,
+}
+
+/// What the look for fewer redeals reads of a solve over rounds.
+pub(crate) trait RoundsAnswer: Clone {
+    /// The verdict.
+    fn verdict(&self) -> Verdict;
+    /// Redeals its winning line plays.
+    fn redeals_used(&self) -> u8;
+    /// What the search of the first round alone found (`None`: not searched alone).
+    fn first_round(&self) -> Option<Verdict>;
+    /// Its statistics.
+    fn stats_mut(&mut self) -> &mut SearchStats;
+}
+
+impl RoundsAnswer for SolveReport {
+    fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+    fn redeals_used(&self) -> u8 {
+        self.rounds.as_ref().map_or(0, |r| r.redeal_at.len() as u8)
+    }
+    fn first_round(&self) -> Option<Verdict> {
+        self.rounds.as_ref().and_then(|r| r.first_round)
+    }
+    fn stats_mut(&mut self) -> &mut SearchStats {
+        &mut self.stats
+    }
 }
 
 /// Solves the rest of the game from `state` under `options` (limits for the whole
@@ -37,15 +66,30 @@ pub fn solve_rest(
     options: &SolveOptions,
     controls: SolveControls<'_>,
 ) -> Result<RestReport, SolveError> {
+    with_fewest_redeals(options, |limits, cap| {
+        let redeals = match cap {
+            None => state.redeals(),
+            Some(cap) => state.redeals_capped(cap),
+        };
+        solver.solve_controlled(&state.position, limits, redeals.as_ref(), controls)
+    })
+}
+
+/// The look for fewer redeals around `solve(limits, cap)`, a solve of one state within
+/// `limits` with at most `cap` redeals (`None`: all those left): the first solve with
+/// `options`, then the retries the module documentation describes.
+pub(crate) fn with_fewest_redeals<R: RoundsAnswer, E>(
+    options: &SolveOptions,
+    mut solve: impl FnMut(&SolveOptions, Option<u8>) -> Result<R, E>,
+) -> Result<RestReport<R>, E> {
     let began = Instant::now();
-    let mut best =
-        solver.solve_controlled(&state.position, options, state.redeals().as_ref(), controls)?;
+    let mut best = solve(options, None)?;
     let mut solves = 1;
     let mut fewest = redeals_proved_fewest(&best);
-    let mut nodes = best.stats.nodes;
-    while best.verdict == Verdict::Solvable && !fewest {
-        let used = used_redeals(&best);
-        if used == 1 && solves == 1 && first_round_open(&best) {
+    let mut nodes = best.stats_mut().nodes;
+    while best.verdict() == Verdict::Solvable && !fewest {
+        let used = best.redeals_used();
+        if used == 1 && solves == 1 && best.first_round() == Some(Verdict::Unknown) {
             // The first solve searched this round alone (no redeal) with at least what
             // a retry may have (an eighth of the time, all the nodes) and did not
             // decide it: the same search again would answer the same.
@@ -67,30 +111,27 @@ pub fn solve_rest(
         if left.max_nodes == Some(0) || left.time_limit.is_some_and(|t| t.is_zero()) {
             break;
         }
-        let fewer = solver.solve_controlled(
-            &state.position,
-            &left,
-            state.redeals_capped(used - 1).as_ref(),
-            controls,
-        )?;
+        let mut fewer = solve(&left, Some(used - 1))?;
         solves += 1;
-        nodes = nodes.saturating_add(fewer.stats.nodes);
-        match fewer.verdict {
+        nodes = nodes.saturating_add(fewer.stats_mut().nodes);
+        match fewer.verdict() {
             Verdict::Solvable => {
                 fewest = redeals_proved_fewest(&fewer);
-                best = with_stats_of(fewer, &best);
+                let earlier = *best.stats_mut();
+                fewer.stats_mut().absorb(&earlier);
+                best = fewer;
             }
             Verdict::Unsolvable => {
                 fewest = true;
-                best = with_stats_of(best.clone(), &fewer);
+                best.stats_mut().absorb(fewer.stats_mut());
             }
             Verdict::Unknown => {
-                best = with_stats_of(best.clone(), &fewer);
+                best.stats_mut().absorb(fewer.stats_mut());
                 break;
             }
         }
     }
-    best.stats.elapsed = began.elapsed();
+    best.stats_mut().elapsed = began.elapsed();
     Ok(RestReport {
         report: best,
         fewest_redeals: fewest,
@@ -98,38 +139,12 @@ pub fn solve_rest(
     })
 }
 
-/// Redeals the line of `report` plays.
-fn used_redeals(report: &SolveReport) -> u8 {
-    report
-        .rounds
-        .as_ref()
-        .map_or(0, |r| r.redeal_at.len() as u8)
-}
-
-/// Whether the first round of `report`'s search over rounds was searched alone and
-/// left undecided.
-fn first_round_open(report: &SolveReport) -> bool {
-    report
-        .rounds
-        .as_ref()
-        .is_some_and(|r| r.first_round == Some(Verdict::Unknown))
-}
-
 /// Whether the line of a solvable `report` is known to use the fewest redeals: none,
 /// or one after its first round was proved lost.
-fn redeals_proved_fewest(report: &SolveReport) -> bool {
-    match used_redeals(report) {
+fn redeals_proved_fewest(report: &impl RoundsAnswer) -> bool {
+    match report.redeals_used() {
         0 => true,
-        1 => report
-            .rounds
-            .as_ref()
-            .is_some_and(|r| r.first_round == Some(Verdict::Unsolvable)),
+        1 => report.first_round() == Some(Verdict::Unsolvable),
         _ => false,
     }
-}
-
-/// `kept` with the counters of `other` added (both solves of one answer).
-fn with_stats_of(mut kept: SolveReport, other: &SolveReport) -> SolveReport {
-    kept.stats.absorb(&other.stats);
-    kept
 }

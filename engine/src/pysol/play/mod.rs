@@ -6,7 +6,9 @@
 //!
 //! Front door: [`BoardDeal`] for a numbered game (its board, its verdict),
 //! [`BoardRules::of`] and [`BoardPosition`] for a game's board,
-//! [`BoardSearcher::solve`] for a verdict, [`replay_board`] to check a line.
+//! [`BoardSearcher::solve`] for a verdict, [`replay_board`] to check a line; a game in
+//! progress by [`BoardDeal::game_state`], `PlayedLine::replay_board` and
+//! [`solve_board_rest`] (`played.rs`).
 //!
 //! Invariants:
 //! - Cards keep PySolFC's ranks (0 = Ace) and this crate's suits; a board's cells are
@@ -22,9 +24,11 @@
 //!   position of every round (see `search.rs`).
 
 mod best_first;
+mod played;
 mod position;
 mod search;
 
+pub use played::{board_line_steps, solve_board_rest, BoardGameState};
 pub use position::{BoardError, BoardPosition};
 pub use search::{BoardOutcome, BoardSearcher};
 
@@ -333,6 +337,21 @@ pub fn solve_pysol_board(
         });
     }
     let stream = board_stream(game, number);
+    solve_board_from(&start, Some(&stream), redeals, options, controls)
+}
+
+/// Solves the board `start` with at most `redeals` redeals drawn from `stream` (`None`:
+/// none), as [`solve_pysol_board`] does from a game's deal: the start of a numbered
+/// game, or where a game in progress stands. Every winning line is replayed from
+/// `start` before it is returned.
+pub fn solve_board_from(
+    start: &BoardPosition,
+    stream: Option<&RedealStream>,
+    redeals: u8,
+    options: &SolveOptions,
+    controls: SolveControls<'_>,
+) -> Result<BoardReport, BoardSolveError> {
+    let redeals = if stream.is_some() { redeals } else { 0 };
     let memory = options.memory_limit.unwrap_or(crate::DEFAULT_TABLE_BYTES);
     let mut searcher = BoardSearcher::with_memory(memory);
     let budget = Budget::new(options.max_nodes, options.time_limit, controls.cancel)
@@ -340,13 +359,11 @@ pub fn solve_pysol_board(
         .with_pause(controls.pause);
     let began = Instant::now();
     let mut stats = SearchStats::default();
-    let (outcome, first_round) =
-        searcher.solve_rounds(&start, Some(&stream), redeals, &budget, &mut stats);
+    let (outcome, first_round) = searcher.solve_rounds(start, stream, redeals, &budget, &mut stats);
     stats.elapsed = began.elapsed();
     let (verdict, steps, stopped) = match outcome {
         BoardOutcome::Won(steps) => {
-            replay_board(&start, Some(&stream), redeals, &steps)
-                .map_err(BoardSolveError::InvalidLine)?;
+            replay_board(start, stream, redeals, &steps).map_err(BoardSolveError::InvalidLine)?;
             (Verdict::Solvable, steps, None)
         }
         BoardOutcome::Lost => (Verdict::Unsolvable, Vec::new(), None),
