@@ -6,8 +6,8 @@
 
 use gaps_engine::{
     board_stream, format_position, parse_card, pysol_board, BoardMap, BoardPosition, BoardReport,
-    BoardStep, Move, Position, PysolBoard, PysolDeal, PysolGame, SearchStats, SolveReport, Variant,
-    Verdict,
+    BoardStep, Move, Position, PysolBoard, PysolDeal, PysolGame, RedealStream, SearchStats,
+    SolveReport, Variant, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -488,6 +488,19 @@ impl RoundsJson {
         start: &PysolBoard,
         report: &BoardReport,
     ) -> Option<Self> {
+        let start = BoardPosition::of_board(start)?;
+        RoundsJson::of_board_from(game, &start, &board_stream(game, number), report)
+    }
+
+    /// The rounds of a board search of `game` from the board `start` with redeals drawn
+    /// from `stream` (a game's deal, or where a game in progress stands), if it could
+    /// redeal.
+    pub fn of_board_from(
+        game: PysolGame,
+        start: &BoardPosition,
+        stream: &RedealStream,
+        report: &BoardReport,
+    ) -> Option<Self> {
         let solved = report.verdict == Verdict::Solvable;
         (report.redeals > 0).then(|| RoundsJson {
             redeals: report.redeals,
@@ -495,24 +508,22 @@ impl RoundsJson {
             first_round: report.first_round.name().to_string(),
             redeal_points: 0,
             lost_rounds: 0,
-            redealt: board_redeals_shown(game, number, start, &report.steps),
+            redealt: board_redeals_shown(game, start, stream, &report.steps),
         })
     }
 }
 
 /// What each redeal of a line on a board did (the cards gathered, the board dealt), by
-/// playing the line again on the board (the engine replayed it before; a step it
-/// refused would end the list early).
+/// playing the line again from `start` with redeals from `stream` (the engine replayed
+/// it before; a step it refused would end the list early).
 fn board_redeals_shown(
     game: PysolGame,
-    number: u128,
-    start: &PysolBoard,
+    start: &BoardPosition,
+    stream: &RedealStream,
     steps: &[BoardStep],
 ) -> Vec<RedealJson> {
-    let Some(mut pos) = BoardPosition::of_board(start) else {
-        return Vec::new();
-    };
-    let mut stream = board_stream(game, number);
+    let mut pos = *start;
+    let mut stream = stream.clone();
     let mut shown = Vec::new();
     for step in steps {
         match *step {

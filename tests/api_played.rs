@@ -313,10 +313,6 @@ async fn bad_played_steps_are_a_422_and_store_nothing() {
             "`XX` is not a card",
         ),
         (
-            json!({"pysol": {"game": "galary", "number": 5}, "played": []}),
-            "played on its own board",
-        ),
-        (
             json!({"position": "2S 3S -- 4H/2H 3H 4S --", "variant": "common",
                 "played": [{"card": "4S", "from": [1, 2], "to": [0, 3]}]}),
             "(0,3) is not a gap: 4H is there",

@@ -4,7 +4,7 @@
 //! rules (`cli_pysol_boards::Rules`, written apart from the engine); `gaps review`
 //! names the fatal step the plain reference over rounds names; bad steps exit 2.
 use crate::cli::{gaps, gaps_json};
-use crate::cli_pysol_boards::GAMES;
+use crate::cli_pysol_boards::{Rules, GAMES};
 use gaps_engine::*;
 use serde_json::Value;
 
@@ -12,6 +12,45 @@ fn write_steps(steps: &[Value]) -> tempfile::NamedTempFile {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), serde_json::to_string(steps).unwrap()).unwrap();
     file
+}
+
+/// Checks the answer `rest` about game `game` after `played`, a prefix of the line of
+/// `whole` (the whole game's answer): its board hint is the continuation's first step,
+/// its redeals count on from the played ones, and the played steps followed by the
+/// continuation win under PySolFC's `rules` on the board (the played redeals as
+/// `whole` showed them, the continuation's as `rest` shows them).
+pub(crate) fn continuation_wins(
+    rules: &Rules,
+    game: &str,
+    whole: &Value,
+    played: &[Value],
+    rest: &Value,
+) {
+    let used = played.iter().filter(|s| s.get("redeal").is_some()).count();
+    let more = rest["pysol"]["board_solution"].as_array().unwrap();
+    assert_eq!(rest["board_hint"], more[0], "{game}");
+    for (k, step) in more
+        .iter()
+        .filter(|s| s.get("redeal").is_some())
+        .enumerate()
+    {
+        assert_eq!(step["redeal"], used + k + 1, "{game}");
+    }
+    let mut redealt: Vec<Value> = whole["rounds"]["redealt"]
+        .as_array()
+        .map_or(Vec::new(), |r| r[..used].to_vec());
+    redealt.extend(
+        rest["rounds"]["redealt"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
+    );
+    let steps: Vec<Value> = played.iter().chain(more).cloned().collect();
+    let board = whole["pysol"]["board"].as_str().unwrap();
+    assert_eq!(rules.replay(board, &steps, &redealt), Ok(true), "{game}");
+    if used > 0 {
+        assert_eq!(rest["played_board"], redealt[0]["board"], "{game}");
+    }
 }
 
 #[test]
@@ -51,34 +90,8 @@ fn the_rest_of_a_game_goes_on_from_where_it_stands() {
         assert_eq!(rest["played_steps"], played.len(), "{game}");
         assert_eq!(rest["redeals_left"], 2 - used, "{game}");
         assert_eq!(rest["verdict"], "solvable", "{game}: {rest}");
-        let more = rest["pysol"]["board_solution"].as_array().unwrap();
-        assert_eq!(rest["board_hint"], more[0], "{game}");
         assert_eq!(rest["hint"], rest["solution"][0], "{game}");
-        // Redeals of the continuation count on from the played ones.
-        for (k, step) in more
-            .iter()
-            .filter(|s| s.get("redeal").is_some())
-            .enumerate()
-        {
-            assert_eq!(step["redeal"], used + k + 1, "{game}");
-        }
-        // Played steps, then the continuation, win under PySolFC's rules: the played
-        // redeal as the whole line showed it, the continuation's as its answer shows.
-        let mut redealt: Vec<Value> = whole["rounds"]["redealt"]
-            .as_array()
-            .map_or(Vec::new(), |r| r[..used].to_vec());
-        redealt.extend(
-            rest["rounds"]["redealt"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default(),
-        );
-        let steps: Vec<Value> = played.iter().chain(more).cloned().collect();
-        let board = whole["pysol"]["board"].as_str().unwrap();
-        assert_eq!(rules.replay(board, &steps, &redealt), Ok(true), "{game}");
-        if used > 0 {
-            assert_eq!(rest["played_board"], redealt[0]["board"], "{game}");
-        }
+        continuation_wins(rules, &game, &whole, played, &rest);
     }
     assert!(
         with_played_redeal >= 1,

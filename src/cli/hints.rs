@@ -12,7 +12,7 @@
 //! ends, and a run goes on from the positions its file holds.
 
 use super::{input_error, SearchArgs};
-use crate::played::{answer_game, GameInProgress};
+use crate::played::{answer_game, GameInProgress, Rest};
 use crate::report::StepJson;
 use anyhow::Context;
 use clap::Args;
@@ -135,7 +135,7 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
             Some(r) => r.fatal_step.is_some() || r.still_winnable || r.lost_from_start,
             None => answer.verdict != Verdict::Unknown,
         };
-        let detail = match &answer.report {
+        let detail = match answer.rest.as_ref().and_then(Rest::engine_report) {
             Some(report) => {
                 let rounds = report.rounds.as_ref();
                 format!(

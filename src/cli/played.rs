@@ -9,11 +9,11 @@
 use super::args::redeal_count;
 use super::solve::{engine_error, print_answer, PositionInput, SolveCmd};
 use super::{input_error, SearchArgs};
-use crate::played::{played_json, review_game, GameInProgress};
-use crate::report::{redeals_shown, PysolJson, SolveJson, StatsJson, StepJson};
+use crate::played::{played_json, review_game, AnswerError, GameInProgress, Rest};
+use crate::report::{board_variant, PysolJson, SolveJson, StatsJson, StepJson};
 use anyhow::Context;
 use clap::Args;
-use gaps_engine::{format_position, DealSource, SolveControls, SolveOptions, Solver};
+use gaps_engine::{format_position, BoardDeal, DealSource, SolveControls, SolveOptions, Solver};
 use serde::Deserialize;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -76,11 +76,20 @@ fn game_of(
     redeals: Option<u8>,
     played: &Path,
 ) -> anyhow::Result<(GameInProgress, SolveOptions)> {
-    if super::board::board_game(input.pysol_text())?.is_some() {
-        return Err(input_error(
-            "--played: the games played on their own boards (galary, free-parking, jungle, \
-             spaces-and-aces) take no played steps yet",
-        ));
+    if let Some((game, number)) = super::board::board_game(input.pysol_text())? {
+        // Played on its own board: its rule and the board search (docs/pysol.md).
+        let options = super::board::board_options(
+            search,
+            game,
+            crate::machine::default_search_memory_bytes(),
+        )?;
+        let deal =
+            BoardDeal::new(game, number).map_err(|e| input_error(format!("--pysol: {e}")))?;
+        let steps = read_played(played)?;
+        let in_progress =
+            GameInProgress::replay_board(deal, redeals.unwrap_or(game.own_redeals()), &steps)
+                .map_err(|e| input_error(format!("--played: {e}")))?;
+        return Ok((in_progress, options));
     }
     let source = input.source()?;
     let variant = match source {
@@ -93,6 +102,15 @@ fn game_of(
     let game = GameInProgress::replay(source, variant, count, &steps)
         .map_err(|e| input_error(format!("--played: {e}")))?;
     Ok((game, options))
+}
+
+/// A search of a game in progress that failed: never bad input (the steps were
+/// checked), an engine error.
+fn answer_error(e: AnswerError) -> anyhow::Error {
+    match e {
+        AnswerError::Engine(e) => engine_error(e),
+        AnswerError::Board(e) => anyhow::Error::new(e),
+    }
 }
 
 /// `gaps solve --played FILE`: the answer about the rest of the game.
@@ -111,25 +129,29 @@ fn answer(
 ) -> anyhow::Result<SolveJson> {
     let (game, options) = game_of(search, input, redeals, played)?;
     let mut solver = Solver::with_table_bytes(search.table_bytes());
-    let steps = game.line.steps.len();
+    let steps = game.steps().len();
     let rest = game
         .solve_after(steps, &mut solver, &options, SolveControls::default())
-        .map_err(engine_error)?;
-    let pysol = match game.source {
-        DealSource::Pysol(deal) => Some(deal),
-        _ => None,
+        .map_err(answer_error)?;
+    let mut json = match (&game, &rest) {
+        (GameInProgress::Engine { source, .. }, Rest::Engine(r)) => {
+            let mut json = SolveJson::new(&source.start(), options.variant, &r.report);
+            if let DealSource::Pysol(deal) = source {
+                json.pysol = Some(PysolJson::new(*deal, &r.report));
+            }
+            json
+        }
+        (GameInProgress::Board { deal, .. }, Rest::Board(r)) => {
+            SolveJson::of_board(deal.game, deal.number, &r.report)
+        }
+        _ => unreachable!("a game's rest is solved by its own kind of search"),
     };
-    let start = game.source.start();
-    let mut json = SolveJson::new(&start, options.variant, &rest.report);
     let (played, solution, on_board) = played_json(&game, &rest);
     json.solution = solution;
-    json.pysol = pysol.map(|deal| PysolJson {
-        board_solution: on_board.filter(|_| !json.solution.is_empty()),
-        ..PysolJson::new(deal, &rest.report)
-    });
-    if let Some(rounds) = json.rounds.as_mut() {
-        rounds.redealt = redeals_shown(&rest.report, pysol);
+    if let Some(pysol) = json.pysol.as_mut() {
+        pysol.board_solution = on_board.filter(|_| !json.solution.is_empty());
     }
+    json.rounds = game.rounds_json(&rest);
     json.played = Some(played);
     Ok(json)
 }
@@ -139,23 +161,40 @@ pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
     let (game, options) = game_of(&cmd.search, &cmd.input, cmd.redeals, &cmd.played)?;
     let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
     let (review, stats) = review_game(&game, &mut solver, &options, SolveControls::default())
-        .map_err(engine_error)?;
-    let last = game.last();
-    let start = game.source.start();
+        .map_err(answer_error)?;
+    let (position, variant, pysol) = match &game {
+        GameInProgress::Engine { source, .. } => (
+            format_position(&source.start()),
+            options.variant.name(),
+            match source {
+                DealSource::Pysol(deal) => serde_json::json!({
+                    "game": deal.game.name(),
+                    "number": deal.number,
+                    "board": deal.board().to_string(),
+                }),
+                _ => serde_json::Value::Null,
+            },
+        ),
+        GameInProgress::Board { deal, .. } => {
+            let board = deal.board().to_string();
+            (
+                board.clone(),
+                board_variant(deal.game),
+                serde_json::json!({
+                    "game": deal.game.name(),
+                    "number": deal.number,
+                    "board": board,
+                }),
+            )
+        }
+    };
     let json = serde_json::json!({
-        "position": format_position(&start),
-        "variant": options.variant.name(),
-        "pysol": match game.source {
-            DealSource::Pysol(deal) => serde_json::json!({
-                "game": deal.game.name(),
-                "number": deal.number,
-                "board": deal.board().to_string(),
-            }),
-            _ => serde_json::Value::Null,
-        },
-        "played_steps": game.line.steps.len(),
-        "played_position": format_position(&last.position),
-        "redeals_left": last.redeals_left(),
+        "position": position,
+        "variant": variant,
+        "pysol": pysol,
+        "played_steps": game.steps().len(),
+        "played_position": game.position_text(),
+        "redeals_left": game.redeals_left(),
         "review": review,
         "stats": StatsJson::from(&stats),
     });
@@ -163,8 +202,8 @@ pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
         outln!("{json}");
         return Ok(());
     }
-    outln!("played: {} steps", game.line.steps.len());
-    outln!("played_position: {}", format_position(&last.position));
+    outln!("played: {} steps", game.steps().len());
+    outln!("played_position: {}", game.position_text());
     let verdict = if review.still_winnable {
         "can still be won".to_string()
     } else if review.lost_from_start {

@@ -245,10 +245,10 @@ impl SolverThread {
 /// Runs `search` on the thread's `solver`: the engine's error as text, and a panic as an
 /// error after which the solver is rebuilt (`new_solver`), so that nothing it held
 /// outlives the search that broke.
-fn on_solver<T>(
+fn on_solver<T, E: std::fmt::Display>(
     solver: &mut Solver,
     new_solver: &impl Fn() -> Solver,
-    search: impl FnOnce(&mut Solver) -> Result<T, gaps_engine::SolveError>,
+    search: impl FnOnce(&mut Solver) -> Result<T, E>,
 ) -> Result<T, String> {
     match catch_unwind(AssertUnwindSafe(|| search(solver))) {
         Ok(Ok(report)) => Ok(report),

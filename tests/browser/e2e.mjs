@@ -361,6 +361,26 @@ async function run() {
     assert.equal(await again.getAttribute('#play-board [data-row="0"][data-col="0"]', 'data-card'), '2S');
     await again.close();
 
+    console.log('step: a game played on its own board (Galary) is played on its board: a move, its hint, a redeal');
+    // Galary 1: 2C at (2,11) goes after AC, into the gap at (0,1) (docs/pysol.md).
+    await page.goto(`${base}/#play=pysol:galary:1&redeals=2&steps=`);
+    await page.waitForFunction(() => document.querySelectorAll('#play-board .cell').length === 56);
+    assert.match(await page.textContent('#play-what'), /PySolFC Galary #1/);
+    await page.click(cell(2, 11));
+    await page.click(cell(0, 1));
+    await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Can still be won.', null, { timeout: 60000 });
+    assert.equal(await page.getAttribute(cell(0, 1), 'data-card'), '2C');
+    assert.match(page.url(), /steps=2C\.2\.11\.0\.1/);
+    await page.click('#play-hint');
+    assert.match(await page.textContent('#play-error'), /Hint: \S+ from row \d+, column \d+ to row \d+, column \d+/);
+    await page.click('#play-redeal');
+    await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '2 steps played');
+    await page.waitForFunction(() => /Can still be won|Lost|Not known/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    assert.equal(await page.textContent('#play-redeal'), 'Redeal (1 left)');
+    // The board after the redeal is the service's: the run AC 2C stays where it was.
+    assert.equal(await page.getAttribute(cell(0, 0), 'data-card'), 'AC');
+    assert.equal(await page.getAttribute(cell(0, 1), 'data-card'), '2C');
+
     console.log('step: the Morpion page draws a record, proves its endgame and draws the longest continuation');
     await page.goto(`${base}/morpion`);
     await page.click('#m-bruneau');

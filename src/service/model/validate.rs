@@ -6,7 +6,8 @@
 //! [`ApiError::Unprocessable`] naming the field, and nothing is stored.
 
 use super::{BatchRequest, DealSpec, JobRequest, Limits, PysolBatchSpec, PysolSpec};
-use crate::played::{canonical_steps, played_steps, GameInProgress};
+use crate::played::{canonical_steps, played_steps, GameInProgress, PlayedInputError};
+use crate::report::StepJson;
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
@@ -192,7 +193,9 @@ impl JobRequest {
             let mut job = self.job(id, created_by, &common, game.position(), None, search_seed);
             job.pysol = Some(Stored(JobPysol::Position(game)));
             job.redeals = redeals_of(self.redeals, &DealSource::Pysol(game), game.variant())?;
-            return self.with_played(job, DealSource::Pysol(game), game.variant());
+            return self.with_played(job, |redeals, steps| {
+                GameInProgress::replay(DealSource::Pysol(game), game.variant(), redeals, steps)
+            });
         }
         let (position, deal_number, source) = match (&self.position, &self.deal) {
             (Some(_), Some(_)) => {
@@ -219,16 +222,18 @@ impl JobRequest {
         };
         let mut job = self.job(id, created_by, &common, position, deal_number, search_seed);
         job.redeals = redeals_of(self.redeals, &source, common.variant)?;
-        self.with_played(job, source, common.variant)
+        self.with_played(job, |redeals, steps| {
+            GameInProgress::replay(source, common.variant, redeals, steps)
+        })
     }
 
     /// `job` with the request's played steps, checked under the game's rules from its
-    /// deal (a 422 naming the step and why), or `job` as it is without them.
+    /// deal by `replay` (with the job's redeals; a 422 naming the step and why), or
+    /// `job` as it is without them.
     fn with_played(
         &self,
         mut job: NewJob,
-        source: DealSource,
-        variant: Variant,
+        replay: impl FnOnce(u8, &[StepJson]) -> Result<GameInProgress, PlayedInputError>,
     ) -> Result<NewJob, ApiError> {
         let bad = |m: String| Err(ApiError::Unprocessable(m));
         // A review without steps reviews the deal alone (was it lost from the start?).
@@ -247,9 +252,7 @@ impl JobRequest {
         // Validation stored at most 2 redeals.
         let redeals = u8::try_from(job.redeals).unwrap_or(0);
         let checked = played_steps(steps)
-            .and_then(|parsed| {
-                GameInProgress::replay(source, variant, redeals, steps).map(|_| parsed)
-            })
+            .and_then(|parsed| replay(redeals, steps).map(|_| parsed))
             .map_err(|e| ApiError::Unprocessable(format!("played: {e}")))?;
         job.played = Some(Json(canonical_steps(&checked)));
         job.review = self.review.unwrap_or(false);
@@ -276,16 +279,10 @@ impl JobRequest {
             redeals: self.redeals,
         };
         let (common, redeals) = asked.check(deal.game, &format!("pysol {deal}"), config)?;
-        if self.played.is_some() || self.review == Some(true) {
-            return Err(ApiError::Unprocessable(format!(
-                "played: {} is played on its own board, which takes no played steps yet",
-                deal.game
-            )));
-        }
         let seed = self.seed.unwrap_or(0);
         let search_seed = i64::try_from(seed)
             .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
-        Ok(NewJob {
+        let job = NewJob {
             id,
             variant: Stored(JobVariant::Board(deal.game)),
             algorithm: Stored(Algorithm::Auto),
@@ -305,6 +302,9 @@ impl JobRequest {
             redeals: i64::from(redeals),
             played: None,
             review: false,
+        };
+        self.with_played(job, |redeals, steps| {
+            GameInProgress::replay_board(deal, redeals, steps)
         })
     }
 

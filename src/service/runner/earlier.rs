@@ -7,14 +7,12 @@
 //! longest earlier prefix is tried first; a line served is the earlier line's rest,
 //! replayed from the state the steps reached.
 
-use crate::played::{answer_from_earlier, EarlierAnswer, GameInProgress, PlayedAnswer};
+use crate::played::{answer_from_earlier, EarlierAnswer, PlayedAnswer};
 use crate::service::store::{answered_by, Finish, JobRow, NewJob};
 
 /// How `job` (a game in progress, not a review) ends when one of `rows` decides it.
 pub(super) fn finish_from_earlier(job: &NewJob, rows: &[JobRow]) -> Option<Finish> {
     let played = job.played.as_ref()?;
-    let (variant, _) = job.engine()?;
-    let redeals = u8::try_from(job.redeals).ok()?;
     let mut rows: Vec<&JobRow> = rows
         .iter()
         .filter(|row| {
@@ -28,7 +26,7 @@ pub(super) fn finish_from_earlier(job: &NewJob, rows: &[JobRow]) -> Option<Finis
         return None;
     }
     rows.sort_by_key(|row| std::cmp::Reverse(row.spec.played.as_ref().map_or(0, |p| p.0.len())));
-    let game = GameInProgress::replay(job.source()?, variant, redeals, &played.0).ok()?;
+    let (_, game) = super::plan::game_in_progress(job)?;
     rows.into_iter().find_map(|row| {
         let solution = row.solution.as_ref().map_or(&[][..], |s| &s.0[..]);
         let earlier = EarlierAnswer {

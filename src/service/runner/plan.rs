@@ -76,14 +76,31 @@ pub(super) struct Searched {
     pub played: Option<PlayedAnswer>,
 }
 
+/// The game in progress of a stored job with played steps, and the variant its
+/// searches draw memory as (a board game's: as the board search, `common`); `None`
+/// without steps, or with steps that no longer replay (validation never stores them).
+pub(super) fn game_in_progress(spec: &NewJob) -> Option<(Variant, GameInProgress)> {
+    let played = &spec.played.as_ref()?.0;
+    let redeals = u8::try_from(spec.redeals).ok()?;
+    match (spec.engine(), spec.board()) {
+        (Some((variant, _)), _) => Some((
+            variant,
+            GameInProgress::replay(spec.source()?, variant, redeals, played).ok()?,
+        )),
+        (None, Some(deal)) => Some((
+            Variant::Common,
+            GameInProgress::replay_board(deal, redeals, played).ok()?,
+        )),
+        (None, None) => None,
+    }
+}
+
 impl Plan {
     /// The plan of a stored job (`None` for a job with neither kind of start, or with
     /// played steps that no longer replay, which validation never stores).
     pub(super) fn of(spec: &NewJob) -> Option<Plan> {
-        if let Some(played) = &spec.played {
-            let (variant, _) = spec.engine()?;
-            let redeals = u8::try_from(spec.redeals).ok()?;
-            let game = GameInProgress::replay(spec.source()?, variant, redeals, &played.0).ok()?;
+        if spec.played.is_some() {
+            let (variant, game) = game_in_progress(spec)?;
             return Some(Plan::Played {
                 variant,
                 game,
@@ -103,12 +120,13 @@ impl Plan {
     /// thread.
     pub(super) fn memory_mb(&self, spec: &NewJob, search_memory_mb: usize) -> Option<usize> {
         let (algorithm, variant, threads) = match self {
+            Plan::Board(_) => (Algorithm::Exact, Variant::Common, 1),
+            played if played.on_board() => (Algorithm::Exact, Variant::Common, 1),
             Plan::Engine { variant, .. } | Plan::Played { variant, .. } => (
                 spec.algorithm.0,
                 *variant,
                 usize::try_from(spec.threads).unwrap_or(1),
             ),
-            Plan::Board(_) => (Algorithm::Exact, Variant::Common, 1),
         };
         let time_ms = spec.limit_time_ms as u64;
         draw_mb(
@@ -123,9 +141,19 @@ impl Plan {
 
     /// The threads it asks for (the board search runs on one).
     pub(super) fn threads_asked(&self, spec: &NewJob) -> usize {
+        if self.on_board() {
+            1
+        } else {
+            spec.threads.max(1) as usize
+        }
+    }
+
+    /// Whether it is the board search (of a deal, or of a game in progress).
+    fn on_board(&self) -> bool {
         match self {
-            Plan::Engine { .. } | Plan::Played { .. } => spec.threads.max(1) as usize,
-            Plan::Board(_) => 1,
+            Plan::Board(_) => true,
+            Plan::Played { game, .. } => matches!(game, GameInProgress::Board { .. }),
+            Plan::Engine { .. } => false,
         }
     }
 
@@ -172,11 +200,12 @@ impl Plan {
                 game,
                 review,
             } => {
+                let on_board = matches!(game, GameInProgress::Board { .. });
                 let mut options = solve_options(spec, variant, run.threads);
                 if let Some(mb) = run.memory_mb {
                     options.memory_limit = Some(mb << 20);
                 }
-                let threads = options.threads;
+                let threads = if on_board { 1 } else { options.threads };
                 let work = PlayedWork {
                     game,
                     review,
@@ -184,12 +213,7 @@ impl Plan {
                     steering: run.steering(),
                 };
                 let answer = solver.answer_played(work).await?;
-                let rounds = answer.report.as_ref().and_then(|report| {
-                    RoundsJson::of(report).map(|mut rounds| {
-                        rounds.redealt = redeals_shown(report, pysol_deal(spec));
-                        rounds
-                    })
-                });
+                let rounds = answer.rounds;
                 Ok(Searched {
                     verdict: answer.verdict,
                     solution: Some(answer.solution),
@@ -200,7 +224,11 @@ impl Plan {
                     },
                     elapsed: answer.stats.elapsed,
                     stopped: answer.stopped,
-                    algorithm: JobAlgorithm::Engine(answer.algorithm),
+                    algorithm: if on_board {
+                        JobAlgorithm::BestFirst
+                    } else {
+                        JobAlgorithm::Engine(answer.algorithm)
+                    },
                     played: Some(answer.answer),
                 })
             }

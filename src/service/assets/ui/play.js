@@ -270,7 +270,6 @@ async function startGame(source, options = {}) {
   try {
     if (source.kind === 'pysol') {
       const g = await api(`/v1/pysol/${source.game}/${source.number}`);
-      if (isBoardGame(g.variant)) throw new Error(`${g.title} is played on its own board, which the play board does not take yet.`);
       play.start = parseBoard(g.board);
       play.variant = g.variant;
       play.redeals = options.redeals ?? g.redeals;
@@ -352,11 +351,13 @@ function openLink() {
   return true;
 }
 
-// The games the play board takes: those played as a variant (not on their own boards).
-const PLAYED_AS_VARIANT = ['montana', 'blue-moon', 'spaces', 'red-moon', 'paganini', 'house-of-commons', 'line-up', 'station'];
+// The games the play board takes: every PySolFC game, those played on their own boards
+// (`board:GAME`) included, in PySolFC's order.
+const PLAYABLE_GAMES = ['montana', 'spaces', 'station', 'free-parking', 'blue-moon', 'red-moon', 'galary',
+  'jungle', 'spaces-and-aces', 'paganini', 'house-of-commons', 'line-up'];
 
 document.addEventListener('DOMContentLoaded', () => {
-  $('play-game').replaceChildren(...PLAYED_AS_VARIANT.map((g) => new Option(GAME_NAMES[g], g)));
+  $('play-game').replaceChildren(...PLAYABLE_GAMES.map((g) => new Option(GAME_NAMES[g], g)));
   $('play-form').addEventListener('submit', newGame);
   $('play-board').addEventListener('click', onPlayClick);
   $('play-undo').addEventListener('click', undo);
