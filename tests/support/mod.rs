@@ -172,6 +172,18 @@ impl TestService {
         let (_, _, page) = self.call("GET", "/v1/jobs?limit=500", None).await;
         page["jobs"].as_array().unwrap().len()
     }
+
+    /// The deals the win-rate rows of `source` (`pysol-montana`, ...) count, all rows
+    /// of it added up.
+    pub async fn win_rate_deals(&self, source: &str) -> i64 {
+        let (_, _, rows) = self.call("GET", "/v1/stats/win-rates", None).await;
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["source"] == source)
+            .map(|r| r["deals"].as_i64().unwrap())
+            .sum()
+    }
 }
 
 /// The moves of a JSON solution on `layout` and where it redeals (redeal `k + 1` after
