@@ -51,9 +51,13 @@ pub fn request_json(data: &[u8]) {
         }
     }
     if let Ok(request) = from_json::<BatchRequest>(value) {
-        if let Ok(batch) = request.validate("id".into(), "fuzz", config()) {
+        if let Ok((batch, jobs)) = request.validate("id".into(), "fuzz", config()) {
             assert!(batch.count >= 1);
             assert!(batch.seed.checked_add(batch.count - 1).is_some());
+            // A batch of games holds its jobs, one a game; a range none yet.
+            let listed = if batch.games { batch.count as usize } else { 0 };
+            assert_eq!(jobs.len(), listed);
+            assert!(jobs.iter().all(|job| job.batch_id.as_deref() == Some("id")));
         }
     }
 }

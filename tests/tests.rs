@@ -12,6 +12,7 @@ mod api;
 mod api_access;
 mod api_algorithms;
 mod api_bad_input;
+mod api_batch_games;
 mod api_board_played;
 mod api_fair;
 mod api_morpion;

@@ -34,7 +34,7 @@ pub async fn create(
         return Err(ApiError::shutting_down());
     }
     let id = uuid::Uuid::now_v7().to_string();
-    let batch = request.validate(id, &caller.name, &state.config)?;
+    let (batch, jobs) = request.validate(id, &caller.name, &state.config)?;
     let cap = state.config.limits.max_queued_per_client;
     if cap > 0 {
         if batch.count as u64 > cap {
@@ -50,7 +50,7 @@ pub async fn create(
             )));
         }
     }
-    let row = state.store.insert_batch(&batch).await?;
+    let row = state.store.insert_batch(&batch, &jobs).await?;
     caller.count_creation(&state.metrics);
     let filler = state.batches.clone();
     tokio::spawn(async move {

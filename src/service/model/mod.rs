@@ -7,6 +7,7 @@
 //! declares non-null (`position`, `deal`) refuses an explicit `null`, so what the
 //! document calls invalid is refused.
 
+mod games_batch;
 mod schema;
 mod validate;
 
@@ -137,7 +138,7 @@ fn default_ranks() -> usize {
 /// Search limits; reaching one gives the verdict `unknown`. Their ranges are the
 /// engine's (`gaps_engine::Limit`), narrowed by the configuration: `schema` writes them
 /// into the OpenAPI document and `validate` checks them.
-#[derive(Deserialize, Serialize, Debug, Clone, Default, ToSchema)]
+#[derive(Deserialize, Serialize, Debug, Clone, Default, PartialEq, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Node limit.
@@ -214,7 +215,8 @@ pub struct JobRequest {
 }
 
 /// `POST /v1/batches`: deals `seed .. seed+count-1` of one variant and size, or the
-/// PySolFC games `pysol.from .. pysol.from+pysol.count-1`.
+/// PySolFC games `pysol.from .. pysol.from+pysol.count-1`, or `games`, each a job
+/// request of its own (games in progress among them).
 #[derive(Deserialize, Debug, Clone, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
@@ -249,6 +251,14 @@ pub struct BatchRequest {
     #[serde(default, deserialize_with = "whole_opt")]
     #[schema(minimum = 0, maximum = 2)]
     pub redeals: Option<u64>,
+    /// The batch's games one by one, each a `POST /v1/jobs` body (a position, deal or
+    /// PySolFC game with its own variant, limits and redeals; with `played` and
+    /// `review` a game in progress), 1 to 1000 of them; exclusive with every other
+    /// field. Each is checked as a job is (a 422 names the item), and all are queued
+    /// with the batch.
+    #[serde(default)]
+    #[schema(max_items = 1000, min_items = 1)]
+    pub games: Option<Vec<JobRequest>>,
 }
 
 /// Query of `GET`/`POST` that may wait for the job to finish.
@@ -352,6 +362,9 @@ pub struct BatchView {
     pub count: i64,
     /// The PySolFC games of the batch, if it was given as games.
     pub pysol: Option<PysolBatchSpec>,
+    /// Whether it was given as `games`, one job request each (then `variant`, `suits`,
+    /// `ranks`, `limits` and `redeals` are its first game's, and `seed` is 0).
+    pub games: bool,
     pub limits: Limits,
     pub created_at: String,
     /// Who created the batch (as `created_by` of a job).
@@ -397,6 +410,7 @@ impl BatchView {
             count: b.spec.count,
             created_at: b.created_at,
             jobs_created: b.materialized,
+            games: b.spec.games,
             created_by: b.spec.created_by,
             queued: c.queued,
             running: c.running,

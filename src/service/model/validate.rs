@@ -458,8 +458,9 @@ impl PysolSpec {
 }
 
 impl BatchRequest {
-    /// The batch this request asks for, or what is wrong with it.
-    pub fn validate(
+    /// The batch of deals (or PySolFC games by number) this request asks for, or what
+    /// is wrong with it.
+    pub(super) fn validate_range(
         &self,
         id: String,
         created_by: &str,
@@ -550,6 +551,7 @@ impl BatchRequest {
             created_by: Some(created_by.to_string()),
             pysol_game: game.map(|g| g.name().to_string()),
             redeals: redeals_of(self.redeals, &batch_source, common.variant)?,
+            games: false,
         })
     }
 
@@ -595,6 +597,7 @@ impl BatchRequest {
             created_by: Some(created_by.to_string()),
             pysol_game: Some(game.name().to_string()),
             redeals: i64::from(redeals),
+            games: false,
         })
     }
 }

@@ -1,9 +1,11 @@
 //! Batches: a durable request for deals `seed..seed+count-1`, whose jobs are inserted in
-//! short transactions after the batch itself is committed.
+//! short transactions after the batch itself is committed; or a batch given as its
+//! games (`games`: each a job request of its own), whose jobs are inserted with it.
 //!
 //! Invariant: `materialized` counts the batch's jobs already inserted, and is advanced
 //! in the same transaction as the jobs it counts, so a crash at any point leaves a batch
-//! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped.
+//! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped;
+//! a batch of games is never unfinished so (its jobs and their count commit with it).
 
 use super::jobs::{bind_new_job, new_job_columns};
 use super::queue::{take_turns, BATCH};
@@ -12,6 +14,46 @@ use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
 use crate::service::subject::JobVariant;
 use gaps_engine::Algorithm;
+
+/// Inserts `$jobs`, a batch's next jobs in order, queued in the batch class, in the
+/// transaction `$tx`.
+///
+/// One statement a chunk: a chunk's transaction holds its batch's counts row (and on
+/// SQLite the one writer) while it runs, so it must not wait on one round trip a job
+/// (1,000 of them took about a second on PostgreSQL, during which the claims and
+/// finishes sharing that counts row waited). The chunk's turns, in deal order
+/// (`queue`: batches of different clients are served in turn).
+macro_rules! insert_batch_jobs {
+    ($db:ident, $tx:ident, $d:ident, $jobs:expr) => {{
+        let jobs: &[NewJob] = $jobs;
+        let client = jobs
+            .first()
+            .and_then(|job| job.created_by.clone())
+            .unwrap_or_default();
+        let first_turn = take_turns!($db, $tx, $d, BATCH, &client, jobs.len() as i64);
+        for (chunk, rows) in jobs.chunks(ROWS_PER_INSERT).enumerate() {
+            let mut insert = sqlx::QueryBuilder::<$db>::new(concat!(
+                "INSERT INTO jobs (",
+                new_job_columns!(),
+                ", queue_class, turn, state) "
+            ));
+            let turns = first_turn + (chunk * ROWS_PER_INSERT) as i64..;
+            insert.push_values(rows.iter().zip(turns), |mut row, (job, turn)| {
+                bind_new_job!(row, job, push_bind)
+                    .push_bind(BATCH)
+                    .push_bind(turn)
+                    .push("'queued'");
+            });
+            let inserted = insert.build().execute(&mut *$tx).await?.rows_affected();
+            if inserted != rows.len() as u64 {
+                return Err(sqlx::Error::Protocol(format!(
+                    "a batch insert of {} jobs inserted {inserted}",
+                    rows.len()
+                )));
+            }
+        }
+    }};
+}
 
 /// Jobs a multi-row insert carries: 21 parameters each, well within SQLite's 32,766
 /// and PostgreSQL's 65,535 parameters a statement.
@@ -50,6 +92,9 @@ pub struct NewBatch {
     pub pysol_game: Option<String>,
     /// Redeals each job may use.
     pub redeals: i64,
+    /// Whether it was given as its games, each a job request of its own (its jobs were
+    /// inserted with it; `variant`, `suits`, `ranks` and the limits are its first's).
+    pub games: bool,
 }
 
 /// One line of a batch's results.
@@ -118,14 +163,17 @@ pub struct BatchCounts {
 }
 
 impl Store {
-    /// Inserts a batch (no jobs yet).
-    pub async fn insert_batch(&self, batch: &NewBatch) -> sqlx::Result<BatchRow> {
+    /// Inserts a batch with `jobs` (a batch of games: all of them, `materialized` set
+    /// to their number in the same transaction; none for a batch of deals, which the
+    /// filler goes on with).
+    pub async fn insert_batch(&self, batch: &NewBatch, jobs: &[NewJob]) -> sqlx::Result<BatchRow> {
         // A transaction, so that a failed commit is reported (see `insert_job`).
-        in_transaction!(self, |Db, tx, _d| {
-            let row = sqlx::query_as::<Db, BatchRow>(
+        in_transaction!(self, |Db, tx, d| {
+            let mut row = sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms, limit_probes, threads, created_by, pysol_game, redeals)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *",
+                 limit_time_ms, limit_probes, threads, created_by, pysol_game, redeals, games)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+             RETURNING *",
         )
         .bind(&batch.id)
         .bind(batch.variant)
@@ -141,8 +189,18 @@ impl Store {
         .bind(&batch.created_by)
         .bind(&batch.pysol_game)
         .bind(batch.redeals)
+        .bind(batch.games)
         .fetch_one(&mut *tx)
         .await?;
+            if !jobs.is_empty() {
+                sqlx::query::<Db>("UPDATE batches SET materialized = $1 WHERE id = $2")
+                    .bind(jobs.len() as i64)
+                    .bind(&batch.id)
+                    .execute(&mut *tx)
+                    .await?;
+                insert_batch_jobs!(Db, tx, d, jobs);
+                row.materialized = jobs.len() as i64;
+            }
             tx.commit().await?;
             Ok(row)
         })
@@ -193,38 +251,7 @@ impl Store {
             if !advanced {
                 return Ok(false);
             }
-            // One statement a chunk: a chunk's transaction holds its batch's counts row
-            // (and on SQLite the one writer) while it runs, so it must not wait on one
-            // round trip a job (1,000 of them took about a second on PostgreSQL, during
-            // which the claims and finishes sharing that counts row waited).
-            // The chunk's turns, in deal order (`queue`: batches of different clients
-            // are served in turn).
-            let client = jobs
-                .first()
-                .and_then(|job| job.created_by.clone())
-                .unwrap_or_default();
-            let first_turn = take_turns!(Db, tx, d, BATCH, &client, jobs.len() as i64);
-            for (chunk, rows) in jobs.chunks(ROWS_PER_INSERT).enumerate() {
-                let mut insert = sqlx::QueryBuilder::<Db>::new(concat!(
-                    "INSERT INTO jobs (",
-                    new_job_columns!(),
-                    ", queue_class, turn, state) "
-                ));
-                let turns = first_turn + (chunk * ROWS_PER_INSERT) as i64..;
-                insert.push_values(rows.iter().zip(turns), |mut row, (job, turn)| {
-                    bind_new_job!(row, job, push_bind)
-                        .push_bind(BATCH)
-                        .push_bind(turn)
-                        .push("'queued'");
-                });
-                let inserted = insert.build().execute(&mut *tx).await?.rows_affected();
-                if inserted != rows.len() as u64 {
-                    return Err(sqlx::Error::Protocol(format!(
-                        "a batch insert of {} jobs inserted {inserted}",
-                        rows.len()
-                    )));
-                }
-            }
+            insert_batch_jobs!(Db, tx, d, jobs);
             tx.commit().await?;
             Ok(true)
         })
@@ -367,6 +394,7 @@ mod tests {
             created_by: None,
             pysol_game: None,
             redeals: 0,
+            games: false,
         }
     }
 
@@ -380,8 +408,8 @@ mod tests {
     #[tokio::test]
     async fn batch_counts_follow_every_change_of_its_jobs() {
         on_both(|store| async move {
-            store.insert_batch(&batch("b", 6)).await.unwrap();
-            store.insert_batch(&batch("other", 1)).await.unwrap();
+            store.insert_batch(&batch("b", 6), &[]).await.unwrap();
+            store.insert_batch(&batch("other", 1), &[]).await.unwrap();
             assert_eq!(counts(&store, "b").await, BatchCounts::default());
             let jobs: Vec<NewJob> = (0..6).map(|i| job(&format!("j{i}"), "b", 10 + i)).collect();
             assert!(store.add_batch_jobs("b", 0, &jobs).await.unwrap());
@@ -462,7 +490,10 @@ mod tests {
         on_both(|store| async move {
             // More jobs than one multi-row insert carries, and not a multiple of it.
             let n = 2 * super::ROWS_PER_INSERT + 37;
-            store.insert_batch(&batch("b", n as i64)).await.unwrap();
+            store
+                .insert_batch(&batch("b", n as i64), &[])
+                .await
+                .unwrap();
             let jobs: Vec<NewJob> = (0..n)
                 .map(|i| NewJob {
                     limit_nodes: (i % 3 == 0).then_some(i as i64),
@@ -498,22 +529,10 @@ mod tests {
     async fn filling_advances_only_from_the_expected_offset_and_resumes() {
         on_both(|store| async move {
             let batch = NewBatch {
-                id: "b".into(),
-                variant: Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
-                algorithm: Stored(Algorithm::Auto),
-                suits: 2,
-                ranks: 3,
-                seed: 10,
                 count: 4,
-                limit_nodes: None,
-                limit_time_ms: 1000,
-                limit_probes: None,
-                threads: 1,
-                created_by: None,
-                pysol_game: None,
-                redeals: 0,
+                ..batch("b", 4)
             };
-            store.insert_batch(&batch).await.unwrap();
+            store.insert_batch(&batch, &[]).await.unwrap();
             let first = [job("j0", "b", 10), job("j1", "b", 11)];
             assert!(store.add_batch_jobs("b", 0, &first).await.unwrap());
             // A second filler that read the old offset changes nothing (no duplicates).
