@@ -88,14 +88,7 @@ async fn a_bad_game_in_a_batch_is_a_422_naming_it() {
         ),
     ];
     for (body, message) in cases {
-        let (status, _, problem) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
-        assert_eq!(
-            status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{body}: {problem}"
-        );
-        let detail = problem["detail"].as_str().unwrap();
-        assert!(detail.contains(message), "{detail} (wanted {message})");
+        t.assert_unprocessable("/v1/batches", &body, message).await;
     }
     assert_eq!(t.job_count().await, 0);
 }

@@ -6,7 +6,6 @@
 //! search; a review of a game that followed its line takes one search; a step the
 //! game's rule refuses is a 422 and stores nothing.
 use crate::support::start;
-use axum::http::StatusCode;
 use gaps_engine::*;
 use serde_json::{json, Value};
 
@@ -117,14 +116,7 @@ async fn a_board_step_the_rule_refuses_is_a_422() {
         ),
     ];
     for (body, message) in cases {
-        let (status, _, problem) = t.call("POST", "/v1/jobs", Some(&body.to_string())).await;
-        assert_eq!(
-            status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{body}: {problem}"
-        );
-        let detail = problem["detail"].as_str().unwrap();
-        assert!(detail.contains(message), "{detail} (wanted {message})");
+        t.assert_unprocessable("/v1/jobs", &body, message).await;
     }
     assert_eq!(t.job_count().await, 0);
 }

@@ -6,7 +6,6 @@
 //! own verdicts or the win rates.
 use crate::cli_played::random_play;
 use crate::support::start;
-use axum::http::StatusCode;
 use gaps_engine::*;
 use serde_json::{json, Value};
 
@@ -311,15 +310,7 @@ async fn bad_played_steps_are_a_422_and_store_nothing() {
         ),
     ];
     for (body, message) in cases {
-        let text = body.to_string();
-        let (status, _, problem) = t.call("POST", "/v1/jobs", Some(&text)).await;
-        assert_eq!(
-            status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{body}: {problem}"
-        );
-        let detail = problem["detail"].as_str().unwrap();
-        assert!(detail.contains(message), "{detail} (wanted {message})");
+        t.assert_unprocessable("/v1/jobs", &body, message).await;
     }
     // Too many steps: refused, by the body's size or by the steps' count.
     let text = json!({"pysol": montana, "played": too_many}).to_string();

@@ -173,6 +173,19 @@ impl TestService {
         page["jobs"].as_array().unwrap().len()
     }
 
+    /// Posts `body` to `uri` and checks that it is refused with a 422 whose detail
+    /// holds `message`.
+    pub async fn assert_unprocessable(&self, uri: &str, body: &Value, message: &str) {
+        let (status, _, problem) = self.call("POST", uri, Some(&body.to_string())).await;
+        assert_eq!(
+            status,
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {problem}"
+        );
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(message), "{detail} (wanted {message})");
+    }
+
     /// The deals the win-rate rows of `source` (`pysol-montana`, ...) count, all rows
     /// of it added up.
     pub async fn win_rate_deals(&self, source: &str) -> i64 {
