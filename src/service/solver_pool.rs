@@ -191,7 +191,16 @@ impl SolverThread {
                             }));
                         }
                         Request::Played(work, reply) => {
-                            let solver = kept.get_or_insert_with(new_solver);
+                            // A board game's answer is the board search's, on the memory
+                            // its job drew: the thread's table is not made for it (the
+                            // smallest stands in for the solver it does not use).
+                            let stand_in = || Solver::with_table_bytes(0);
+                            let mut unused = None;
+                            let solver = if matches!(work.game, GameInProgress::Board { .. }) {
+                                unused.insert(stand_in())
+                            } else {
+                                kept.get_or_insert_with(new_solver)
+                            };
                             let _ = reply.send(on_solver(solver, &new_solver, |solver| {
                                 answer_game(
                                     &work.game,

@@ -154,6 +154,12 @@ impl RoundsAnswer for BoardReport {
 /// limits (for the whole answer), steered by `controls`: a winning line with as few
 /// further redeals as the limits let the search establish, as `solve_rest` does for
 /// the engine's positions. Every line is replayed before it is returned.
+///
+/// The look for fewer redeals skips, as for the engine, a retry of a first round the
+/// first solve left undecided; the board search gives that round its passes rather
+/// than a share of the time, so here the skip saves time without the engine's argument
+/// that the retry could not decide it. Either way `fewest_redeals` is claimed only
+/// when proved (no redeal, or one after the round alone was searched out and lost).
 pub fn solve_board_rest(
     state: &BoardGameState,
     options: &SolveOptions,
