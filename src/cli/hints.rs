@@ -4,8 +4,10 @@
 //! `i`'s number of random steps drawn in `0..=max_steps`, each step a legal move drawn
 //! uniformly, or now and then a redeal while one is left; each position is answered
 //! like `gaps solve --played` (the rest of the game, with the redeals left), one after
-//! another, every search on the threads `--search-threads` gives it. With `--review`,
-//! games are played at random until stuck and reviewed instead.
+//! another, every search on the threads `--search-threads` gives it (a game played on
+//! its own board: played on the board, its rest searched by the board search, on one
+//! thread). With `--review`, games are played at random until stuck and reviewed
+//! instead (a game on its own board after at most [`BOARD_REVIEW_STEPS`] steps).
 //!
 //! Invariants: a position's answer is timed from the steps' replay to the replayed
 //! line, as a request would wait; `--out` keeps one line a position, appended as it
@@ -17,19 +19,23 @@ use crate::report::StepJson;
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    DealSource, MoveList, PlayedLine, PysolDeal, PysolGame, SolveControls, Solver, SplitMix64,
-    Verdict, MAX_MOVES,
+    BoardDeal, DealSource, MoveList, PlayedLine, PysolDeal, PysolGame, SolveControls, Solver,
+    SplitMix64, Verdict, MAX_MOVES,
 };
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The most random steps before a review of a game played on its own board.
+const BOARD_REVIEW_STEPS: usize = 60;
+
 #[derive(Args, Debug)]
 pub struct HintsCmd {
     #[command(flatten)]
     search: SearchArgs,
-    /// The PySolFC game played as a variant (`montana`, `blue-moon`, ...).
+    /// The PySolFC game (`montana`, `blue-moon`, ...; those played on their own boards,
+    /// `galary`, ..., are played and answered on the board).
     #[arg(long, default_value = "montana")]
     game: String,
     /// Games 1..=N.
@@ -71,16 +77,27 @@ struct Answered {
 }
 
 pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
-    let game: PysolGame = cmd
-        .game
-        .parse()
-        .map_err(|e| input_error(format!("--game: {e}")))?;
+    let game = PysolGame::named(&cmd.game).map_err(|e| input_error(format!("--game: {e}")))?;
     if cmd.games == 0 || cmd.positions == 0 {
         return Err(input_error("--games and --positions must be at least 1"));
     }
-    let variant = game.variant();
-    let options = cmd.search.lone_options(variant)?;
-    let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
+    let on_board = game.is_board_played();
+    let options = if on_board {
+        super::board::board_options(
+            &cmd.search,
+            game,
+            crate::machine::default_search_memory_bytes(),
+        )?
+    } else {
+        cmd.search.lone_options(game.variant())?
+    };
+    // A board game's search keeps its own memory: no table for it.
+    let table_bytes = if on_board {
+        0
+    } else {
+        cmd.search.table_bytes()
+    };
+    let mut solver = Solver::with_table_bytes(table_bytes);
     let mut done: HashMap<u64, Answered> = match &cmd.out {
         Some(path) => read_out(path)?,
         None => HashMap::new(),
@@ -109,20 +126,34 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
             continue;
         }
         let number = 1 + index % cmd.games;
-        let deal = PysolDeal::new(game, u128::from(number))
-            .map_err(|e| input_error(format!("--game: {e}")))?;
-        let source = DealSource::Pysol(deal);
+        let bad_number = |e: gaps_engine::PysolError| input_error(format!("--game: {e}"));
         // Each position its own stream of random steps: the same whatever ran before.
         let mut rng = SplitMix64::new(cmd.play_seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let steps = if cmd.review {
-            usize::MAX
-        } else {
-            rng.below(cmd.max_steps + 1) as usize
+        let steps = match (cmd.review, on_board) {
+            (true, false) => usize::MAX,
+            // A board game's moves can often be undone (a card one below its right
+            // neighbour goes back where it came from): random play may never be stuck.
+            // And its positions stay unknown more often, each unknown costing the
+            // review a search: a short game keeps a review within minutes.
+            (true, true) => BOARD_REVIEW_STEPS,
+            (false, _) => rng.below(cmd.max_steps + 1) as usize,
         };
-        let played = random_play(source, variant, game.own_redeals(), steps, &mut rng);
-        let started = Instant::now();
-        let in_progress = GameInProgress::replay(source, variant, game.own_redeals(), &played)
-            .context("random play replays")?;
+        let redeals = game.own_redeals();
+        let (played, started, in_progress) = if on_board {
+            let deal = BoardDeal::new(game, u128::from(number)).map_err(bad_number)?;
+            let played = random_board_play(deal, steps, &mut rng);
+            let started = Instant::now();
+            let in_progress = GameInProgress::replay_board(deal, redeals, &played);
+            (played, started, in_progress)
+        } else {
+            let deal = PysolDeal::new(game, u128::from(number)).map_err(bad_number)?;
+            let source = DealSource::Pysol(deal);
+            let played = random_play(source, game.variant(), redeals, steps, &mut rng);
+            let started = Instant::now();
+            let in_progress = GameInProgress::replay(source, game.variant(), redeals, &played);
+            (played, started, in_progress)
+        };
+        let in_progress = in_progress.context("random play replays")?;
         let answer = answer_game(
             &in_progress,
             cmd.review,
@@ -135,17 +166,22 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
             Some(r) => r.fatal_step.is_some() || r.still_winnable || r.lost_from_start,
             None => answer.verdict != Verdict::Unknown,
         };
-        let detail = match answer.rest.as_ref().and_then(Rest::engine_report) {
-            Some(report) => {
-                let rounds = report.rounds.as_ref();
+        let left = answer.answer.played.redeals_left;
+        let fewest = answer.answer.played.fewest_redeals;
+        let detail = match answer.rest.as_ref() {
+            Some(Rest::Engine(rest)) => {
+                let rounds = rest.report.rounds.as_ref();
                 format!(
-                    "{},{},{},{}",
-                    answer.answer.played.redeals_left,
+                    "{left},{},{},{fewest}",
                     rounds.map_or(0, |r| r.redeal_at.len()),
                     rounds.and_then(|r| r.first_round).map_or("", |v| v.name()),
-                    answer.answer.played.fewest_redeals
                 )
             }
+            Some(Rest::Board(rest)) => format!(
+                "{left},{},{},{fewest}",
+                rest.report.rounds_used() - 1,
+                rest.report.first_round.name(),
+            ),
             None => ",,,".to_string(),
         };
         let answered = Answered {
@@ -230,6 +266,38 @@ fn random_play(
             (step, _) => step,
         })
         .collect()
+}
+
+/// Random play on a board game's own board, as [`random_play`] plays the others: up to
+/// `steps` steps from game `deal`'s deal, with its own redeals.
+fn random_board_play(deal: BoardDeal, steps: usize, rng: &mut SplitMix64) -> Vec<StepJson> {
+    let mut state = deal
+        .game_state(deal.game.own_redeals())
+        .expect("the game's own redeals");
+    let mut played = Vec::new();
+    while played.len() < steps && !state.position.is_won() {
+        let mut list = MoveList::default();
+        state.position.moves(&mut list);
+        let redeal = state.redeals_left() > 0 && (list.is_empty() || rng.below(20) == 0);
+        let step = if redeal {
+            gaps_engine::PlayedStep::Redeal {
+                number: state.redeals_used + 1,
+            }
+        } else if list.is_empty() {
+            break;
+        } else {
+            let m = list.as_slice()[rng.below(list.len() as u64) as usize];
+            gaps_engine::PlayedStep::Move {
+                card: m.card,
+                from: m.from_rc(),
+                to: m.to_rc(),
+            }
+        };
+        let line = PlayedLine::replay_board(state, &[step]).expect("a legal step");
+        state = line.last().clone();
+        played.push(step);
+    }
+    crate::played::canonical_steps(&played)
 }
 
 /// The lines an earlier run left in `path`.
