@@ -1,8 +1,11 @@
-//! `/v1/batches`: queue deals `seed..seed+count-1` and follow their progress and win rate.
+//! `/v1/batches`: queue deals `seed..seed+count-1` (or PySolFC games by number), or a
+//! list of `games` (each a job request of its own), and follow their progress and win
+//! rate.
 //!
-//! Invariant: the batch row is committed before `202` is answered; its jobs are inserted
-//! in the background in short transactions (resumed at start after a crash), so a batch
-//! of any accepted size never holds the writer for long.
+//! Invariant: the batch row is committed before `202` is answered; the jobs of a range
+//! are inserted in the background in short transactions (resumed at start after a
+//! crash), so a batch of any accepted size never holds the writer for long; the jobs of
+//! a list of games (at most 1000) are committed with the batch.
 
 use super::lines::{streamed, wants_csv};
 use super::ApiJson;
@@ -17,12 +20,13 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use axum::Json;
 
-/// Queue a batch of numbered deals.
+/// Queue a batch of numbered deals, of PySolFC games by number, or of `games` given one
+/// by one (games in progress among them).
 #[utoipa::path(post, path = "/v1/batches", request_body = BatchRequest,
     responses(
         (status = 202, description = "Accepted; jobs are being queued", body = BatchView),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid variant, size, count or limits", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid variant, size, count or limits, or an invalid game of `games` (named by its index)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the client's rate limit or queued-jobs cap (see Retry-After)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
