@@ -8,17 +8,11 @@
 //! review's fatal steps are checked against the board reference in the engine's
 //! `board_played` tests.)
 use crate::cli::gaps_json;
-use crate::cli_played::continuation_wins;
+use crate::cli_played::{continuation_wins, prefix_to_first_redeal, write_steps};
 use crate::cli_pysol_boards::GAMES;
 use serde_json::Value;
 
 const ON_BOARD: [&str; 4] = ["galary", "free-parking", "jungle", "spaces-and-aces"];
-
-fn write_steps(steps: &[Value]) -> tempfile::NamedTempFile {
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), serde_json::to_string(steps).unwrap()).unwrap();
-    file
-}
 
 /// `gaps solve --pysol GAME --json` with the board search held to nodes (the same
 /// answers on every machine; Jungle's redeals come after a first round of about a
@@ -60,11 +54,7 @@ fn a_board_game_goes_on_from_where_its_steps_left_it() {
             }
             let line = whole["pysol"]["board_solution"].as_array().unwrap().clone();
             // Up to the line's first redeal when it has one, else a third of it.
-            let cut = line
-                .iter()
-                .position(|s| s.get("redeal").is_some())
-                .map_or(line.len() / 3, |r| r + 1);
-            let played = &line[..cut];
+            let played = prefix_to_first_redeal(&line, line.len() / 3);
             let used = played.iter().filter(|s| s.get("redeal").is_some()).count();
             with_played_redeal += usize::from(used > 0);
             let file = write_steps(played);

@@ -8,7 +8,18 @@ use crate::cli_pysol_boards::{Rules, GAMES};
 use gaps_engine::*;
 use serde_json::Value;
 
-fn write_steps(steps: &[Value]) -> tempfile::NamedTempFile {
+/// The steps of `line` up to and with its first redeal, or its first `otherwise` steps
+/// when it has none.
+pub(crate) fn prefix_to_first_redeal(line: &[Value], otherwise: usize) -> &[Value] {
+    let cut = line
+        .iter()
+        .position(|s| s.get("redeal").is_some())
+        .map_or(otherwise, |r| r + 1);
+    &line[..cut]
+}
+
+/// A temporary file holding `steps` as JSON (a `--played` file).
+pub(crate) fn write_steps(steps: &[Value]) -> tempfile::NamedTempFile {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), serde_json::to_string(steps).unwrap()).unwrap();
     file
@@ -67,11 +78,7 @@ fn the_rest_of_a_game_goes_on_from_where_it_stands() {
         }
         let line = whole["pysol"]["board_solution"].as_array().unwrap().clone();
         // Half the line, and up to its first redeal when it has one.
-        let cut = line
-            .iter()
-            .position(|s| s.get("redeal").is_some())
-            .map_or(line.len() / 2, |r| r + 1);
-        let played = &line[..cut];
+        let played = prefix_to_first_redeal(&line, line.len() / 2);
         let used = played.iter().filter(|s| s.get("redeal").is_some()).count();
         with_played_redeal += usize::from(used > 0);
         let file = write_steps(played);

@@ -19,8 +19,8 @@ use crate::report::StepJson;
 use anyhow::Context;
 use clap::Args;
 use gaps_engine::{
-    BoardDeal, DealSource, MoveList, PlayedLine, PysolDeal, PysolGame, SolveControls, Solver,
-    SplitMix64, Verdict, MAX_MOVES,
+    BoardDeal, DealSource, GameState, Move, MoveList, PlayedLine, PlayedStep, PysolDeal, PysolGame,
+    SolveControls, Solver, SplitMix64, Verdict, MAX_MOVES,
 };
 use std::collections::HashMap;
 use std::io::Write;
@@ -228,20 +228,8 @@ fn random_play(
     while played.len() < steps && !state.position.is_won(variant) {
         let mut list = MoveList::<MAX_MOVES>::default();
         state.position.legal_moves(variant, &mut list);
-        let redeal = state.redeals_left() > 0 && (list.is_empty() || rng.below(20) == 0);
-        let step = if redeal {
-            gaps_engine::PlayedStep::Redeal {
-                number: state.redeals_used + 1,
-            }
-        } else if list.is_empty() {
+        let Some(step) = random_step(list.as_slice(), &state, rng) else {
             break;
-        } else {
-            let m = list.as_slice()[rng.below(list.len() as u64) as usize];
-            gaps_engine::PlayedStep::Move {
-                card: m.card,
-                from: m.from_rc(),
-                to: m.to_rc(),
-            }
         };
         let line = PlayedLine::replay(state, variant, None, &[step]).expect("a legal step");
         state = line.last().clone();
@@ -268,6 +256,30 @@ fn random_play(
         .collect()
 }
 
+/// The next step of random play from `state`, whose legal moves are `moves`: a redeal
+/// (one time in 20, or when no move is left) while one is left, else a move drawn
+/// uniformly; `None` when stuck.
+fn random_step<P: Clone>(
+    moves: &[Move],
+    state: &GameState<P>,
+    rng: &mut SplitMix64,
+) -> Option<PlayedStep> {
+    if state.redeals_left() > 0 && (moves.is_empty() || rng.below(20) == 0) {
+        return Some(PlayedStep::Redeal {
+            number: state.redeals_used + 1,
+        });
+    }
+    if moves.is_empty() {
+        return None;
+    }
+    let m = moves[rng.below(moves.len() as u64) as usize];
+    Some(PlayedStep::Move {
+        card: m.card,
+        from: m.from_rc(),
+        to: m.to_rc(),
+    })
+}
+
 /// Random play on a board game's own board, as [`random_play`] plays the others: up to
 /// `steps` steps from game `deal`'s deal, with its own redeals.
 fn random_board_play(deal: BoardDeal, steps: usize, rng: &mut SplitMix64) -> Vec<StepJson> {
@@ -278,20 +290,8 @@ fn random_board_play(deal: BoardDeal, steps: usize, rng: &mut SplitMix64) -> Vec
     while played.len() < steps && !state.position.is_won() {
         let mut list = MoveList::default();
         state.position.moves(&mut list);
-        let redeal = state.redeals_left() > 0 && (list.is_empty() || rng.below(20) == 0);
-        let step = if redeal {
-            gaps_engine::PlayedStep::Redeal {
-                number: state.redeals_used + 1,
-            }
-        } else if list.is_empty() {
+        let Some(step) = random_step(list.as_slice(), &state, rng) else {
             break;
-        } else {
-            let m = list.as_slice()[rng.below(list.len() as u64) as usize];
-            gaps_engine::PlayedStep::Move {
-                card: m.card,
-                from: m.from_rc(),
-                to: m.to_rc(),
-            }
         };
         let line = PlayedLine::replay_board(state, &[step]).expect("a legal step");
         state = line.last().clone();
