@@ -7,7 +7,7 @@
 //! declares non-null (`position`, `deal`) refuses an explicit `null`, so what the
 //! document calls invalid is refused.
 
-mod games_batch;
+mod batch;
 mod schema;
 mod validate;
 

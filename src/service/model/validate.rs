@@ -1,23 +1,25 @@
-//! The validation of requests: a [`JobRequest`] or [`BatchRequest`] becomes a
-//! [`NewJob`] or [`NewBatch`] only here.
+//! The validation of requests: a [`JobRequest`] becomes a [`NewJob`] only here, and
+//! the parts every request shares (variant, algorithm, limits, redeals, the board
+//! games' own rules) are checked here for jobs and batches alike (a batch request's
+//! own checks: `batch.rs`).
 //!
 //! Invariants: every limit is capped from configuration with the same bounds that
 //! [`super::openapi_document`] writes into the OpenAPI document; anything wrong is an
 //! [`ApiError::Unprocessable`] naming the field, and nothing is stored.
 
-use super::{BatchRequest, DealSpec, JobRequest, Limits, PysolBatchSpec, PysolSpec};
+use super::{DealSpec, JobRequest, Limits, PysolSpec};
 use crate::played::{canonical_steps, played_steps, GameInProgress, PlayedInputError};
 use crate::report::StepJson;
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
-use crate::service::store::{NewBatch, NewJob};
+use crate::service::store::NewJob;
 use crate::service::subject::{JobPosition, JobPysol, JobVariant};
 use gaps_engine::{
     check_request, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
     OptionError, MAX_REDEALS,
 };
-use gaps_engine::{BoardDeal, Position, PysolDeal, PysolGame, Variant};
+use gaps_engine::{BoardDeal, Position, PysolGame, Variant};
 use gaps_engine::{DealSource, RedealsError};
 use sqlx::types::Json;
 
@@ -26,17 +28,17 @@ use sqlx::types::Json;
 pub const MAX_PLAYED_STEPS: usize = 5000;
 
 /// The validated parts shared by jobs and batches.
-struct Common {
-    variant: Variant,
-    algorithm: Algorithm,
-    limit_nodes: Option<i64>,
-    limit_time_ms: i64,
-    table_mb: Option<i64>,
-    limit_probes: Option<i64>,
-    threads: i64,
+pub(super) struct Common {
+    pub(super) variant: Variant,
+    pub(super) algorithm: Algorithm,
+    pub(super) limit_nodes: Option<i64>,
+    pub(super) limit_time_ms: i64,
+    pub(super) table_mb: Option<i64>,
+    pub(super) limit_probes: Option<i64>,
+    pub(super) threads: i64,
 }
 
-fn validate_common(
+pub(super) fn validate_common(
     variant: Option<&str>,
     algorithm: Option<&str>,
     limits: &Limits,
@@ -132,7 +134,7 @@ pub fn redeals_of(
     }
 }
 
-fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
+pub(super) fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
     Layout::new(suits, ranks).map_err(|e| ApiError::Unprocessable(format!("deal: {e}")))
 }
 
@@ -360,36 +362,12 @@ pub fn pysol_variant(
     }
 }
 
-/// A batch's `count` (named `count.1`) within the configured maximum, and its first
-/// number (named `first.1`) at most [`super::schema::max_batch_seed`], so that its last
-/// deal is a number too; or a 422 naming the field.
-fn check_batch_range(
-    config: &Config,
-    count: (u64, &str),
-    first: (u64, &str),
-) -> Result<(), ApiError> {
-    let ((count, count_field), (seed, first_field)) = (count, first);
-    let max_deals = config.limits.max_batch_deals;
-    if count == 0 || count > max_deals {
-        return Err(ApiError::Unprocessable(format!(
-            "{count_field} must be between 1 and {max_deals} (got {count})"
-        )));
-    }
-    let max_seed = super::schema::max_batch_seed(config);
-    if seed > max_seed {
-        return Err(ApiError::Unprocessable(format!(
-            "{first_field} must be at most {max_seed} (2^63 - limits.max_batch_deals; got {seed})"
-        )));
-    }
-    Ok(())
-}
-
 /// What a request for a PySolFC game played on its own board asks beside the game.
-struct BoardAsked<'a> {
-    variant: Option<&'a str>,
-    algorithm: Option<&'a str>,
-    limits: &'a Limits,
-    redeals: Option<u64>,
+pub(super) struct BoardAsked<'a> {
+    pub(super) variant: Option<&'a str>,
+    pub(super) algorithm: Option<&'a str>,
+    pub(super) limits: &'a Limits,
+    pub(super) redeals: Option<u64>,
 }
 
 impl BoardAsked<'_> {
@@ -397,7 +375,7 @@ impl BoardAsked<'_> {
     /// and the redeals (default the game's own) of a request for
     /// `game` (named `what` in messages), or a 422: its rules are the game's, its
     /// search the board search, on one thread, without probes.
-    fn check(
+    pub(super) fn check(
         &self,
         game: PysolGame,
         what: &str,
@@ -454,150 +432,5 @@ impl PysolSpec {
         }
         JobPysol::new(game, u128::from(self.number))
             .map_err(|e| ApiError::Unprocessable(format!("pysol: number: {e}")))
-    }
-}
-
-impl BatchRequest {
-    /// The batch of deals (or PySolFC games by number) this request asks for, or what
-    /// is wrong with it.
-    pub(super) fn validate_range(
-        &self,
-        id: String,
-        created_by: &str,
-        config: &Config,
-    ) -> Result<NewBatch, ApiError> {
-        let bad = |m: String| Err(ApiError::Unprocessable(m));
-        let game = match &self.pysol {
-            Some(spec) => {
-                if self.suits.is_some() || self.ranks.is_some() || self.seed.is_some() {
-                    return bad(
-                        "pysol: give the games' numbers in `pysol` (`from`, `count`), \
-                         without `seed`, `suits` or `ranks`"
-                            .into(),
-                    );
-                }
-                if self.count.is_some() {
-                    return bad("pysol: give `count` inside `pysol`, not beside it".into());
-                }
-                let game = PysolGame::named(&spec.game)
-                    .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
-                if game.is_board_played() {
-                    return self.board_batch(id, created_by, config, game, spec);
-                }
-                Some(game)
-            }
-            None => None,
-        };
-        let variant = match (game, self.variant.as_deref()) {
-            (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
-                Ok(parsed) => {
-                    Some(pysol_variant(game, &format!("pysol game {game}"), parsed)?.name())
-                }
-                // `validate_common` refuses an unknown name, naming it.
-                Err(_) => named,
-            },
-            (None, named) => named,
-        };
-        let common = validate_common(variant, self.algorithm.as_deref(), &self.limits, config)?;
-        if self.limits.table_mb.is_some() {
-            return bad("limits.table_mb is not supported for batches".into());
-        }
-        let (suits, ranks, seed, count, field) = match &self.pysol {
-            Some(spec) => (4, 13, spec.from, Some(spec.count), "pysol.count"),
-            None => (
-                self.suits.unwrap_or(4) as usize,
-                self.ranks.unwrap_or(13) as usize,
-                self.seed.unwrap_or(0),
-                self.count,
-                "count",
-            ),
-        };
-        layout(suits, ranks)?;
-        let Some(count) = count else {
-            return bad(
-                "give `count` (deals `seed` .. `seed+count-1`) or `pysol` ({\"game\": \
-                 \"montana\", \"from\": 1, \"count\": N})"
-                    .into(),
-            );
-        };
-        let first = if game.is_some() { "pysol.from" } else { "seed" };
-        check_batch_range(config, (count, field), (seed, first))?;
-        if game.is_some() && seed == 0 {
-            return bad("pysol.from: PySolFC numbers its games from 1 (got 0)".into());
-        }
-        // Every deal of a batch has the same redeal rule: its first one answers for all.
-        let batch_source = match game {
-            Some(game) => DealSource::Pysol(
-                PysolDeal::new(game, u128::from(seed))
-                    .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?,
-            ),
-            None => DealSource::Numbered {
-                seed,
-                layout: layout(suits, ranks)?,
-            },
-        };
-        Ok(NewBatch {
-            id,
-            variant: Stored(JobVariant::Engine(common.variant)),
-            algorithm: Stored(common.algorithm),
-            suits: suits as i64,
-            ranks: ranks as i64,
-            seed: seed as i64,
-            count: count as i64,
-            limit_nodes: common.limit_nodes,
-            limit_time_ms: common.limit_time_ms,
-            limit_probes: common.limit_probes,
-            threads: common.threads,
-            created_by: Some(created_by.to_string()),
-            pysol_game: game.map(|g| g.name().to_string()),
-            redeals: redeals_of(self.redeals, &batch_source, common.variant)?,
-            games: false,
-        })
-    }
-
-    /// The batch of games `spec.from ..` of `game`, played on its own board.
-    fn board_batch(
-        &self,
-        id: String,
-        created_by: &str,
-        config: &Config,
-        game: PysolGame,
-        spec: &PysolBatchSpec,
-    ) -> Result<NewBatch, ApiError> {
-        let bad = |m: String| Err(ApiError::Unprocessable(m));
-        let asked = BoardAsked {
-            variant: self.variant.as_deref(),
-            algorithm: self.algorithm.as_deref(),
-            limits: &self.limits,
-            redeals: self.redeals,
-        };
-        let (common, redeals) = asked.check(game, &format!("pysol game {game}"), config)?;
-        if self.limits.table_mb.is_some() {
-            return bad("limits.table_mb is not supported for batches".into());
-        }
-        check_batch_range(
-            config,
-            (spec.count, "pysol.count"),
-            (spec.from, "pysol.from"),
-        )?;
-        BoardDeal::new(game, u128::from(spec.from))
-            .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?;
-        Ok(NewBatch {
-            id,
-            variant: Stored(JobVariant::Board(game)),
-            algorithm: Stored(Algorithm::Auto),
-            suits: 4,
-            ranks: 13,
-            seed: spec.from as i64,
-            count: spec.count as i64,
-            limit_nodes: common.limit_nodes,
-            limit_time_ms: common.limit_time_ms,
-            limit_probes: None,
-            threads: 1,
-            created_by: Some(created_by.to_string()),
-            pysol_game: Some(game.name().to_string()),
-            redeals: i64::from(redeals),
-            games: false,
-        })
     }
 }
