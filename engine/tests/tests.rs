@@ -7,6 +7,7 @@ mod common;
 
 mod aisleriot;
 mod blocks;
+mod board_frozen;
 mod board_played;
 mod cross_check;
 mod dead;

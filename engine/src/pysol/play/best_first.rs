@@ -10,8 +10,11 @@
 //! Invariants: it is a graph search with a set of every key reached (128-bit Zobrist
 //! keys, the engine's bound), so when nothing is left to expand every position
 //! reachable from the start has been reached: [`RoundEnd::Exhausted`] is exact, and
-//! the kept positions are then the whole round (what the redeals start from). Entry 0
-//! is the start; a parent comes before its children; each entry's line replays.
+//! the kept positions are then the whole round (what the redeals start from). In the
+//! last round only (no redeal left), the positions with a card frozen out of place
+//! (`frozen.rs`: no line of the round wins from them) are neither kept nor expanded,
+//! which keeps `Exhausted` exact. Entry 0 is the start; a parent comes before its
+//! children; each entry's line replays.
 
 use super::position::{BoardPosition, Packed, BOARD_MAX_MOVES};
 use super::BoardRules;
@@ -47,10 +50,14 @@ pub(super) struct Round {
 }
 
 impl Round {
-    /// Searches from `start`, keeping at most `max_entries` positions.
+    /// Searches from `start`, keeping at most `max_entries` positions. With
+    /// `last_round` (no redeal left after it), a position with a card frozen out of
+    /// place (`frozen.rs`) is neither kept nor expanded: no line of the round wins from
+    /// it, and no redeal is taken from it.
     pub(super) fn search(
         start: &BoardPosition,
         max_entries: usize,
+        last_round: bool,
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Round, RoundEnd) {
@@ -66,6 +73,10 @@ impl Round {
         if start.is_won() {
             return (round, RoundEnd::Won(Vec::new()));
         }
+        if last_round && start.frozen_out_of_place() {
+            stats.dead_cuts += 1;
+            return (round, RoundEnd::Exhausted);
+        }
         let mut seen: HashSet<Key> = HashSet::from([start.key()]);
         let mut open: BinaryHeap<(u8, Reverse<u32>)> =
             BinaryHeap::from([(start.promise(), Reverse(0))]);
@@ -77,6 +88,18 @@ impl Round {
             for &m in moves.as_slice() {
                 pos.play(m);
                 if seen.insert(pos.key()) {
+                    stats.nodes += 1;
+                    if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
+                        debug_assert_eq!(pos.key(), pos.compute_key(), "incremental key");
+                        if let Some(reason) = budget.exhausted(stats.nodes) {
+                            return (round, RoundEnd::Stopped(reason));
+                        }
+                    }
+                    if last_round && pos.frozen_out_of_place() {
+                        stats.dead_cuts += 1;
+                        pos.unplay(m);
+                        continue;
+                    }
                     if round.entries.len() >= max_entries {
                         return (round, RoundEnd::Stopped(StopReason::MemoryLimit));
                     }
@@ -86,19 +109,12 @@ impl Round {
                         mv: m,
                     });
                     let child = (round.entries.len() - 1) as u32;
-                    stats.nodes += 1;
                     if pos.is_won() {
                         stats.wins += 1;
                         let line = round.line_to(child as usize);
                         return (round, RoundEnd::Won(line));
                     }
                     open.push((pos.promise(), Reverse(child)));
-                    if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
-                        debug_assert_eq!(pos.key(), pos.compute_key(), "incremental key");
-                        if let Some(reason) = budget.exhausted(stats.nodes) {
-                            return (round, RoundEnd::Stopped(reason));
-                        }
-                    }
                 } else {
                     stats.tt_hits += 1;
                 }

@@ -24,6 +24,7 @@
 //!   position of every round (see `search.rs`).
 
 mod best_first;
+mod frozen;
 mod played;
 mod position;
 mod search;

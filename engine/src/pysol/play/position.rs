@@ -129,6 +129,19 @@ impl BoardPosition {
         (v & 0x80 == 0).then(|| Card::from_code(v))
     }
 
+    /// The card on cell `c` of the board, `None` for a gap.
+    #[inline(always)]
+    pub(super) fn card_on(&self, c: Cell) -> Option<Card> {
+        self.card_at(c)
+    }
+
+    /// The cell `card` stands on, `None` when it is not in play.
+    #[inline(always)]
+    pub(super) fn place_of(&self, card: Card) -> Option<Cell> {
+        let at = self.place[card.code() as usize];
+        (at != NOWHERE).then_some(at)
+    }
+
     /// The rows, `None` for a gap.
     pub fn rows(&self) -> Vec<Vec<Option<Card>>> {
         (0..self.rules.suits as usize)

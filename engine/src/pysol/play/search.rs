@@ -8,9 +8,11 @@
 //!   transposition table (keys stored on entry) and the path set. Both searches are
 //!   then reachability searches of a cyclic graph: a search that ends without a win
 //!   has reached every reachable position, and `Lost` is exact.
-//! - Not used: incremental transpositions, stubborn sets, dead positions, settled
-//!   positions (none is declared: [`Game::SETTLES`] is false), since their proofs
-//!   assume that a gap takes at most one card, the successor of its left neighbour.
+//! - Not used: incremental transpositions, stubborn sets, the engine's dead positions,
+//!   settled positions (none is declared: [`Game::SETTLES`] is false), since their
+//!   proofs assume that a gap takes at most one card, the successor of its left
+//!   neighbour. The best-first search's last round cuts the positions with a card
+//!   frozen out of place (`frozen.rs`), whose proof holds for every rule here.
 //!
 //! Rounds: a redeal may be taken in any position reached (PySolFC allows it at any
 //! time), so with `k` redeals left a round is lost only when its search is exhausted
@@ -213,7 +215,7 @@ fn rounds(
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> (BoardOutcome, Verdict) {
-    let (round, end) = Round::search(start, cap, budget, stats);
+    let (round, end) = Round::search(start, cap, left == 0, budget, stats);
     let (exhausted, first) = match end {
         RoundEnd::Won(line) => {
             let line = line.into_iter().map(BoardStep::Move).collect();
