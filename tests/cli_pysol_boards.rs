@@ -414,4 +414,26 @@ fn winnable_lists_the_won_numbers_in_pysolfcs_form() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "2\n");
+    // A list made under limits says how it was made and how many numbers it left out
+    // undecided (Spaces and Aces' 32004 is won within the limit, 32000..32003 are not).
+    let out = gaps()
+        .args(["winnable", "--pysol", "spaces-and-aces", "--count", "5"])
+        .args(["--nodes", "200000", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("--from 32000 --count 5 --nodes 200000`:"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "# 1 seeds, covering 32000-32004.\n\
+             # 4 numbers of that range were left undecided by the search's limits\n\
+             # and are not listed: some of them may be winnable.\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("SOLVABLE_SEEDS = (\n    32004,\n)"), "{text}");
 }

@@ -121,7 +121,22 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
     let won = won.into_inner().expect("lock");
     let text = match cmd.format {
         Format::Lines => won.iter().map(|n| format!("{n}\n")).collect(),
-        Format::Pysolfc => pysolfc_module(game, redeals, &won, cmd.from, last),
+        Format::Pysolfc => {
+            let mut limits = String::new();
+            if let Some(nodes) = cmd.search.nodes {
+                limits.push_str(&format!(" --nodes {nodes}"));
+            }
+            if let Some(ms) = cmd.search.time_ms {
+                limits.push_str(&format!(" --time-ms {ms}"));
+            }
+            let range = Range {
+                from: cmd.from,
+                last,
+                limits,
+                undecided: tally.unknown,
+            };
+            pysolfc_module(game, redeals, &won, &range)
+        }
     };
     outln!("{}", text.trim_end());
     eprintln!(
@@ -132,25 +147,36 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The list as a Python module in the form of PySolFC's Klondike seeds: a header, the
-/// ranges covered, and `SOLVABLE_SEEDS`, eight numbers a line.
-fn pysolfc_module(
-    game: PysolGame,
-    redeals: u8,
-    won: &BTreeSet<u64>,
+/// The numbers a list covers and how it was made.
+struct Range {
     from: u64,
     last: u64,
-) -> String {
+    /// The search's limits as options (` --time-ms 5000`), empty when none.
+    limits: String,
+    /// Numbers the limits left undecided (not listed, possibly winnable).
+    undecided: u64,
+}
+
+/// The list as a Python module in the form of PySolFC's Klondike seeds: a header, the
+/// ranges covered (and how many numbers the limits left undecided), and
+/// `SOLVABLE_SEEDS`, eight numbers a line.
+fn pysolfc_module(game: PysolGame, redeals: u8, won: &BTreeSet<u64>, range: &Range) -> String {
+    let Range {
+        from,
+        last,
+        ref limits,
+        undecided,
+    } = *range;
     let spec = game.spec();
     let mut text = format!(
         "#!/usr/bin/env python\n\
          # -*- mode: python; coding: utf-8; -*-\n\
          #\n\
          # {title} (#{id}) game numbers proved winnable with at most {redeals} redeal(s),\n\
-         # made by `gaps winnable --pysol {name} --from {from} --count {count}`: each\n\
-         # with a winning line the solver replayed under PySolFC's rules.\n\
+         # made by `gaps winnable --pysol {name} --from {from} --count {count}{limits}`:\n\
+         # each with a winning line the solver replayed under PySolFC's rules.\n\
          #\n{generator}\
-         # {n} seeds, covering {from}-{last}.\n\nSOLVABLE_SEEDS = (\n",
+         # {n} seeds, covering {from}-{last}.\n{undecided}\nSOLVABLE_SEEDS = (\n",
         title = spec.title,
         id = spec.id,
         name = spec.name,
@@ -162,6 +188,13 @@ fn pysolfc_module(
         } else {
             "# Numbers below 32000 are PySolFC's Microsoft-generator deals: the game\n\
              # it deals for that number when asked for it, not a random new game.\n#\n"
+        },
+        undecided = match undecided {
+            0 => String::new(),
+            k => format!(
+                "# {k} numbers of that range were left undecided by the search's limits\n\
+                 # and are not listed: some of them may be winnable.\n"
+            ),
         },
     );
     let numbers: Vec<String> = won.iter().map(u64::to_string).collect();
