@@ -50,7 +50,7 @@ pub(super) struct Round {
 }
 
 impl Round {
-    /// Searches from `start`, keeping at most `max_entries` positions. With
+    /// Searches from `start`, keeping at most `max_entries` positions (and keys). With
     /// `last_round` (no redeal left after it), a position with a card frozen out of
     /// place (`frozen.rs`) is neither kept nor expanded: no line of the round wins from
     /// it, and no redeal is taken from it.
@@ -95,13 +95,15 @@ impl Round {
                             return (round, RoundEnd::Stopped(reason));
                         }
                     }
+                    // The keys count against the cap, not only the entries: a cut
+                    // position keeps its key (so it is not judged twice).
+                    if seen.len() > max_entries {
+                        return (round, RoundEnd::Stopped(StopReason::MemoryLimit));
+                    }
                     if last_round && pos.frozen_out_of_place() {
                         stats.dead_cuts += 1;
                         pos.unplay(m);
                         continue;
-                    }
-                    if round.entries.len() >= max_entries {
-                        return (round, RoundEnd::Stopped(StopReason::MemoryLimit));
                     }
                     round.entries.push(Entry {
                         packed: pos.pack(),
