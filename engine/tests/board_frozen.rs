@@ -4,30 +4,8 @@
 //! random play, every board reachable in the round (breadth first, under the
 //! reference's rules) keeps each frozen card on its cell, and no board said frozen out
 //! of place reaches a won board.
-use super::pysol_boards::{moves, position, random_board, won, Board, Shape, ALL_ACCEPTS};
+use super::pysol_boards::{moves, position, random_board, round_boards, Board, Shape, ALL_ACCEPTS};
 use gaps_engine::*;
-use std::collections::{HashSet, VecDeque};
-
-/// Every board reachable from `start` in its round, or `None` past `limit` boards.
-fn reachable(shape: Shape, start: &Board, limit: usize) -> Option<Vec<Board>> {
-    let mut seen: HashSet<Board> = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([start.clone()]);
-    let mut all = Vec::new();
-    while let Some(board) = queue.pop_front() {
-        for (from, to) in moves(shape, &board) {
-            let mut child = board.clone();
-            child[to] = child[from].take();
-            if seen.insert(child.clone()) {
-                if seen.len() > limit {
-                    return None;
-                }
-                queue.push_back(child);
-            }
-        }
-        all.push(board);
-    }
-    Some(all)
-}
 
 /// `board` after up to `steps` random moves of the reference.
 fn random_play(shape: Shape, mut board: Board, steps: usize, rng: &mut SplitMix64) -> Board {
@@ -74,7 +52,7 @@ fn frozen_cards_never_move_and_frozen_out_of_place_boards_are_lost() {
                         assert!(!dead, "{what}: out of place with nothing frozen");
                         continue;
                     }
-                    let Some(all) = reachable(shape, &board, 100_000) else {
+                    let Some((all, wins)) = round_boards(shape, &board, 100_000, false) else {
                         continue;
                     };
                     with_frozen += 1;
@@ -97,7 +75,6 @@ fn frozen_cards_never_move_and_frozen_out_of_place_boards_are_lost() {
                             );
                         }
                     }
-                    let wins = all.iter().any(|b| won(shape, b));
                     if dead {
                         out_of_place += 1;
                         assert!(

@@ -123,20 +123,25 @@ pub(crate) fn redeal(shape: Shape, board: &Board, stream: &mut RedealStream) -> 
     after
 }
 
-/// Whether some line with at most `left` redeals wins, or `None` past `limit` boards.
-pub(crate) fn reference(
+/// The boards reachable from `start` in its round (breadth first, no redeal) and
+/// whether one of them is won; with `stop_at_win`, only those reached up to the first
+/// won one. `None` past `limit` boards.
+pub(crate) fn round_boards(
     shape: Shape,
     start: &Board,
-    stream: &RedealStream,
-    left: u8,
     limit: usize,
-) -> Option<bool> {
+    stop_at_win: bool,
+) -> Option<(Vec<Board>, bool)> {
     let mut seen: HashSet<Board> = HashSet::from([start.clone()]);
     let mut queue = VecDeque::from([start.clone()]);
     let mut all = Vec::new();
+    let mut any_won = false;
     while let Some(board) = queue.pop_front() {
         if won(shape, &board) {
-            return Some(true);
+            any_won = true;
+            if stop_at_win {
+                return Some((all, true));
+            }
         }
         for (from, to) in moves(shape, &board) {
             let mut child = board.clone();
@@ -149,6 +154,21 @@ pub(crate) fn reference(
             }
         }
         all.push(board);
+    }
+    Some((all, any_won))
+}
+
+/// Whether some line with at most `left` redeals wins, or `None` past `limit` boards.
+pub(crate) fn reference(
+    shape: Shape,
+    start: &Board,
+    stream: &RedealStream,
+    left: u8,
+    limit: usize,
+) -> Option<bool> {
+    let (all, any_won) = round_boards(shape, start, limit, true)?;
+    if any_won {
+        return Some(true);
     }
     if left == 0 {
         return Some(false);

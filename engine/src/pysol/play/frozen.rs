@@ -40,6 +40,17 @@ const fn ranks(lo: u8, hi: u8) -> u64 {
 /// One rank in every suit of the four.
 const EVERY_SUIT: u64 = 0x0001_0001_0001_0001;
 
+/// The card codes of the set `bits`, lowest first.
+fn codes(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let code = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            code
+        })
+    })
+}
+
 impl BoardPosition {
     /// Whether some card can never move again in this round and stands where no won
     /// board has it (module doc): then no line of this round wins. Never `true` of a
@@ -50,10 +61,7 @@ impl BoardPosition {
         // Where a won board has each frozen card: its column, and its suit's row.
         let mut row_suit = [None::<u8>; 4];
         let mut suit_row = [None::<usize>; 4];
-        let mut bits = frozen;
-        while bits != 0 {
-            let code = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for code in codes(frozen) {
             let card = Card::from_code(code as u8);
             let at = self.place_of(card).expect("a card on the board");
             let (row, col) = (row_of(at), col_of(at));
@@ -73,13 +81,9 @@ impl BoardPosition {
     /// The cards of the largest frozen set (module doc): none of them moves again in
     /// this round, whatever is played.
     pub fn frozen_cards(&self) -> Vec<Card> {
-        let mut bits = self.frozen_mask();
-        let mut cards = Vec::new();
-        while bits != 0 {
-            cards.push(Card::from_code(bits.trailing_zeros() as u8));
-            bits &= bits - 1;
-        }
-        cards
+        codes(self.frozen_mask())
+            .map(|code| Card::from_code(code as u8))
+            .collect()
     }
 
     /// The largest frozen set, as a bit set of card codes.
@@ -138,10 +142,7 @@ impl BoardPosition {
                     col0_open_cell = Some(cell(row, 0));
                 }
             }
-            let mut bits = frozen;
-            while bits != 0 {
-                let code = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for code in codes(frozen) {
                 if held_by(frozen, after[code]) {
                     after_held |= 1 << code;
                 }
@@ -151,10 +152,7 @@ impl BoardPosition {
             }
             let settled = frozen & after_held;
             let mut next = 0u64;
-            let mut bits = frozen;
-            while bits != 0 {
-                let code = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for code in codes(frozen) {
                 let card = Card::from_code(code as u8);
                 if hosts[code] & !settled != 0 {
                     continue;
