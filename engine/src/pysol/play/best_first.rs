@@ -1,6 +1,7 @@
 //! Best-first search of one round of a board: the positions reached are kept (packed,
 //! with the move that first reached each and its parent), and the next one expanded is
-//! the one whose rows' runs hold the most cards, the latest reached first among equals.
+//! the most promising ([`BoardPosition::promise`]), the earliest reached first among
+//! equals.
 //!
 //! Why: in these games a gap takes many cards, so the rounds' spaces are far larger
 //! than a depth-first search can cover in seconds, and it wanders among moves that
