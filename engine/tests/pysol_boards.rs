@@ -262,9 +262,13 @@ fn check(
     redeals: u8,
     gaps: RedealGaps,
     limit: usize,
-) -> [u32; 3] {
+) -> [u32; 4] {
     let mut searcher = BoardSearcher::with_memory(4 << 20);
-    let mut kinds = [0u32; 3]; // won, lost, skipped
+    // 1024 keys (the least a searcher keeps): the round's two searches share them.
+    let mut small = BoardSearcher::with_memory(1);
+    // Won, lost, skipped, and decided by `small` after reaching more than its 1024 keys
+    // in all (so one of its two searches was dropped and the other went on).
+    let mut kinds = [0u32; 4];
     for seed in seeds {
         let board = random_board(shape, seed);
         let cards = shape.suits * (shape.top - shape.base + 1) as usize;
@@ -285,6 +289,24 @@ fn check(
             &mut stats,
         );
         if redeals == 0 {
+            let mut small_stats = SearchStats::default();
+            match small.solve(&start, None, 0, &Budget::unlimited(), &mut small_stats) {
+                BoardOutcome::Won(line) => {
+                    assert!(expected, "{what}: small memory wins a lost board");
+                    assert!(
+                        replays(shape, &board, None, 0, &line),
+                        "{what}: small memory"
+                    );
+                    kinds[3] += u32::from(small_stats.nodes > 1026);
+                }
+                BoardOutcome::Lost => {
+                    assert!(!expected, "{what}: small memory loses a won board");
+                    kinds[3] += u32::from(small_stats.nodes > 1026);
+                }
+                BoardOutcome::Unknown(reason) => {
+                    assert_eq!(reason, StopReason::MemoryLimit, "{what}: small memory")
+                }
+            }
             // The depth-first search of the same board game: the same verdict.
             let dfs = searcher.solve_depth_first(&start, &Budget::unlimited(), &mut stats);
             assert_eq!(
@@ -324,6 +346,7 @@ fn check(
 
 #[test]
 fn every_rule_agrees_with_the_reference_in_the_first_round() {
+    let mut dropped_in_all = 0;
     for accepts in ALL_ACCEPTS {
         for (suits, base, top, deals) in [
             (2, 1, 4, 300),
@@ -338,7 +361,9 @@ fn every_rule_agrees_with_the_reference_in_the_first_round() {
                 top,
                 accepts,
             };
-            let [won, lost, skipped] = check(shape, 0..deals, 0, RedealGaps::AfterRun, 100_000);
+            let [won, lost, skipped, dropped] =
+                check(shape, 0..deals, 0, RedealGaps::AfterRun, 100_000);
+            dropped_in_all += dropped;
             assert!(
                 won > 0 && lost > 0,
                 "{shape:?}: both verdicts occur ({won} won, {lost} lost)"
@@ -349,6 +374,10 @@ fn every_rule_agrees_with_the_reference_in_the_first_round() {
             );
         }
     }
+    assert!(
+        dropped_in_all >= 5,
+        "rounds decided after a search was dropped for memory: {dropped_in_all}"
+    );
 }
 
 #[test]
@@ -366,7 +395,7 @@ fn every_rule_agrees_with_the_reference_with_redeals() {
                     top,
                     accepts,
                 };
-                let [won, lost, _] = check(shape, 0..100, redeals, gaps, 2_000);
+                let [won, lost, _, _] = check(shape, 0..100, redeals, gaps, 2_000);
                 assert!(
                     won > 0,
                     "{shape:?} {gaps:?}: some boards are won ({won} won, {lost} lost)"

@@ -1,7 +1,8 @@
 //! Best-first search of one round of a board: the positions reached are kept (packed,
 //! with the move that first reached each and its parent), and the next one expanded is
-//! the most promising ([`BoardPosition::promise`]), the earliest reached first among
-//! equals.
+//! the most promising by the search's [`Order`], the earliest reached first among
+//! equals. A search can be run in slices ([`RoundSearch::run`]), so that several
+//! searches of one round can share its time (`portfolio.rs`).
 //!
 //! Why: in these games a gap takes many cards, so the rounds' spaces are far larger
 //! than a depth-first search can cover in seconds, and it wanders among moves that
@@ -11,7 +12,8 @@
 //! Invariants: it is a graph search with a set of every key reached (128-bit Zobrist
 //! keys, the engine's bound), so when nothing is left to expand every position
 //! reachable from the start has been reached: [`RoundEnd::Exhausted`] is exact, and
-//! the kept positions are then the whole round (what the redeals start from). In the
+//! the kept positions are then the whole round (what the redeals start from). The
+//! order changes which positions are expanded first, never which are reached. In the
 //! last round only (no redeal left), the positions with a card frozen out of place
 //! (`frozen.rs`: no line of the round wins from them) are neither kept nor expanded,
 //! which keeps `Exhausted` exact. Entry 0 is the start; a parent comes before its
@@ -26,6 +28,35 @@ use crate::tuning::CHECK_INTERVAL;
 use crate::zobrist::Key;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
+
+/// What a best-first search expands first. Every order counts the cards in the rows'
+/// runs and the *ready* rows (whose cell after the run is a gap, which the run's next
+/// card can fill); the `ThenMoves` orders break ties by the most legal moves (at most
+/// 15 counted): a board whose gaps follow low cards can still move much, one whose gaps
+/// follow top cards or gaps is near its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Order {
+    /// Twice the cards in runs, plus the ready rows.
+    Runs,
+    /// [`Order::Runs`], then the legal moves.
+    RunsThenMoves,
+    /// The cards in runs plus the ready rows (a ready row weighs as much as a card),
+    /// then the legal moves.
+    ReadyThenMoves,
+}
+
+impl Order {
+    /// The priority of `pos` (higher first).
+    #[inline(always)]
+    fn priority(self, pos: &BoardPosition) -> u16 {
+        let (runs, ready) = pos.progress();
+        match self {
+            Order::Runs => 2 * runs + ready,
+            Order::RunsThenMoves => 16 * (2 * runs + ready) + pos.mobility().min(15),
+            Order::ReadyThenMoves => 16 * (runs + ready) + pos.mobility().min(15),
+        }
+    }
+}
 
 /// A position reached.
 pub(super) struct Entry {
@@ -51,10 +82,10 @@ pub(super) struct Round {
 }
 
 impl Round {
-    /// Searches from `start`, keeping at most `max_entries` positions (and keys). With
-    /// `last_round` (no redeal left after it), a position with a card frozen out of
-    /// place (`frozen.rs`) is neither kept nor expanded: no line of the round wins from
-    /// it, and no redeal is taken from it.
+    /// Searches from `start` in [`Order::Runs`] to its end, keeping at most
+    /// `max_entries` positions (and keys). With `last_round` (no redeal left after it),
+    /// a position with a card frozen out of place (`frozen.rs`) is neither kept nor
+    /// expanded: no line of the round wins from it, and no redeal is taken from it.
     pub(super) fn search(
         start: &BoardPosition,
         max_entries: usize,
@@ -62,69 +93,15 @@ impl Round {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Round, RoundEnd) {
-        let mut round = Round {
-            rules: start.rules(),
-            entries: vec![Entry {
-                packed: start.pack(),
-                parent: u32::MAX,
-                mv: Move::default(),
-            }],
+        let mut search = match RoundSearch::start(start, Order::Runs, last_round, stats) {
+            Ok(search) => search,
+            Err((round, end)) => return (round, end),
         };
-        stats.nodes += 1;
-        if start.is_won() {
-            return (round, RoundEnd::Won(Vec::new()));
-        }
-        if last_round && start.frozen_out_of_place() {
-            stats.dead_cuts += 1;
-            return (round, RoundEnd::Exhausted);
-        }
-        let mut seen: HashSet<Key> = HashSet::from([start.key()]);
-        let mut open: BinaryHeap<(u8, Reverse<u32>)> =
-            BinaryHeap::from([(start.promise(), Reverse(0))]);
-        let mut moves = MoveList::<BOARD_MAX_MOVES>::default();
-        while let Some((_, Reverse(at))) = open.pop() {
-            let mut pos = BoardPosition::unpack(round.rules, &round.entries[at as usize].packed);
-            pos.moves(&mut moves);
-            stats.expanded += 1;
-            for &m in moves.as_slice() {
-                pos.play(m);
-                if seen.insert(pos.key()) {
-                    stats.nodes += 1;
-                    if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
-                        debug_assert_eq!(pos.key(), pos.compute_key(), "incremental key");
-                        if let Some(reason) = budget.exhausted(stats.nodes) {
-                            return (round, RoundEnd::Stopped(reason));
-                        }
-                    }
-                    // The keys count against the cap, not only the entries: a cut
-                    // position keeps its key (so it is not judged twice).
-                    if seen.len() > max_entries {
-                        return (round, RoundEnd::Stopped(StopReason::MemoryLimit));
-                    }
-                    if last_round && pos.frozen_out_of_place() {
-                        stats.dead_cuts += 1;
-                        pos.unplay(m);
-                        continue;
-                    }
-                    round.entries.push(Entry {
-                        packed: pos.pack(),
-                        parent: at,
-                        mv: m,
-                    });
-                    let child = (round.entries.len() - 1) as u32;
-                    if pos.is_won() {
-                        stats.wins += 1;
-                        let line = round.line_to(child as usize);
-                        return (round, RoundEnd::Won(line));
-                    }
-                    open.push((pos.promise(), Reverse(child)));
-                } else {
-                    stats.tt_hits += 1;
-                }
-                pos.unplay(m);
-            }
-        }
-        (round, RoundEnd::Exhausted)
+        let end = search.run(u64::MAX, max_entries, budget, stats);
+        (
+            search.round,
+            end.expect("a search run without a node bound ends"),
+        )
     }
 
     /// How many positions it holds.
@@ -147,5 +124,111 @@ impl Round {
         }
         line.reverse();
         line
+    }
+}
+
+/// A best-first search of one round, resumable: [`RoundSearch::run`] goes on from where
+/// the last call stopped.
+pub(super) struct RoundSearch {
+    round: Round,
+    order: Order,
+    last_round: bool,
+    seen: HashSet<Key>,
+    open: BinaryHeap<(u16, Reverse<u32>)>,
+    moves: MoveList<BOARD_MAX_MOVES>,
+}
+
+impl RoundSearch {
+    /// A search from `start` in `order`, or the round's end when the start alone
+    /// decides it (won, or in the last round frozen out of place).
+    pub(super) fn start(
+        start: &BoardPosition,
+        order: Order,
+        last_round: bool,
+        stats: &mut SearchStats,
+    ) -> Result<RoundSearch, (Round, RoundEnd)> {
+        let round = Round {
+            rules: start.rules(),
+            entries: vec![Entry {
+                packed: start.pack(),
+                parent: u32::MAX,
+                mv: Move::default(),
+            }],
+        };
+        stats.nodes += 1;
+        if start.is_won() {
+            return Err((round, RoundEnd::Won(Vec::new())));
+        }
+        if last_round && start.frozen_out_of_place() {
+            stats.dead_cuts += 1;
+            return Err((round, RoundEnd::Exhausted));
+        }
+        Ok(RoundSearch {
+            round,
+            order,
+            last_round,
+            seen: HashSet::from([start.key()]),
+            open: BinaryHeap::from([(order.priority(start), Reverse(0))]),
+            moves: MoveList::default(),
+        })
+    }
+
+    /// Goes on until about `nodes` more positions are reached (`None`: not ended
+    /// yet), the round ends, or `budget` stops it; a key beyond `max_keys` stops it
+    /// with [`StopReason::MemoryLimit`].
+    pub(super) fn run(
+        &mut self,
+        nodes: u64,
+        max_keys: usize,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Option<RoundEnd> {
+        let until = stats.nodes.saturating_add(nodes);
+        let round = &mut self.round;
+        while stats.nodes < until {
+            let Some((_, Reverse(at))) = self.open.pop() else {
+                return Some(RoundEnd::Exhausted);
+            };
+            let mut pos = BoardPosition::unpack(round.rules, &round.entries[at as usize].packed);
+            pos.moves(&mut self.moves);
+            stats.expanded += 1;
+            for &m in self.moves.as_slice() {
+                pos.play(m);
+                if self.seen.insert(pos.key()) {
+                    stats.nodes += 1;
+                    if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
+                        debug_assert_eq!(pos.key(), pos.compute_key(), "incremental key");
+                        if let Some(reason) = budget.exhausted(stats.nodes) {
+                            return Some(RoundEnd::Stopped(reason));
+                        }
+                    }
+                    // The keys count against the cap, not only the entries: a cut
+                    // position keeps its key (so it is not judged twice).
+                    if self.seen.len() > max_keys {
+                        return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
+                    }
+                    if self.last_round && pos.frozen_out_of_place() {
+                        stats.dead_cuts += 1;
+                        pos.unplay(m);
+                        continue;
+                    }
+                    round.entries.push(Entry {
+                        packed: pos.pack(),
+                        parent: at,
+                        mv: m,
+                    });
+                    let child = (round.entries.len() - 1) as u32;
+                    if pos.is_won() {
+                        stats.wins += 1;
+                        return Some(RoundEnd::Won(round.line_to(child as usize)));
+                    }
+                    self.open.push((self.order.priority(&pos), Reverse(child)));
+                } else {
+                    stats.tt_hits += 1;
+                }
+                pos.unplay(m);
+            }
+        }
+        None
     }
 }

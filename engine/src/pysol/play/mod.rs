@@ -26,6 +26,7 @@
 mod best_first;
 mod frozen;
 mod played;
+mod portfolio;
 mod position;
 mod search;
 

@@ -341,17 +341,25 @@ impl BoardPosition {
         len
     }
 
-    /// How promising the position is to the best-first search: twice the cards in
-    /// runs, and one more for each row whose cell after its run is a gap (ready for the
-    /// run's next card).
+    /// What the best-first search's orders weigh: the cards in the rows' runs, and the
+    /// rows whose cell after the run is a gap (ready for the run's next card).
     #[inline(always)]
-    pub fn promise(&self) -> u8 {
-        let mut score = 0;
+    pub fn progress(&self) -> (u16, u16) {
+        let (mut runs, mut ready) = (0, 0);
         for row in 0..self.rules.suits as usize {
             let run = self.run_length(row);
-            score += 2 * run as u8 + u8::from(self.at(row, run).is_none());
+            runs += run as u16;
+            ready += u16::from(self.at(row, run).is_none());
         }
-        score
+        (runs, ready)
+    }
+
+    /// How many legal moves there are ([`BoardPosition::moves`]).
+    #[inline(always)]
+    pub fn mobility(&self) -> u16 {
+        let mut moves = MoveList::<BOARD_MAX_MOVES>::default();
+        self.moves(&mut moves);
+        moves.len() as u16
     }
 
     /// The cards a redeal here gathers, in the order they go on the talon (after each

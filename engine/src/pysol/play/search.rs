@@ -1,5 +1,6 @@
 //! The search of a board played as it stands: each round by the best-first search
-//! of `best_first.rs`, the redeals on top of it; and the engine's depth-first search
+//! of `best_first.rs` (a game without redeals by two of them, `portfolio.rs`), the
+//! redeals on top of it; and the engine's depth-first search
 //! (`crate::search::dfs`, table and path set) as a second search of a first round.
 //!
 //! What of the engine's search holds here, and what is not used (docs/engine.md,
@@ -30,6 +31,7 @@
 //! Invariant: every line returned replays from the start it was asked about.
 
 use super::best_first::{Round, RoundEnd};
+use super::portfolio::search_last_round;
 use super::position::{BoardPosition, BOARD_MAX_MOVES};
 use super::BoardStep;
 use crate::moves::{Move, MoveList};
@@ -155,7 +157,20 @@ impl BoardSearcher {
     ) -> (BoardOutcome, Verdict) {
         let left = if stream.is_some() { redeals } else { 0 };
         if left == 0 {
-            return rounds(start, stream, 0, self.max_entries, budget, stats);
+            // A round without redeals: two searches in different orders share it.
+            let outcome = match search_last_round(start, self.max_entries, budget, stats) {
+                RoundEnd::Won(line) => {
+                    BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
+                }
+                RoundEnd::Exhausted => BoardOutcome::Lost,
+                RoundEnd::Stopped(reason) => BoardOutcome::Unknown(reason),
+            };
+            let first = match outcome {
+                BoardOutcome::Won(_) => Verdict::Solvable,
+                BoardOutcome::Lost => Verdict::Unsolvable,
+                BoardOutcome::Unknown(_) => Verdict::Unknown,
+            };
+            return (outcome, first);
         }
         // With redeals, the rounds are searched again with ever more positions kept
         // a round (see the module doc): a round too large for the cap still has its
