@@ -204,10 +204,10 @@ async fn board_games_refuse_what_does_not_apply_to_them() {
 #[tokio::test]
 async fn a_running_board_job_shows_its_progress_and_is_cancelled() {
     let t = start().await;
-    // Spaces and Aces 3 is not decided within a minute (docs/data).
+    // Spaces and Aces 14 is not decided within 10 s (2.8M nodes).
     let job = t
         .post_job(
-            json!({"pysol": {"game": "spaces-and-aces", "number": 3},
+            json!({"pysol": {"game": "spaces-and-aces", "number": 14},
                    "limits": {"time_ms": 60_000}}),
             "?wait_ms=500",
         )
