@@ -1,6 +1,6 @@
 //! The search of a board played as it stands: each round by the best-first search
-//! of `best_first.rs` (a game without redeals by two of them, `portfolio.rs`), the
-//! redeals on top of it; and the engine's depth-first search
+//! of `best_first.rs` (a search without redeals by one per order of its rule,
+//! `portfolio.rs`), the redeals on top of it; and the engine's depth-first search
 //! (`crate::search::dfs`, table and path set) as a second search of a first round.
 //!
 //! What of the engine's search holds here, and what is not used (docs/engine.md,
@@ -157,7 +157,7 @@ impl BoardSearcher {
     ) -> (BoardOutcome, Verdict) {
         let left = if stream.is_some() { redeals } else { 0 };
         if left == 0 {
-            // A round without redeals: two searches in different orders share it.
+            // A round without redeals: the searches of `portfolio.rs` share it.
             let outcome = match search_last_round(start, self.max_entries, budget, stats) {
                 RoundEnd::Won(line) => {
                     BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
