@@ -158,19 +158,14 @@ impl BoardSearcher {
         let left = if stream.is_some() { redeals } else { 0 };
         if left == 0 {
             // A round without redeals: the searches of `portfolio.rs` share it.
-            let outcome = match search_last_round(start, self.max_entries, budget, stats) {
-                RoundEnd::Won(line) => {
-                    BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
-                }
-                RoundEnd::Exhausted => BoardOutcome::Lost,
-                RoundEnd::Stopped(reason) => BoardOutcome::Unknown(reason),
+            return match search_last_round(start, self.max_entries, budget, stats) {
+                RoundEnd::Won(line) => (
+                    BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect()),
+                    Verdict::Solvable,
+                ),
+                RoundEnd::Exhausted => (BoardOutcome::Lost, Verdict::Unsolvable),
+                RoundEnd::Stopped(reason) => (BoardOutcome::Unknown(reason), Verdict::Unknown),
             };
-            let first = match outcome {
-                BoardOutcome::Won(_) => Verdict::Solvable,
-                BoardOutcome::Lost => Verdict::Unsolvable,
-                BoardOutcome::Unknown(_) => Verdict::Unknown,
-            };
-            return (outcome, first);
         }
         // With redeals, the rounds are searched again with ever more positions kept
         // a round (see the module doc): a round too large for the cap still has its
