@@ -118,9 +118,9 @@ def filter_failure(context, failure, case, response):
 
 def played_steps_refused(case, response):
     """`POST /v1/jobs` of a game in progress refused for its steps: a step the game's
-    rules do not allow where it comes (`played: played step k: ...`), one that is not a
-    step (an object of neither step shape), or a game played on its own board, which
-    takes no steps yet (`played: ...`)."""
+    rules do not allow where it comes (`played: played step k: ...`, on PySolFC's board
+    for a game played on its own board), or one that is not a step (an object of
+    neither step shape)."""
     body = case.body
     if (
         case.method.upper() != "POST"
