@@ -14,9 +14,9 @@
 //! reachable from the start has been reached: [`RoundEnd::Exhausted`] is exact, and
 //! the kept positions are then the whole round (what the redeals start from). The
 //! order changes which positions are expanded first, never which are reached. In the
-//! last round only (no redeal left), the positions with a card frozen out of place
-//! (`frozen.rs`: no line of the round wins from them) are neither kept nor expanded,
-//! which keeps `Exhausted` exact. Entry 0 is the start; a parent comes before its
+//! last round only (no redeal left), a position with a card frozen out of place
+//! (`frozen.rs`: no line of the round wins from it) is never expanded (it is judged
+//! when taken from the queue, and none is won), which keeps `Exhausted` exact. Entry 0 is the start; a parent comes before its
 //! children; each entry's line replays.
 
 use super::position::{BoardPosition, Packed, BOARD_MAX_MOVES};
@@ -24,10 +24,11 @@ use super::BoardRules;
 use crate::moves::{Move, MoveList};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
+use crate::search::visited::key_set::{Insert, KeySet};
 use crate::tuning::CHECK_INTERVAL;
-use crate::zobrist::Key;
+use crate::zobrist;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
 
 /// What a best-first search expands first. Every order counts the cards in the rows'
 /// runs and the *ready* rows (whose cell after the run is a gap, which the run's next
@@ -84,8 +85,8 @@ pub(super) struct Round {
 impl Round {
     /// Searches from `start` in [`Order::Runs`] to its end, keeping at most
     /// `max_entries` positions (and keys). With `last_round` (no redeal left after it),
-    /// a position with a card frozen out of place (`frozen.rs`) is neither kept nor
-    /// expanded: no line of the round wins from it, and no redeal is taken from it.
+    /// a position with a card frozen out of place (`frozen.rs`) is not expanded: no
+    /// line of the round wins from it, and no redeal is taken from it.
     pub(super) fn search(
         start: &BoardPosition,
         max_entries: usize,
@@ -93,10 +94,11 @@ impl Round {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> (Round, RoundEnd) {
-        let mut search = match RoundSearch::start(start, Order::Runs, last_round, stats) {
-            Ok(search) => search,
-            Err((round, end)) => return (round, end),
-        };
+        let mut search =
+            match RoundSearch::start(start, Order::Runs, last_round, max_entries, stats) {
+                Ok(search) => search,
+                Err((round, end)) => return (round, end),
+            };
         let end = search.run(u64::MAX, max_entries, budget, stats);
         (
             search.round,
@@ -127,13 +129,18 @@ impl Round {
     }
 }
 
+/// Bytes of key set a search may take for each key it may keep: a shard of 16-byte
+/// slots is at most 7/8 full and grows by doubling, so 40 leave room for `max_keys`
+/// keys before the set is full (the cap on keys stops the search first).
+const KEY_SET_BYTES_PER_KEY: usize = 40;
+
 /// A best-first search of one round, resumable: [`RoundSearch::run`] goes on from where
 /// the last call stopped.
 pub(super) struct RoundSearch {
     round: Round,
     order: Order,
     last_round: bool,
-    seen: HashSet<Key>,
+    seen: KeySet,
     open: BinaryHeap<(u16, Reverse<u32>)>,
     moves: MoveList<BOARD_MAX_MOVES>,
 }
@@ -145,6 +152,7 @@ impl RoundSearch {
         start: &BoardPosition,
         order: Order,
         last_round: bool,
+        max_keys: usize,
         stats: &mut SearchStats,
     ) -> Result<RoundSearch, (Round, RoundEnd)> {
         let round = Round {
@@ -167,7 +175,12 @@ impl RoundSearch {
             round,
             order,
             last_round,
-            seen: HashSet::from([start.key()]),
+            seen: {
+                let mut seen = KeySet::default();
+                seen.reset(max_keys.saturating_mul(KEY_SET_BYTES_PER_KEY));
+                seen.insert(start.key());
+                seen
+            },
             open: BinaryHeap::from([(order.priority(start), Reverse(0))]),
             moves: MoveList::default(),
         })
@@ -190,11 +203,27 @@ impl RoundSearch {
                 return Some(RoundEnd::Exhausted);
             };
             let mut pos = BoardPosition::unpack(round.rules, &round.entries[at as usize].packed);
+            // Judged when taken rather than when reached: most positions reached are
+            // never taken, and the judgment is the costliest step of a position.
+            if self.last_round && at != 0 && pos.frozen_out_of_place() {
+                stats.dead_cuts += 1;
+                continue;
+            }
             pos.moves(&mut self.moves);
             stats.expanded += 1;
+            // The children's slots are fetched at once, so that their cache misses
+            // overlap (most lookups of a large round miss the cache).
+            for &m in self.moves.as_slice() {
+                self.seen
+                    .prefetch(pos.key() ^ zobrist::move_delta(m.card, m.from, m.to));
+            }
             for &m in self.moves.as_slice() {
                 pos.play(m);
-                if self.seen.insert(pos.key()) {
+                let inserted = self.seen.insert(pos.key());
+                if inserted == Insert::Full {
+                    return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
+                }
+                if inserted == Insert::New {
                     stats.nodes += 1;
                     if stats.nodes.is_multiple_of(CHECK_INTERVAL) {
                         debug_assert_eq!(pos.key(), pos.compute_key(), "incremental key");
@@ -202,15 +231,9 @@ impl RoundSearch {
                             return Some(RoundEnd::Stopped(reason));
                         }
                     }
-                    // The keys count against the cap, not only the entries: a cut
-                    // position keeps its key (so it is not judged twice).
+                    // The keys count against the cap (one entry at most for each).
                     if self.seen.len() > max_keys {
                         return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
-                    }
-                    if self.last_round && pos.frozen_out_of_place() {
-                        stats.dead_cuts += 1;
-                        pos.unplay(m);
-                        continue;
                     }
                     round.entries.push(Entry {
                         packed: pos.pack(),

@@ -37,6 +37,11 @@ const fn ranks(lo: u8, hi: u8) -> u64 {
     }
 }
 
+/// [`BoardPosition::frozen_mask`]'s occupant of a cell that is not there (always held)
+/// and of a gap (never held), beside the card codes (below 64).
+const NO_CELL: u8 = 64;
+const EMPTY: u8 = 65;
+
 /// One rank in every suit of the four.
 const EVERY_SUIT: u64 = 0x0001_0001_0001_0001;
 
@@ -88,100 +93,215 @@ impl BoardPosition {
 
     /// The largest frozen set, as a bit set of card codes.
     fn frozen_mask(&self) -> u64 {
-        let rules = self.rules();
+        let board = Relations::of(self);
+        let frozen = board.largest_frozen();
+        #[cfg(debug_assertions)]
+        assert_eq!(frozen, board.largest_frozen_by_passes(), "frozen set");
+        frozen
+    }
+}
+
+/// What the frozen set of one board depends on: each card's hosts (the cards it may
+/// follow) and what stands after it, before it (the right-neighbour rule) and in
+/// column 0, with the inverse of the neighbour relations.
+struct Relations {
+    accepts: Accepts,
+    base: u8,
+    top: u8,
+    suit_mask: u64,
+    on_board: u64,
+    hosts: [u64; 64],
+    /// The occupant of the cell after each card (a code, [`NO_CELL`] or [`EMPTY`]).
+    after: [u8; 64],
+    /// The occupant of the cell before each card (the right-neighbour rule).
+    before: [u8; 64],
+    /// The card whose `after` is this card, or [`NO_CELL`].
+    left_of: [u8; 64],
+    /// The card whose `before` is this card, or [`NO_CELL`].
+    right_of: [u8; 64],
+    /// The occupants of column 0, and the column-0 cards as a set.
+    column0: [u8; 4],
+    in_column0: u64,
+    suits: usize,
+}
+
+impl Relations {
+    fn of(pos: &BoardPosition) -> Relations {
+        let rules = pos.rules();
         let (suits, row_len, base) = (rules.suits as usize, rules.row_len(), rules.base);
-        let suit_mask = EVERY_SUIT & (u64::MAX >> (64 - 16 * suits));
-        // The cards on the board, and what each may follow or precede.
-        let mut on_board = 0u64;
-        let mut hosts = [0u64; 64];
-        let mut after = [None::<Cell>; 64];
-        let mut before = [None::<Cell>; 64];
+        // What stands in a cell, as a bit that `held` tests: a card's code, `NO_CELL`
+        // (always held: nothing moves into a cell that is not there) or `EMPTY` (a gap,
+        // never held).
+        let occupant = |c: Option<Cell>| match c {
+            None => NO_CELL,
+            Some(c) => pos.card_on(c).map_or(EMPTY, |card| card.code()),
+        };
+        let mut r = Relations {
+            accepts: rules.accepts,
+            base,
+            top: rules.top,
+            suit_mask: EVERY_SUIT & (u64::MAX >> (64 - 16 * suits)),
+            on_board: 0,
+            hosts: [0; 64],
+            after: [NO_CELL; 64],
+            before: [NO_CELL; 64],
+            left_of: [NO_CELL; 64],
+            right_of: [NO_CELL; 64],
+            column0: [NO_CELL; 4],
+            in_column0: 0,
+            suits,
+        };
         for row in 0..suits {
+            r.column0[row] = occupant(Some(cell(row, 0)));
             for col in 0..row_len {
-                let Some(card) = self.at(row, col) else {
+                let Some(card) = pos.at(row, col) else {
                     continue;
                 };
                 let code = card.code() as usize;
-                on_board |= 1 << code;
+                r.on_board |= 1 << code;
+                if col == 0 {
+                    r.in_column0 |= 1 << code;
+                }
                 let (suit, rank) = (card.suit(), card.rank());
-                hosts[code] = if rank == base {
+                r.hosts[code] = if rank == base {
                     0
                 } else {
                     match rules.accepts {
                         Accepts::Successor | Accepts::SuccessorOrBelowRight => 1 << (code - 1),
-                        Accepts::AnySuitSuccessor => suit_mask << (rank - 1),
+                        Accepts::AnySuitSuccessor => r.suit_mask << (rank - 1),
                         Accepts::HigherSameSuit => ranks(base, rank) << (16 * suit),
                     }
                 };
-                after[code] = (col + 1 < row_len).then(|| cell(row, col + 1));
-                before[code] = match col {
+                r.after[code] = occupant((col + 1 < row_len).then(|| cell(row, col + 1)));
+                if r.after[code] < NO_CELL {
+                    r.left_of[r.after[code] as usize] = code as u8;
+                }
+                r.before[code] = occupant(match col {
                     0 if row > 0 => Some(cell(row - 1, row_len - 1)),
                     // Column 0 before it takes the base rank only (the column-0 rule).
                     0 | 1 => None,
                     _ => Some(cell(row, col - 1)),
-                };
+                });
+                if r.before[code] < NO_CELL {
+                    r.right_of[r.before[code] as usize] = code as u8;
+                }
             }
         }
-        let below_right = rules.accepts == Accepts::SuccessorOrBelowRight;
-        let held_by = |frozen: u64, c: Option<Cell>| match c {
-            None => true,
-            Some(c) => self
-                .card_on(c)
-                .is_some_and(|card| frozen & (1 << card.code()) != 0),
+        r
+    }
+
+    /// The cards that may follow card `code` (the inverse of `hosts`).
+    fn hosted_by(&self, code: usize) -> u64 {
+        let (suit, rank) = (code >> 4, (code & 15) as u8);
+        if rank >= self.top {
+            return 0;
+        }
+        let cards = match self.accepts {
+            Accepts::Successor | Accepts::SuccessorOrBelowRight => 1 << (code + 1),
+            Accepts::AnySuitSuccessor => self.suit_mask << (rank + 1),
+            Accepts::HigherSameSuit => ranks(rank + 1, self.top + 1) << (16 * suit),
         };
-        let mut frozen = on_board;
+        cards & self.on_board
+    }
+
+    /// Whether card `code` of `frozen` breaks the conditions (module doc), given which
+    /// cards of `frozen` are `settled` (the cell after them held), `before_held` (the
+    /// cell before them held) and whether a column-0 cell is open.
+    #[inline(always)]
+    fn breaks(
+        &self,
+        code: usize,
+        frozen: u64,
+        settled: u64,
+        before_held: u64,
+        column0_open: bool,
+    ) -> bool {
+        let rank = (code & 15) as u8;
+        self.hosts[code] & !settled != 0
+            || (self.accepts == Accepts::SuccessorOrBelowRight
+                && rank < self.top
+                && (1u64 << (code + 1)) & frozen & before_held == 0)
+            // A base-rank card of the set stands on a held cell, so an open column-0
+            // cell is never its own: any open one lets it move.
+            || (rank == self.base && column0_open)
+    }
+
+    /// The largest frozen set: every card checked once, and again only when a card it
+    /// depends on leaves the set (a greatest fixed point by a work list).
+    fn largest_frozen(&self) -> u64 {
+        let held = |frozen: u64, x: u8| ((u128::from(frozen) | 1 << NO_CELL) >> x) & 1 != 0;
+        let mut frozen = self.on_board;
+        let (mut settled, mut before_held) = (0u64, 0u64);
+        for code in codes(frozen) {
+            settled |= u64::from(held(frozen, self.after[code])) << code;
+            before_held |= u64::from(held(frozen, self.before[code])) << code;
+        }
+        let mut column0_open = self.column0[..self.suits].iter().any(|&x| !held(frozen, x));
+        let mut check = frozen;
+        while check != 0 {
+            let code = check.trailing_zeros() as usize;
+            check &= check - 1;
+            if frozen & (1 << code) == 0
+                || !self.breaks(code, frozen, settled, before_held, column0_open)
+            {
+                continue;
+            }
+            let bit = 1u64 << code;
+            frozen &= !bit;
+            // The cards no longer settled: this one, and the one whose next cell it
+            // holds; the cards that may follow them are checked again.
+            let mut unsettled = settled & bit;
+            let left = self.left_of[code];
+            if left < NO_CELL {
+                unsettled |= settled & (1 << left);
+            }
+            settled &= !unsettled;
+            for lost in codes(unsettled) {
+                check |= self.hosted_by(lost) & frozen;
+            }
+            if self.accepts == Accepts::SuccessorOrBelowRight {
+                // Likewise for the cell before: the predecessors of the cards whose
+                // previous cell it held, or of itself, are checked again.
+                let mut unheld = before_held & bit;
+                let right = self.right_of[code];
+                if right < NO_CELL {
+                    unheld |= before_held & (1 << right);
+                }
+                before_held &= !unheld;
+                for lost in codes(unheld) {
+                    if (lost & 15) as u8 > self.base {
+                        check |= (1 << (lost - 1)) & frozen;
+                    }
+                }
+            }
+            if self.in_column0 & bit != 0 && !column0_open {
+                column0_open = true;
+                check |= frozen & (self.suit_mask << self.base);
+            }
+        }
+        frozen
+    }
+
+    /// [`Relations::largest_frozen`] the plain way, pass after pass over every card
+    /// until none leaves: the check of the work list in debug builds.
+    #[cfg(debug_assertions)]
+    fn largest_frozen_by_passes(&self) -> u64 {
+        let mut frozen = self.on_board;
         loop {
-            // The cards whose next cell (and, below-right, previous cell) is held.
-            let mut after_held = 0u64;
-            let mut before_held = 0u64;
-            let mut col0_open = 0usize;
-            let mut col0_open_cell = None;
-            for row in 0..suits {
-                if !held_by(frozen, Some(cell(row, 0))) {
-                    col0_open += 1;
-                    col0_open_cell = Some(cell(row, 0));
-                }
-            }
+            let held = |x: u8| ((u128::from(frozen) | 1 << NO_CELL) >> x) & 1 != 0;
+            let column0_open = self.column0[..self.suits].iter().any(|&x| !held(x));
+            let (mut settled, mut before_held) = (0u64, 0u64);
             for code in codes(frozen) {
-                if held_by(frozen, after[code]) {
-                    after_held |= 1 << code;
-                }
-                if held_by(frozen, before[code]) {
-                    before_held |= 1 << code;
-                }
+                settled |= u64::from(held(self.after[code])) << code;
+                before_held |= u64::from(held(self.before[code])) << code;
             }
-            let settled = frozen & after_held;
-            let mut next = 0u64;
-            for code in codes(frozen) {
-                let card = Card::from_code(code as u8);
-                if hosts[code] & !settled != 0 {
-                    continue;
-                }
-                if below_right && card.rank() < rules.top {
-                    let successor = 1u64 << (code + 1);
-                    if successor & frozen & before_held == 0 {
-                        continue;
-                    }
-                }
-                if card.rank() == base {
-                    // Every column-0 cell but its own held.
-                    let own = self.place_of(card);
-                    let open_elsewhere = match col0_open {
-                        0 => false,
-                        1 => col0_open_cell != own,
-                        _ => true,
-                    };
-                    if open_elsewhere {
-                        continue;
-                    }
-                }
-                next |= 1 << code;
-            }
+            let next = codes(frozen)
+                .filter(|&code| !self.breaks(code, frozen, settled, before_held, column0_open))
+                .fold(0u64, |set, code| set | 1 << code);
             if next == frozen {
-                break;
+                return frozen;
             }
             frozen = next;
         }
-        frozen
     }
 }

@@ -53,7 +53,7 @@ pub(super) fn search_last_round(
     let orders = orders(start.rules().accepts);
     let mut searches = Vec::with_capacity(orders.len());
     for &order in orders {
-        match RoundSearch::start(start, order, true, stats) {
+        match RoundSearch::start(start, order, true, max_keys, stats) {
             Ok(search) => searches.push(search),
             // The start alone decides the round, whatever the order.
             Err((_, end)) => return end,

@@ -97,7 +97,6 @@ impl KeySet {
     }
 
     /// Keys stored.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
