@@ -36,8 +36,8 @@ fn a_board_game_goes_on_from_where_its_steps_left_it() {
     for name in ON_BOARD {
         let rules = GAMES.iter().find(|r| r.game == name).unwrap();
         let mut answered = 0;
-        // Spaces and Aces wins few of its games, and those few mostly slowly: the
-        // ones won within the nodes (docs/data/pysol-spaces-and-aces-1-1000-60s.csv).
+        // Spaces and Aces leaves about a third of its games undecided: games it wins
+        // within the nodes (docs/data/pysol-spaces-and-aces-1-1000-60s.csv).
         let numbers: Vec<u32> = if name == "spaces-and-aces" {
             vec![2, 24, 28, 31, 45, 47, 50]
         } else {
