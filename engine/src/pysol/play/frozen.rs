@@ -101,6 +101,19 @@ impl BoardPosition {
     }
 }
 
+/// Whether `frozen` holds the cell whose occupant is `x` ([`NO_CELL`] always, [`EMPTY`]
+/// never).
+#[inline(always)]
+fn held(frozen: u64, x: u8) -> bool {
+    ((u128::from(frozen) | 1 << NO_CELL) >> x) & 1 != 0
+}
+
+/// `bit` and the card `neighbour` ([`NO_CELL`] or [`EMPTY`]: none), as a set.
+#[inline(always)]
+fn with_neighbour(bit: u64, neighbour: u8) -> u64 {
+    bit | (u128::from(1u64) << neighbour) as u64
+}
+
 /// What the frozen set of one board depends on: each card's hosts (the cards it may
 /// follow) and what stands after it, before it (the right-neighbour rule) and in
 /// column 0, with the inverse of the neighbour relations.
@@ -226,17 +239,23 @@ impl Relations {
             || (rank == self.base && column0_open)
     }
 
-    /// The largest frozen set: every card checked once, and again only when a card it
-    /// depends on leaves the set (a greatest fixed point by a work list).
-    fn largest_frozen(&self) -> u64 {
-        let held = |frozen: u64, x: u8| ((u128::from(frozen) | 1 << NO_CELL) >> x) & 1 != 0;
-        let mut frozen = self.on_board;
+    /// Of the cards of `frozen`: those whose next cell `frozen` holds (settled), those
+    /// whose previous cell it holds, and whether a column-0 cell is left open.
+    fn holds(&self, frozen: u64) -> (u64, u64, bool) {
         let (mut settled, mut before_held) = (0u64, 0u64);
         for code in codes(frozen) {
             settled |= u64::from(held(frozen, self.after[code])) << code;
             before_held |= u64::from(held(frozen, self.before[code])) << code;
         }
-        let mut column0_open = self.column0[..self.suits].iter().any(|&x| !held(frozen, x));
+        let column0_open = self.column0[..self.suits].iter().any(|&x| !held(frozen, x));
+        (settled, before_held, column0_open)
+    }
+
+    /// The largest frozen set: every card checked once, and again only when a card it
+    /// depends on leaves the set (a greatest fixed point by a work list).
+    fn largest_frozen(&self) -> u64 {
+        let mut frozen = self.on_board;
+        let (mut settled, mut before_held, mut column0_open) = self.holds(frozen);
         let mut check = frozen;
         while check != 0 {
             let code = check.trailing_zeros() as usize;
@@ -250,11 +269,7 @@ impl Relations {
             frozen &= !bit;
             // The cards no longer settled: this one, and the one whose next cell it
             // holds; the cards that may follow them are checked again.
-            let mut unsettled = settled & bit;
-            let left = self.left_of[code];
-            if left < NO_CELL {
-                unsettled |= settled & (1 << left);
-            }
+            let unsettled = settled & with_neighbour(bit, self.left_of[code]);
             settled &= !unsettled;
             for lost in codes(unsettled) {
                 check |= self.hosted_by(lost) & frozen;
@@ -262,11 +277,7 @@ impl Relations {
             if self.accepts == Accepts::SuccessorOrBelowRight {
                 // Likewise for the cell before: the predecessors of the cards whose
                 // previous cell it held, or of itself, are checked again.
-                let mut unheld = before_held & bit;
-                let right = self.right_of[code];
-                if right < NO_CELL {
-                    unheld |= before_held & (1 << right);
-                }
+                let unheld = before_held & with_neighbour(bit, self.right_of[code]);
                 before_held &= !unheld;
                 for lost in codes(unheld) {
                     if (lost & 15) as u8 > self.base {
@@ -288,13 +299,7 @@ impl Relations {
     fn largest_frozen_by_passes(&self) -> u64 {
         let mut frozen = self.on_board;
         loop {
-            let held = |x: u8| ((u128::from(frozen) | 1 << NO_CELL) >> x) & 1 != 0;
-            let column0_open = self.column0[..self.suits].iter().any(|&x| !held(x));
-            let (mut settled, mut before_held) = (0u64, 0u64);
-            for code in codes(frozen) {
-                settled |= u64::from(held(self.after[code])) << code;
-                before_held |= u64::from(held(self.before[code])) << code;
-            }
+            let (settled, before_held, column0_open) = self.holds(frozen);
             let next = codes(frozen)
                 .filter(|&code| !self.breaks(code, frozen, settled, before_held, column0_open))
                 .fold(0u64, |set, code| set | 1 << code);
