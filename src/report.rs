@@ -462,7 +462,7 @@ impl SolveJson {
             solution: solution.clone(),
             algorithm: BOARD_ALGORITHM,
             stopped: report.stopped.map(|s| s.name()),
-            seed: 0,
+            seed: report.seed,
             stats: StatsJson {
                 threads: 1,
                 ..StatsJson::from(&report.stats)

@@ -264,10 +264,11 @@ fn check(
     limit: usize,
 ) -> [u32; 4] {
     let mut searcher = BoardSearcher::with_memory(4 << 20);
-    // 1024 keys (the least a searcher keeps): the round's two searches share them.
+    // 1024 keys (the least a searcher keeps): the round's whole search and its
+    // restarts share them.
     let mut small = BoardSearcher::with_memory(1);
     // Won, lost, skipped, and decided by `small` after reaching more than its 1024 keys
-    // in all (so one of its two searches was dropped and the other went on).
+    // in all (so the whole search or the restarts were dropped and the other went on).
     let mut kinds = [0u32; 4];
     for seed in seeds {
         let board = random_board(shape, seed);
@@ -377,8 +378,9 @@ fn every_rule_agrees_with_the_reference_in_the_first_round() {
             );
         }
     }
+    // 4 of the 7,500 rounds (a path taken, not a rate).
     assert!(
-        dropped_in_all >= 5,
+        dropped_in_all >= 3,
         "rounds decided after a search was dropped for memory: {dropped_in_all}"
     );
 }

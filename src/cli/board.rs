@@ -51,6 +51,7 @@ pub fn board_options(
         max_nodes: options.max_nodes,
         time_limit: options.time_limit,
         memory_limit: Some(memory),
+        seed: options.seed,
         ..SolveOptions::default()
     })
 }
@@ -106,7 +107,7 @@ pub fn board_report(report: &BoardReport) -> SolveReport {
         stats: report.stats,
         algorithm: Algorithm::Auto,
         stopped: report.stopped,
-        seed: 0,
+        seed: report.seed,
         dfs: DfsOptions::default(),
         threads: 1,
         rounds: (report.redeals > 0).then(|| RoundsReport {

@@ -1,7 +1,8 @@
 //! Best-first search of one round of a board: the positions reached are kept (packed,
 //! with the move that first reached each and its parent), and the next one expanded is
 //! the most promising by the search's [`Order`], the earliest reached first among
-//! equals. A search can be run in slices ([`RoundSearch::run`]), so that several
+//! equals, or, for a search with a seed (`restarts.rs`), the one whose key hashes
+//! highest with the seed. A search can be run in slices ([`RoundSearch::run`]), so that several
 //! searches of one round can share its time (`portfolio.rs`).
 //!
 //! Why: in these games a gap takes many cards, so the rounds' spaces are far larger
@@ -26,8 +27,7 @@ use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
 use crate::search::visited::key_set::{Insert, KeySet};
 use crate::tuning::CHECK_INTERVAL;
-use crate::zobrist;
-use std::cmp::Reverse;
+use crate::zobrist::{self, Key};
 use std::collections::BinaryHeap;
 
 /// What a best-first search expands first. Every order counts the cards in the rows'
@@ -49,14 +49,28 @@ pub(super) enum Order {
 impl Order {
     /// The priority of `pos` (higher first).
     #[inline(always)]
-    fn priority(self, pos: &BoardPosition) -> u16 {
+    fn priority(self, pos: &BoardPosition) -> u32 {
         let (runs, ready) = pos.progress();
+        let (runs, ready) = (u32::from(runs), u32::from(ready));
         match self {
             Order::Runs => 2 * runs + ready,
-            Order::RunsThenMoves => 16 * (2 * runs + ready) + pos.mobility().min(15),
-            Order::ReadyThenMoves => 16 * (runs + ready) + pos.mobility().min(15),
+            Order::RunsThenMoves => 16 * (2 * runs + ready) + u32::from(pos.mobility().min(15)),
+            Order::ReadyThenMoves => 16 * (runs + ready) + u32::from(pos.mobility().min(15)),
         }
     }
+}
+
+/// The queue's order of entry `at`, of key `key`, at `priority`: higher priority
+/// first, then the earliest reached (`seed` 0) or the highest hash of the key and
+/// `seed` (a tie-break of its own for each seed, `restarts.rs`).
+#[inline(always)]
+fn queue_key(priority: u32, at: u32, seed: u64, key: Key) -> (u64, u32) {
+    let tie = if seed == 0 {
+        u32::MAX - at
+    } else {
+        zobrist::index_hash(key ^ Key::from(seed)) as u32
+    };
+    (u64::from(priority) << 32 | u64::from(tie), at)
 }
 
 /// A position reached.
@@ -95,7 +109,7 @@ impl Round {
         stats: &mut SearchStats,
     ) -> (Round, RoundEnd) {
         let mut search =
-            match RoundSearch::start(start, Order::Runs, last_round, max_entries, stats) {
+            match RoundSearch::start(start, Order::Runs, last_round, max_entries, 0, stats) {
                 Ok(search) => search,
                 Err((round, end)) => return (round, end),
             };
@@ -141,18 +155,21 @@ pub(super) struct RoundSearch {
     order: Order,
     last_round: bool,
     seen: KeySet,
-    open: BinaryHeap<(u16, Reverse<u32>)>,
+    open: BinaryHeap<(u64, u32)>,
+    seed: u64,
     moves: MoveList<BOARD_MAX_MOVES>,
 }
 
 impl RoundSearch {
-    /// A search from `start` in `order`, or the round's end when the start alone
-    /// decides it (won, or in the last round frozen out of place).
+    /// A search from `start` in `order`, equals taken earliest first (`seed` 0) or by
+    /// a hash of their keys and `seed`; or the round's end when the start alone decides
+    /// it (won, or in the last round frozen out of place).
     pub(super) fn start(
         start: &BoardPosition,
         order: Order,
         last_round: bool,
         max_keys: usize,
+        seed: u64,
         stats: &mut SearchStats,
     ) -> Result<RoundSearch, (Round, RoundEnd)> {
         let round = Round {
@@ -181,7 +198,8 @@ impl RoundSearch {
                 seen.insert(start.key());
                 seen
             },
-            open: BinaryHeap::from([(order.priority(start), Reverse(0))]),
+            open: BinaryHeap::from([queue_key(order.priority(start), 0, seed, start.key())]),
+            seed,
             moves: MoveList::default(),
         })
     }
@@ -199,7 +217,7 @@ impl RoundSearch {
         let until = stats.nodes.saturating_add(nodes);
         let round = &mut self.round;
         while stats.nodes < until {
-            let Some((_, Reverse(at))) = self.open.pop() else {
+            let Some((_, at)) = self.open.pop() else {
                 return Some(RoundEnd::Exhausted);
             };
             let mut pos = BoardPosition::unpack(round.rules, &round.entries[at as usize].packed);
@@ -245,7 +263,12 @@ impl RoundSearch {
                         stats.wins += 1;
                         return Some(RoundEnd::Won(round.line_to(child as usize)));
                     }
-                    self.open.push((self.order.priority(&pos), Reverse(child)));
+                    self.open.push(queue_key(
+                        self.order.priority(&pos),
+                        child,
+                        self.seed,
+                        pos.key(),
+                    ));
                 } else {
                     stats.tt_hits += 1;
                 }

@@ -28,6 +28,7 @@ mod frozen;
 mod played;
 mod portfolio;
 mod position;
+mod restarts;
 mod search;
 
 pub use played::{board_line_steps, solve_board_rest, BoardGameState};
@@ -283,6 +284,8 @@ pub struct BoardReport {
     pub redeals: u8,
     /// What the search of the first round alone found.
     pub first_round: Verdict,
+    /// The seed of the restarts' tie-breaks (`SolveOptions::seed`).
+    pub seed: u64,
 }
 
 impl BoardReport {
@@ -355,7 +358,7 @@ pub fn solve_board_from(
 ) -> Result<BoardReport, BoardSolveError> {
     let redeals = if stream.is_some() { redeals } else { 0 };
     let memory = options.memory_limit.unwrap_or(crate::DEFAULT_TABLE_BYTES);
-    let mut searcher = BoardSearcher::with_memory(memory);
+    let mut searcher = BoardSearcher::with_memory(memory).with_seed(options.seed);
     let budget = Budget::new(options.max_nodes, options.time_limit, controls.cancel)
         .with_progress(controls.progress)
         .with_pause(controls.pause);
@@ -378,5 +381,6 @@ pub fn solve_board_from(
         stopped,
         redeals,
         first_round,
+        seed: options.seed,
     })
 }

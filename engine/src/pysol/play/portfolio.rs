@@ -1,34 +1,36 @@
-//! A round without redeals searched by one best-first search per [`Order`] of the
-//! rule's [`orders`], taking turns of [`SLICE`] positions: the round ends with the
-//! first search that wins or is exhausted.
+//! A round without redeals searched two ways taking turns of [`SLICE`] positions: one
+//! whole best-first search in the first [`Order`] of the rule's [`orders`], and
+//! restarts in its orders in turn (`restarts.rs`). The round ends with the first to
+//! win or to exhaust it.
 //!
 //! Why: in such a round only a win or the round's end matters (no redeal is taken
-//! from its positions), and which games a best-first search wins within a time depends
-//! much on its order. Under "any higher card of the suit" and "the next rank, any
-//! suit", two orders that break ties by the legal moves win largely different games,
-//! and two searches sharing the time win more than either alone; under the
-//! right-neighbour rule one search in [`Order::Runs`] won more (docs/performance.md,
-//! "The games played on their own boards").
+//! from its positions). The restarts win most games within a second, the whole search
+//! within minutes or not at all, but only the whole search can exhaust a round larger
+//! than a restart's allowance (docs/performance.md, "The games played on their own
+//! boards": "Restarts"). Under "any higher card of the suit" and "the next rank, any
+//! suit" the orders break ties by the legal moves; under the right-neighbour rule
+//! [`Order::Runs`] won more.
 //!
 //! Invariants:
-//! - Each search is a whole graph search of the round with its own set of keys, so
-//!   the first to be exhausted proves the round lost (with the frozen-card cut, as
-//!   `best_first.rs` says): `Exhausted` stays exact. A win is a line of one search and
-//!   replays from the start.
-//! - The searches share the memory: while several run, each holds at most its share
-//!   of `max_keys`; one that would hold more is dropped (its memory freed) unless it is
-//!   the last, which may then hold them all. So the round is exhausted within the same
-//!   memory as one search, at up to twice the positions.
-//! - Deterministic: turns are counted in positions, never in time.
+//! - The whole search and each restart are graph searches of the round with their own
+//!   sets of keys, so the first to be exhausted proves the round lost (with the
+//!   frozen-card cut, as `best_first.rs` says): `Exhausted` stays exact. A win is a
+//!   line of one search and replays from the start.
+//! - They share the memory: while both run, each holds at most half of `max_keys`;
+//!   the one that would hold more is dropped (its memory freed) and the other may then
+//!   hold them all. So the round is exhausted within the same memory as one search.
+//! - Deterministic: turns and allowances are counted in positions, never in time, and
+//!   the restarts' tie-breaks come from the seed given.
 
 use super::best_first::{Order, RoundEnd, RoundSearch};
 use super::position::BoardPosition;
+use super::restarts::Restarts;
 use crate::pysol::Accepts;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
 
-/// The orders of the searches of a round without redeals under `accepts`, in turn
-/// order.
+/// The orders of a round without redeals under `accepts`: the whole search's first,
+/// the restarts' in turn.
 fn orders(accepts: Accepts) -> &'static [Order] {
     match accepts {
         Accepts::HigherSameSuit | Accepts::AnySuitSuccessor => {
@@ -43,34 +45,52 @@ fn orders(accepts: Accepts) -> &'static [Order] {
 const SLICE: u64 = 1 << 14;
 
 /// The round from `start`, with no redeal after it: won, exhausted, or stopped by
-/// `budget` or the memory (at most `max_keys` keys in all).
+/// `budget` or the memory (at most `max_keys` keys in all). The restarts' tie-breaks
+/// are drawn from `seed`.
 pub(super) fn search_last_round(
     start: &BoardPosition,
     max_keys: usize,
+    seed: u64,
     budget: &Budget,
     stats: &mut SearchStats,
 ) -> RoundEnd {
     let orders = orders(start.rules().accepts);
-    let mut searches = Vec::with_capacity(orders.len());
-    for &order in orders {
-        match RoundSearch::start(start, order, true, max_keys, stats) {
-            Ok(search) => searches.push(search),
-            // The start alone decides the round, whatever the order.
-            Err((_, end)) => return end,
-        }
-    }
-    let mut turn = 0;
+    let mut whole = match RoundSearch::start(start, orders[0], true, max_keys, 0, stats) {
+        Ok(search) => Some(search),
+        // The start alone decides the round, whatever the search.
+        Err((_, end)) => return end,
+    };
+    let mut restarts = Some(Restarts::new(start, orders, seed));
     loop {
-        let share = max_keys / searches.len();
-        match searches[turn].run(SLICE, share, budget, stats) {
-            None => turn += 1,
-            Some(RoundEnd::Stopped(StopReason::MemoryLimit)) if searches.len() > 1 => {
-                searches.remove(turn);
+        if let Some(search) = &mut whole {
+            let share = if restarts.is_some() {
+                max_keys / 2
+            } else {
+                max_keys
+            };
+            match search.run(SLICE, share, budget, stats) {
+                None => {}
+                // Too large for its share: the restarts go on alone, with all of it.
+                Some(RoundEnd::Stopped(StopReason::MemoryLimit)) if restarts.is_some() => {
+                    whole = None
+                }
+                Some(end) => return end,
             }
-            Some(end) => return end,
         }
-        if turn >= searches.len() {
-            turn = 0;
+        if let Some(search) = &mut restarts {
+            let share = if whole.is_some() {
+                max_keys / 2
+            } else {
+                max_keys
+            };
+            match search.run(SLICE, share, budget, stats) {
+                None => {}
+                // Their allowance outgrew their share: the whole search goes on alone.
+                Some(RoundEnd::Stopped(StopReason::MemoryLimit)) if whole.is_some() => {
+                    restarts = None
+                }
+                Some(end) => return end,
+            }
         }
     }
 }

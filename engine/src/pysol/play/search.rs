@@ -116,6 +116,8 @@ pub struct BoardSearcher {
     table: TranspositionTable,
     /// Most positions a round's enumeration keeps (its memory bound).
     max_entries: usize,
+    /// What the restarts of a round without redeals draw their tie-breaks from.
+    seed: u64,
 }
 
 /// About how many bytes one position kept by a round's search takes (its entry, its
@@ -130,7 +132,13 @@ impl BoardSearcher {
             dfs: DepthFirst::default(),
             table: TranspositionTable::with_budget(bytes),
             max_entries: (bytes / BYTES_PER_ENTRY).max(1024),
+            seed: 0,
         }
+    }
+
+    /// The same searcher, its restarts' tie-breaks drawn from `seed` (`restarts.rs`).
+    pub fn with_seed(self, seed: u64) -> BoardSearcher {
+        BoardSearcher { seed, ..self }
     }
 
     /// Searches `start` with `redeals` redeals drawn from `stream` (`None`: none).
@@ -158,7 +166,7 @@ impl BoardSearcher {
         let left = if stream.is_some() { redeals } else { 0 };
         if left == 0 {
             // A round without redeals: the searches of `portfolio.rs` share it.
-            return match search_last_round(start, self.max_entries, budget, stats) {
+            return match search_last_round(start, self.max_entries, self.seed, budget, stats) {
                 RoundEnd::Won(line) => (
                     BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect()),
                     Verdict::Solvable,
