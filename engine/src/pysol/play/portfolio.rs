@@ -94,3 +94,24 @@ pub(super) fn search_last_round(
         }
     }
 }
+
+/// Restarts alone of the round from `start` for about `nodes` positions (keeping at
+/// most `max_keys` keys), ties drawn from `seed`: a win, an exhausted round, a stop by
+/// `budget`, or `None` when they neither won nor exhausted it. A search with redeals
+/// tries them first: a first round won is a game won as played, and most are won so
+/// within a second.
+pub(super) fn restarts_of_round(
+    start: &BoardPosition,
+    nodes: u64,
+    max_keys: usize,
+    seed: u64,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> Option<RoundEnd> {
+    let mut restarts = Restarts::new(start, orders(start.rules().accepts), seed);
+    match restarts.run(nodes, max_keys, budget, stats) {
+        // Their allowances outgrew the memory: the passes go on.
+        Some(RoundEnd::Stopped(StopReason::MemoryLimit)) => None,
+        end => end,
+    }
+}

@@ -26,12 +26,17 @@
 //! growing from [`FIRST_CAP`] by [`CAP_GROWTH`] up to a third of the memory's
 //! positions (a round, the next one and the candidates are kept at once): a game whose
 //! first round is too large to search in its time still has its redeals tried, as a
-//! player would, and the last pass is exact.
+//! player would, and the last pass is exact. Before the passes, restarts of the first
+//! round alone (`restarts.rs`) run for [`FIRST_RESTARTS`] positions: a first round
+//! won is a game won as played, and they win most first rounds within a second. Their
+//! frozen-card cut is sound there (it cuts positions from which no line of the round
+//! wins, and they look only for a win of the round); what they prove lost is left to
+//! the passes.
 //!
 //! Invariant: every line returned replays from the start it was asked about.
 
 use super::best_first::{Round, RoundEnd};
-use super::portfolio::search_last_round;
+use super::portfolio::{restarts_of_round, search_last_round};
 use super::position::{BoardPosition, BOARD_MAX_MOVES};
 use super::BoardStep;
 use crate::moves::{Move, MoveList};
@@ -104,6 +109,10 @@ pub enum BoardOutcome {
     Unknown(StopReason),
 }
 
+/// Positions the restarts of a first round reach before a search with redeals goes on
+/// to its passes (about a second).
+const FIRST_RESTARTS: u64 = 1 << 20;
+
 /// Positions a round keeps in the first pass of a search with redeals.
 const FIRST_CAP: usize = 1 << 20;
 /// How much the cap grows from one pass to the next (the passes before the last cost
@@ -174,6 +183,25 @@ impl BoardSearcher {
                 RoundEnd::Exhausted => (BoardOutcome::Lost, Verdict::Unsolvable),
                 RoundEnd::Stopped(reason) => (BoardOutcome::Unknown(reason), Verdict::Unknown),
             };
+        }
+        // Restarts of the first round first: a first round won is won as played (a
+        // round they exhaust is searched again below, a small one).
+        match restarts_of_round(
+            start,
+            FIRST_RESTARTS,
+            self.max_entries,
+            self.seed,
+            budget,
+            stats,
+        ) {
+            Some(RoundEnd::Won(line)) => {
+                let line = line.into_iter().map(BoardStep::Move).collect();
+                return (BoardOutcome::Won(line), Verdict::Solvable);
+            }
+            Some(RoundEnd::Stopped(reason)) => {
+                return (BoardOutcome::Unknown(reason), Verdict::Unknown)
+            }
+            Some(RoundEnd::Exhausted) | None => {}
         }
         // With redeals, the rounds are searched again with ever more positions kept
         // a round (see the module doc): a round too large for the cap still has its
