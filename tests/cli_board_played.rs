@@ -21,7 +21,7 @@ fn solve(game: &str, extra: &[&str]) -> Value {
     let nodes = if game.starts_with("jungle") {
         "1500000"
     } else {
-        "400000"
+        "600000"
     };
     let mut args = vec!["solve", "--pysol", game, "--json", "--nodes", nodes];
     args.extend_from_slice(extra);
@@ -96,7 +96,7 @@ fn a_board_games_review_and_bad_steps() {
     let file = write_steps(&line[..6]);
     let path = file.path().to_str().unwrap();
     let (code, review, err) = gaps_json(&[
-        "review", "--pysol", "galary:1", "--played", path, "--json", "--nodes", "400000",
+        "review", "--pysol", "galary:1", "--played", path, "--json", "--nodes", "600000",
     ]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(review["variant"], "board:galary");

@@ -191,6 +191,9 @@ fn pysolfc_module(game: PysolGame, redeals: u8, won: &BTreeSet<u64>, range: &Ran
         },
         undecided = match undecided {
             0 => String::new(),
+            1 => "# 1 number of that range was left undecided by the search's limits\n\
+                  # and is not listed: it may be winnable.\n"
+                .to_string(),
             k => format!(
                 "# {k} numbers of that range were left undecided by the search's limits\n\
                  # and are not listed: some of them may be winnable.\n"

@@ -238,6 +238,8 @@ impl Plan {
                     max_nodes: base.max_nodes,
                     time_limit: base.time_limit,
                     memory_limit: run.memory_mb.map(|mb| mb << 20),
+                    // The restarts' tie-breaks (docs/engine.md).
+                    seed: base.seed,
                     ..SolveOptions::default()
                 };
                 // Validation stored at most the game's own redeals (0..=2).
