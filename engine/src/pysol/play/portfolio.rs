@@ -44,6 +44,33 @@ fn orders(accepts: Accepts) -> &'static [Order] {
 /// `CHECK_INTERVAL` positions within it).
 const SLICE: u64 = 1 << 14;
 
+/// One of the two ways a round without redeals is searched, taking turns.
+// Two of them live a round, in one vector: their sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+enum Member {
+    /// The whole search.
+    Whole(RoundSearch),
+    /// The restarts (which end stopped by the memory when their allowance outgrows
+    /// their share).
+    Restarts(Restarts),
+}
+
+impl Member {
+    /// Goes on for about `nodes` positions, holding at most `max_keys` keys.
+    fn run(
+        &mut self,
+        nodes: u64,
+        max_keys: usize,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Option<RoundEnd> {
+        match self {
+            Member::Whole(search) => search.run(nodes, max_keys, budget, stats),
+            Member::Restarts(restarts) => restarts.run(nodes, max_keys, budget, stats),
+        }
+    }
+}
+
 /// The round from `start`, with no redeal after it: won, exhausted, or stopped by
 /// `budget` or the memory (at most `max_keys` keys in all). The restarts' tie-breaks
 /// are drawn from `seed`.
@@ -55,42 +82,28 @@ pub(super) fn search_last_round(
     stats: &mut SearchStats,
 ) -> RoundEnd {
     let orders = orders(start.rules().accepts);
-    let mut whole = match RoundSearch::start(start, orders[0], true, max_keys, 0, stats) {
-        Ok(search) => Some(search),
+    let whole = match RoundSearch::start(start, orders[0], true, max_keys, 0, stats) {
+        Ok(search) => search,
         // The start alone decides the round, whatever the search.
         Err((_, end)) => return end,
     };
-    let mut restarts = Some(Restarts::new(start, orders, seed));
+    let mut members = vec![
+        Member::Whole(whole),
+        Member::Restarts(Restarts::new(start, orders, seed)),
+    ];
+    let mut turn = 0;
     loop {
-        if let Some(search) = &mut whole {
-            let share = if restarts.is_some() {
-                max_keys / 2
-            } else {
-                max_keys
-            };
-            match search.run(SLICE, share, budget, stats) {
-                None => {}
-                // Too large for its share: the restarts go on alone, with all of it.
-                Some(RoundEnd::Stopped(StopReason::MemoryLimit)) if restarts.is_some() => {
-                    whole = None
-                }
-                Some(end) => return end,
+        let share = max_keys / members.len();
+        match members[turn].run(SLICE, share, budget, stats) {
+            None => turn += 1,
+            // Too large for its share: the other goes on alone, with all of it.
+            Some(RoundEnd::Stopped(StopReason::MemoryLimit)) if members.len() > 1 => {
+                members.remove(turn);
             }
+            Some(end) => return end,
         }
-        if let Some(search) = &mut restarts {
-            let share = if whole.is_some() {
-                max_keys / 2
-            } else {
-                max_keys
-            };
-            match search.run(SLICE, share, budget, stats) {
-                None => {}
-                // Their allowance outgrew their share: the whole search goes on alone.
-                Some(RoundEnd::Stopped(StopReason::MemoryLimit)) if whole.is_some() => {
-                    restarts = None
-                }
-                Some(end) => return end,
-            }
+        if turn >= members.len() {
+            turn = 0;
         }
     }
 }
