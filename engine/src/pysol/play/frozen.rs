@@ -93,11 +93,80 @@ impl BoardPosition {
 
     /// The largest frozen set, as a bit set of card codes.
     fn frozen_mask(&self) -> u64 {
+        if self.rules().accepts == Accepts::SuccessorOrBelowRight {
+            if let Some(frozen) = self.frozen_whole_suits() {
+                #[cfg(debug_assertions)]
+                assert_eq!(frozen, Relations::of(self).largest_frozen(), "frozen suits");
+                return frozen;
+            }
+        }
         let board = Relations::of(self);
         let frozen = board.largest_frozen();
         #[cfg(debug_assertions)]
         assert_eq!(frozen, board.largest_frozen_by_passes(), "frozen set");
         frozen
+    }
+}
+
+impl BoardPosition {
+    /// [`BoardPosition::frozen_mask`] under [`Accepts::SuccessorOrBelowRight`], whose
+    /// frozen sets are whole suits: a card above the base rank stays only with its
+    /// predecessor, one below the top only with its successor (module doc), so of a
+    /// suit whose cards are all on the board every card is frozen or none. Suits are
+    /// dropped, pass after pass, until none breaks: a few hundred reads, where the
+    /// general computation builds every card's relations first (about half of the
+    /// search's time in Galary and Free Parking, docs/performance.md). `None` when a
+    /// card in play is off the board.
+    fn frozen_whole_suits(&self) -> Option<u64> {
+        let rules = self.rules();
+        let (suits, row_len) = (rules.suits as usize, rules.row_len());
+        let (base, top) = (rules.base, rules.top);
+        let suit_cards = ranks(base, top + 1);
+        let mut places = [[0 as Cell; 16]; 4];
+        for (suit, places) in places.iter_mut().enumerate().take(suits) {
+            for rank in base..=top {
+                places[rank as usize] = self.place_of(Card::new(suit as u8, rank))?;
+            }
+        }
+        // Whether cell `c` (`None`: not there, which nothing moves into) holds a card
+        // of `frozen`.
+        let held = |frozen: u64, c: Option<Cell>| match c {
+            None => true,
+            Some(c) => self
+                .card_on(c)
+                .is_some_and(|card| frozen >> card.code() & 1 != 0),
+        };
+        // The cell after a card, and the cell before it (a row's first cell's is the
+        // row above's last; column 1's is column 0, which takes the base rank only).
+        let after = |at: Cell| (col_of(at) + 1 < row_len).then(|| at + 1);
+        let before = |at: Cell| match (row_of(at), col_of(at)) {
+            (row, 0) if row > 0 => Some(cell(row - 1, row_len - 1)),
+            (_, 0 | 1) => None,
+            (row, col) => Some(cell(row, col - 1)),
+        };
+        let mut frozen = (0..suits).fold(0u64, |set, suit| set | suit_cards << (16 * suit));
+        loop {
+            let column0_open = (0..suits).any(|row| !held(frozen, Some(cell(row, 0))));
+            let mut next = frozen;
+            for (suit, places) in places.iter().enumerate().take(suits) {
+                let cards = suit_cards << (16 * suit);
+                if frozen & cards == 0 {
+                    continue;
+                }
+                let breaks = (base..=top).any(|rank| {
+                    (rank == base && column0_open)
+                        || (rank > base && !held(frozen, after(places[rank as usize - 1])))
+                        || (rank < top && !held(frozen, before(places[rank as usize + 1])))
+                });
+                if breaks {
+                    next &= !cards;
+                }
+            }
+            if next == frozen {
+                return Some(frozen);
+            }
+            frozen = next;
+        }
     }
 }
 
