@@ -106,9 +106,7 @@ impl BoardPosition {
         assert_eq!(frozen, board.largest_frozen_by_passes(), "frozen set");
         frozen
     }
-}
 
-impl BoardPosition {
     /// [`BoardPosition::frozen_mask`] under [`Accepts::SuccessorOrBelowRight`], whose
     /// frozen sets are whole suits: a card above the base rank stays only with its
     /// predecessor, one below the top only with its successor (module doc), so of a
@@ -128,25 +126,11 @@ impl BoardPosition {
                 places[rank as usize] = self.place_of(Card::new(suit as u8, rank))?;
             }
         }
-        // Whether cell `c` (`None`: not there, which nothing moves into) holds a card
-        // of `frozen`.
-        let held = |frozen: u64, c: Option<Cell>| match c {
-            None => true,
-            Some(c) => self
-                .card_on(c)
-                .is_some_and(|card| frozen >> card.code() & 1 != 0),
-        };
-        // The cell after a card, and the cell before it (a row's first cell's is the
-        // row above's last; column 1's is column 0, which takes the base rank only).
-        let after = |at: Cell| (col_of(at) + 1 < row_len).then(|| at + 1);
-        let before = |at: Cell| match (row_of(at), col_of(at)) {
-            (row, 0) if row > 0 => Some(cell(row - 1, row_len - 1)),
-            (_, 0 | 1) => None,
-            (row, col) => Some(cell(row, col - 1)),
-        };
+        // Whether `frozen` holds cell `c` (`None`: not there).
+        let holds = |frozen: u64, c: Option<Cell>| held(frozen, self.occupant(c));
         let mut frozen = (0..suits).fold(0u64, |set, suit| set | suit_cards << (16 * suit));
         loop {
-            let column0_open = (0..suits).any(|row| !held(frozen, Some(cell(row, 0))));
+            let column0_open = (0..suits).any(|row| !holds(frozen, Some(cell(row, 0))));
             let mut next = frozen;
             for (suit, places) in places.iter().enumerate().take(suits) {
                 let cards = suit_cards << (16 * suit);
@@ -154,9 +138,10 @@ impl BoardPosition {
                     continue;
                 }
                 let breaks = (base..=top).any(|rank| {
+                    let place = |rank: u8| places[rank as usize];
                     (rank == base && column0_open)
-                        || (rank > base && !held(frozen, after(places[rank as usize - 1])))
-                        || (rank < top && !held(frozen, before(places[rank as usize + 1])))
+                        || (rank > base && !holds(frozen, cell_after(place(rank - 1), row_len)))
+                        || (rank < top && !holds(frozen, cell_before(place(rank + 1), row_len)))
                 });
                 if breaks {
                     next &= !cards;
@@ -167,6 +152,37 @@ impl BoardPosition {
             }
             frozen = next;
         }
+    }
+}
+
+impl BoardPosition {
+    /// What stands in cell `c`, as a bit that [`held`] tests: a card's code,
+    /// [`NO_CELL`] (`None`: nothing moves into a cell that is not there) or [`EMPTY`]
+    /// (a gap).
+    #[inline(always)]
+    fn occupant(&self, c: Option<Cell>) -> u8 {
+        match c {
+            None => NO_CELL,
+            Some(c) => self.card_on(c).map_or(EMPTY, |card| card.code()),
+        }
+    }
+}
+
+/// The cell after `at` in its row of `row_len` cells (`None` after the last).
+#[inline(always)]
+fn cell_after(at: Cell, row_len: usize) -> Option<Cell> {
+    (col_of(at) + 1 < row_len).then(|| cell(row_of(at), col_of(at) + 1))
+}
+
+/// The cell before `at` under the right-neighbour rule: a row's first cell's is the
+/// row above's last, and column 1's is none that counts (column 0 takes the base rank
+/// only, which the column-0 condition covers).
+#[inline(always)]
+fn cell_before(at: Cell, row_len: usize) -> Option<Cell> {
+    match (row_of(at), col_of(at)) {
+        (row, 0) if row > 0 => Some(cell(row - 1, row_len - 1)),
+        (_, 0 | 1) => None,
+        (row, col) => Some(cell(row, col - 1)),
     }
 }
 
@@ -211,13 +227,6 @@ impl Relations {
     fn of(pos: &BoardPosition) -> Relations {
         let rules = pos.rules();
         let (suits, row_len, base) = (rules.suits as usize, rules.row_len(), rules.base);
-        // What stands in a cell, as a bit that `held` tests: a card's code, `NO_CELL`
-        // (always held: nothing moves into a cell that is not there) or `EMPTY` (a gap,
-        // never held).
-        let occupant = |c: Option<Cell>| match c {
-            None => NO_CELL,
-            Some(c) => pos.card_on(c).map_or(EMPTY, |card| card.code()),
-        };
         let mut r = Relations {
             accepts: rules.accepts,
             base,
@@ -234,7 +243,7 @@ impl Relations {
             suits,
         };
         for row in 0..suits {
-            r.column0[row] = occupant(Some(cell(row, 0)));
+            r.column0[row] = pos.occupant(Some(cell(row, 0)));
             for col in 0..row_len {
                 let Some(card) = pos.at(row, col) else {
                     continue;
@@ -254,16 +263,12 @@ impl Relations {
                         Accepts::HigherSameSuit => ranks(base, rank) << (16 * suit),
                     }
                 };
-                r.after[code] = occupant((col + 1 < row_len).then(|| cell(row, col + 1)));
+                let at = cell(row, col);
+                r.after[code] = pos.occupant(cell_after(at, row_len));
                 if r.after[code] < NO_CELL {
                     r.left_of[r.after[code] as usize] = code as u8;
                 }
-                r.before[code] = occupant(match col {
-                    0 if row > 0 => Some(cell(row - 1, row_len - 1)),
-                    // Column 0 before it takes the base rank only (the column-0 rule).
-                    0 | 1 => None,
-                    _ => Some(cell(row, col - 1)),
-                });
+                r.before[code] = pos.occupant(cell_before(at, row_len));
                 if r.before[code] < NO_CELL {
                     r.right_of[r.before[code] as usize] = code as u8;
                 }
