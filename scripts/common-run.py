@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""Decide common 4x13 deals through the service, as a lab spreads a table over machines:
+one `POST /v1/batches` on a PostgreSQL database served by several nodes, resumable.
+
+    scripts/common-run.py --gaps target/release/gaps --deals 0 10000 \
+        --out docs/data/common-4x13-0-9999.csv \
+        --known docs/data/common-4x13-0-9999-known \
+        --faults docs/data/common-4x13-0-9999-faults.csv \
+        [--time-ms 3600000] [--nodes 2] [--memory-mb 9000] [--hours H] \
+        [--kill-every-min 45] [--stop-every-min 70] [--pg-restart-every-min 55]
+
+What it does:
+
+1. Creates the database `gaps_common_run` on 127.0.0.1:5432 unless it is there (a run
+   stopped and started again in the same server picks up where it was).
+2. Starts `--nodes` nodes on it, one solver thread each: node `n0` is `gaps serve`
+   (the HTTP API, and it runs jobs), the others `gaps worker`. Each has `--memory-mb`
+   of the machine; deepening is off (the batch is the only work).
+3. Restores the known verdicts of the folder `--known` (written by an earlier run,
+   with every win's solution) into the store's `verdicts` table, so that the batch's jobs of those deals
+   are answered from the store (`cached`) and never searched again: that is how a run
+   resumes on a new database server.
+4. Posts the batch (`seed` = first deal, `count`, `limits.time_ms`, `limits.threads` 1)
+   unless the database holds one for these deals already.
+5. Every `--save-min` minutes, and at the end: writes `--out` (deal, verdict, positions,
+   seconds, algorithm, stopped; one row per deal decided or searched to its limit) and
+   the folder `--known` (the store's verdicts of these deals, 1,000 deals a file, each
+   win's solution as its moves' cards and target cells), both from the database.
+6. Faults, on their own clocks: `kill -9` of a node (the nodes in turn, restarted
+   10 s later), a graceful stop (SIGTERM) of a node (restarted 10 s later), and a
+   restart of the PostgreSQL server (`pg_ctlcluster`, as root). Each is a line of
+   `--faults` (time, fault, node, jobs running then). 0 turns one off.
+7. Ends when every deal of the batch is done (or after `--hours`), then checks that
+   `GET /v1/stats/win-rates` counts what `--out` holds, and that no deal has two rows.
+
+Leases are the service's (30 s); `queue.max_attempts` is raised to 50 so that a long
+search interrupted by faults is not failed for it. Standard library only (and `psql`).
+"""
+
+import argparse
+import csv
+import gzip
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from harness import free_port, psql, request_json
+
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+PG_NAME = "gaps_common_run"
+PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+
+# The store's `verdicts` columns that a restore writes (everything but `updated_at`).
+VERDICT_COLUMNS = [
+    "variant", "position", "suits", "ranks", "verdict", "solution", "algorithm", "nodes",
+    "elapsed_ms", "limit_nodes", "limit_time_ms", "job_id", "limit_probes",
+    "requested_algorithm", "table_mb", "threads",
+]
+# Deals per file of the known verdicts: a file is rewritten only while its deals change.
+CHUNK = 1000
+OUT_FIELDS = ["deal", "verdict", "positions", "seconds", "algorithm", "stopped"]
+
+
+def log(msg):
+    print(time.strftime("%H:%M:%S"), msg, flush=True)
+
+
+class Node:
+    """One `gaps serve` or `gaps worker` process of the run."""
+
+    def __init__(self, args, index, port):
+        self.args, self.index, self.port = args, index, port
+        self.name = f"n{index}"
+        self.proc = None
+
+    def start(self):
+        env = dict(
+            os.environ,
+            GAPS_SOLVER__THREADS="1",
+            GAPS_SOLVER__MEMORY_MB=str(self.args.memory_mb),
+            GAPS_DEEPEN__ENABLED="false",
+            GAPS_QUEUE__MAX_ATTEMPTS="50",
+            GAPS_LOG__FILTER="warn",
+        )
+        if self.index == 0:
+            cmd = [self.args.gaps, "serve", "--database", PG_URL,
+                   "--listen", f"127.0.0.1:{self.port}"]
+            env["GAPS_QUEUE__NODE_ID"] = self.name
+        else:
+            cmd = [self.args.gaps, "worker", "--database", PG_URL, "--node-id", self.name]
+        logf = open(os.path.join(self.args.logs, f"{self.name}.log"), "a")
+        self.proc = subprocess.Popen(cmd, stdout=logf, stderr=logf, env=env)
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal(self, sig):
+        if self.alive():
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def wait_healthy(port, patience=120):
+    deadline = time.time() + patience
+    while time.time() < deadline:
+        try:
+            if request_json(port, "GET", "/healthz", timeout=5)[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit("node n0 did not become healthy")
+
+
+def ensure_database():
+    exists = psql(PG_ADMIN, f"SELECT 1 FROM pg_database WHERE datname = '{PG_NAME}'", csv=True)
+    if not exists.strip():
+        psql(PG_ADMIN, f"CREATE DATABASE {PG_NAME}")
+        log(f"created database {PG_NAME}")
+
+
+def board_of(position):
+    """card -> [row, column] of a position in the notation (rows split by `/`)."""
+    cells = {}
+    for r, row in enumerate(position.split("/")):
+        for c, card in enumerate(row.split()):
+            if card != "--":
+                cells[card] = [r, c]
+    return cells
+
+
+RANKS = "A23456789TJQK"
+
+
+def compact(position, solution):
+    """A solution as words, one a move: the card alone when it goes right of its
+    predecessor (every move but a Two's), `CARD:ROW` for a Two into column 0, and
+    `CARD:ROW:COLUMN` for anything else (never seen; kept so that nothing is lost).
+    Checked by expanding it back."""
+    if not solution:
+        return ""
+    moves = json.loads(solution)
+    cells, words = board_of(position), []
+    for m in moves:
+        card, to = m["card"], m["to"]
+        before = RANKS[RANKS.index(card[0]) - 1] + card[1]
+        if card[0] != "2" and before in cells and cells[before] == [to[0], to[1] - 1]:
+            words.append(card)
+        elif card[0] == "2" and to[1] == 0:
+            words.append(f"{card}:{to[0]}")
+        else:
+            words.append(f"{card}:{to[0]}:{to[1]}")
+        cells[card] = to
+    text = " ".join(words)
+    if json.loads(expand(position, text)) != [{"card": m["card"], "from": m["from"], "to": m["to"]} for m in moves]:
+        raise SystemExit(f"a solution does not survive its compact form: {position}")
+    return text
+
+
+def expand(position, words):
+    """The store's JSON solution back from [`compact`]'s words."""
+    if not words:
+        return ""
+    cells, moves = board_of(position), []
+    for word in words.split():
+        card, *to = word.split(":")
+        if not to:
+            r, c = cells[RANKS[RANKS.index(card[0]) - 1] + card[1]]
+            to = [r, c + 1]
+        elif len(to) == 1:
+            to = [int(to[0]), 0]
+        else:
+            to = [int(to[0]), int(to[1])]
+        moves.append({"card": card, "from": cells[card], "to": to})
+        cells[card] = to
+    return json.dumps(moves)
+
+
+def deal_positions(gaps, first, count):
+    """Deal number -> its position, from `gaps deal` (the files do not repeat them)."""
+    out = subprocess.run([gaps, "deal", "--seed", str(first), "--count", str(count), "--position"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    return {first + i: line.strip() for i, line in enumerate(out)}
+
+
+def known_files(folder):
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.startswith("known-") and f.endswith(".csv.gz")) if os.path.isdir(folder) else []
+
+
+def read_known(folder):
+    """The rows of the files in `folder` (deal, the verdict columns but the position,
+    stopped), by deal."""
+    rows = {}
+    for path in known_files(folder):
+        with gzip.open(path, "rt", newline="") as f:
+            for row in csv.DictReader(f):
+                rows[int(row["deal"])] = row
+    return rows
+
+
+def restore_known(args):
+    """Adds the verdicts of the folder `args.known` that the store does not hold;
+    returns how many the files hold."""
+    rows = read_known(args.known)
+    if not rows:
+        return 0
+    positions = deal_positions(args.gaps, min(rows), max(rows) - min(rows) + 1)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for deal, row in rows.items():
+        position = positions[deal]
+        row = dict(row, position=position, solution=expand(position, row["solution"]))
+        w.writerow([row[c] for c in VERDICT_COLUMNS])
+    cols = ", ".join(VERDICT_COLUMNS)
+    sql = (
+        "CREATE TEMP TABLE restore (LIKE verdicts INCLUDING DEFAULTS);\n"
+        f"COPY restore ({cols}) FROM STDIN WITH (FORMAT csv, NULL '');\n"
+        + buf.getvalue()
+        + "\\.\n"
+        f"INSERT INTO verdicts ({cols}) SELECT {cols} FROM restore ON CONFLICT DO NOTHING;\n"
+    )
+    done = subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", PG_URL],
+                          input=sql, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the restore failed: {done.stderr}")
+    return len(rows)
+
+
+def find_batch(first, count):
+    out = psql(PG_URL, "SELECT id FROM batches WHERE variant = 'common' AND suits = 4 AND "
+               f"ranks = 13 AND seed = {first} AND count = {count} ORDER BY seq LIMIT 1",
+               csv=True).strip()
+    return out or None
+
+
+def rows_of_batch(batch):
+    """The run's verdicts, one per deal, with the deal number (from the batch's jobs)."""
+    cols = ", ".join(f"v.{c}" for c in VERDICT_COLUMNS)
+    sql = (f"COPY (SELECT j.deal_seed AS deal, {cols} FROM jobs j JOIN verdicts v "
+           "ON v.variant = j.variant AND v.position = j.position "
+           f"WHERE j.batch_id = '{batch}' ORDER BY j.deal_seed) TO STDOUT WITH (FORMAT csv, HEADER, NULL '')")
+    text = subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", PG_URL, "-c", sql],
+                          capture_output=True, text=True, check=True).stdout
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def save(args, batch):
+    rows = rows_of_batch(batch)
+    deals = [r["deal"] for r in rows]
+    if len(deals) != len(set(deals)):
+        raise SystemExit("a deal has two verdict rows")
+    # Why a search stopped is the job's, not the store's: from this database's searched
+    # jobs, else from the files (a deal answered here from a restored verdict).
+    earlier = read_known(args.known)
+    stopped = {int(d): s for d, s in (line.split(",", 1) for line in psql(
+        PG_URL, f"SELECT deal_seed, stopped FROM jobs WHERE batch_id = '{batch}' "
+        "AND verdict = 'unknown' AND NOT cached", csv=True).splitlines())}
+    for r in rows:
+        deal = int(r["deal"])
+        known = stopped.get(deal, earlier.get(deal, {}).get("stopped", ""))
+        r["stopped"] = known if r["verdict"] == "unknown" else ""
+    os.makedirs(args.known, exist_ok=True)
+    fields = ["deal", *(c for c in VERDICT_COLUMNS if c != "position"), "stopped"]
+    chunks = {}
+    for r in rows:
+        chunks.setdefault(int(r["deal"]) // CHUNK * CHUNK, []).append(r)
+    for start, chunk in chunks.items():
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        for r in chunk:
+            w.writerow(dict(r, solution=compact(r["position"], r["solution"])))
+        path = os.path.join(args.known, f"known-{start:05d}.csv.gz")
+        # mtime 0: the same rows give the same bytes, so an unchanged chunk is not a change.
+        data = gzip.compress(buf.getvalue().encode(), compresslevel=9, mtime=0)
+        if not os.path.exists(path) or open(path, "rb").read() != data:
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(path + ".tmp", path)
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=OUT_FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({
+                "deal": r["deal"], "verdict": r["verdict"], "positions": r["nodes"],
+                "seconds": f"{float(r['elapsed_ms']) / 1000:.3f}", "algorithm": r["algorithm"],
+                "stopped": r["stopped"],
+            })
+    os.replace(tmp, args.out)
+    return rows
+
+
+def running_jobs():
+    try:
+        return psql(PG_URL, "SELECT count(*) FROM jobs WHERE state = 'running'", csv=True).strip()
+    except subprocess.CalledProcessError:
+        return "?"
+
+
+def fault(args, what, node=""):
+    new = not os.path.exists(args.faults)
+    with open(args.faults, "a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(["time", "fault", "node", "running"])
+        w.writerow([time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), what, node, running_jobs()])
+    log(f"fault: {what} {node}")
+
+
+def check_win_rates(port, rows):
+    status, body = request_json(port, "GET", "/v1/stats/win-rates")
+    mine = [r for r in body if r.get("variant") == "common" and r.get("suits") == 4
+            and r.get("ranks") == 13 and r.get("source", "positions") == "positions"
+            and r.get("redeals", 0) == 0] if status == 200 else []
+    counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("solvable", "unsolvable", "unknown")}
+    if len(mine) != 1:
+        log(f"win-rates: no single common 4x13 row ({status}): {mine}")
+        return False
+    got = {v: mine[0][v] for v in counts}
+    log(f"win-rates: {got}; the data file: {counts}")
+    return got == counts
+
+
+def main():
+    nodes = []
+    try:
+        run(nodes)
+    finally:
+        for node in nodes:
+            node.signal(signal.SIGTERM)
+
+
+def run(nodes):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--gaps", default="target/release/gaps")
+    p.add_argument("--deals", nargs=2, type=int, default=[0, 10000], metavar=("FIRST", "COUNT"))
+    p.add_argument("--time-ms", type=int, default=3600000)
+    p.add_argument("--nodes", type=int, default=2)
+    p.add_argument("--memory-mb", type=int, default=9000)
+    p.add_argument("--out", required=True)
+    p.add_argument("--known", required=True)
+    p.add_argument("--faults", required=True)
+    p.add_argument("--logs", default="target/common-run")
+    p.add_argument("--hours", type=float, default=0, help="stop after this long (0: at the end)")
+    p.add_argument("--save-min", type=float, default=10)
+    p.add_argument("--kill-every-min", type=float, default=45)
+    p.add_argument("--stop-every-min", type=float, default=70)
+    p.add_argument("--pg-restart-every-min", type=float, default=55)
+    args = p.parse_args()
+    os.makedirs(args.logs, exist_ok=True)
+    first, count = args.deals
+
+    ensure_database()
+    port = free_port()
+    nodes.extend(Node(args, i, port) for i in range(args.nodes))
+    nodes[0].start()
+    wait_healthy(port)
+    for node in nodes[1:]:
+        node.start()
+    restored = restore_known(args)
+    log(f"restored {restored} known verdicts from {args.known}")
+    batch = find_batch(first, count)
+    if batch is None:
+        body = {"variant": "common", "suits": 4, "ranks": 13, "seed": first, "count": count,
+                "limits": {"time_ms": args.time_ms, "threads": 1}}
+        status, answer = request_json(port, "POST", "/v1/batches", body)
+        if status not in (200, 201, 202):
+            raise SystemExit(f"POST /v1/batches: {status} {answer}")
+        batch = answer["id"]
+        log(f"posted batch {batch}")
+    else:
+        log(f"batch {batch} already in the database")
+
+    started = time.time()
+    clocks = {"kill": time.time(), "stop": time.time(), "pg": time.time(), "save": time.time()}
+    turn = 0
+    stop_requested = []
+    signal.signal(signal.SIGTERM, lambda *_: stop_requested.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stop_requested.append(1))
+
+    def every(key, minutes):
+        if minutes and time.time() - clocks[key] >= minutes * 60:
+            clocks[key] = time.time()
+            return True
+        return False
+
+    done = False
+    while not stop_requested:
+        time.sleep(10)
+        for node in nodes:
+            if not node.alive():
+                log(f"node {node.name} is down: started again")
+                node.start()
+                if node.index == 0:
+                    wait_healthy(port)
+        if every("kill", args.kill_every_min):
+            node = nodes[turn % len(nodes)]
+            turn += 1
+            fault(args, "kill -9", node.name)
+            node.signal(signal.SIGKILL)
+            time.sleep(10)
+            node.start()
+        if every("stop", args.stop_every_min):
+            node = nodes[turn % len(nodes)]
+            turn += 1
+            fault(args, "SIGTERM", node.name)
+            node.signal(signal.SIGTERM)
+            time.sleep(10)
+            node.start()
+        if every("pg", args.pg_restart_every_min):
+            fault(args, "postgres restart")
+            subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", "15", "main", "restart"],
+                           check=False)
+        try:
+            status, view = request_json(port, "GET", f"/v1/batches/{batch}", timeout=30)
+        except OSError:
+            continue
+        if status != 200:
+            continue
+        if every("save", args.save_min):
+            rows = save(args, batch)
+            log(f"saved {len(rows)} rows; batch: {json.dumps(view.get('counts', view))[:300]}")
+        if view.get("state") == "done" or view.get("done") == count:
+            done = True
+            break
+        if args.hours and time.time() - started > args.hours * 3600:
+            break
+    rows = save(args, batch)
+    log(f"saved {len(rows)} rows")
+    ok = True
+    if done:
+        ok = check_win_rates(port, rows)
+    if not ok:
+        raise SystemExit("the win rates and the data file disagree")
+
+
+if __name__ == "__main__":
+    main()
