@@ -30,6 +30,8 @@ What it does:
    10 s later), a graceful stop (SIGTERM) of a node (restarted 10 s later), and a
    restart of the PostgreSQL server (`pg_ctlcluster`, as root). Each is a line of
    `--faults` (time, fault, node, jobs running then). 0 turns one off.
+`scripts/common-run.py --summarize FILE` prints what a data file says (docs/performance.md).
+
 7. Ends when every deal of the batch is done (or after `--hours`), then checks that
    `GET /v1/stats/win-rates` counts what `--out` holds, and that no deal has two rows.
 
@@ -331,7 +333,58 @@ def check_win_rates(port, rows):
     return got == counts
 
 
+def wilson(wins, n, z=1.959964):
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / d
+    return (c - h, c + h)
+
+
+def percentile(values, q):
+    """The nearest-rank percentile `q` (0..100) of `values`."""
+    values = sorted(values)
+    if not values:
+        return None
+    rank = max(1, -(-len(values) * q // 100))
+    return values[int(rank) - 1]
+
+
+def summarize(path, hardest=20):
+    """What a data file says: counts, the win rate with its Wilson interval, positions
+    and seconds per deal (median, p90, p99, max) for wins and losses apart, the search
+    time in all, and the hardest deals."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    by = {v: [r for r in rows if r["verdict"] == v] for v in ("solvable", "unsolvable", "unknown")}
+    won, lost, unknown = (len(by[v]) for v in ("solvable", "unsolvable", "unknown"))
+    decided = won + lost
+    low, high = wilson(won, decided)
+    print(f"{len(rows)} deals: {won} won, {lost} lost, {unknown} unknown")
+    if decided:
+        print(f"win rate {won / decided:.2%} of the decided, Wilson 95% [{low:.2%}, {high:.2%}]")
+    for v in ("solvable", "unsolvable", "unknown"):
+        if not by[v]:
+            continue
+        for field in ("positions", "seconds"):
+            xs = [float(r[field]) for r in by[v]]
+            cells = ", ".join(f"{name} {percentile(xs, q):,.3f}" if field == "seconds" else
+                              f"{name} {int(percentile(xs, q)):,}"
+                              for name, q in (("median", 50), ("p90", 90), ("p99", 99), ("max", 100)))
+            print(f"  {v} {field}: {cells}")
+    seconds = sum(float(r["seconds"]) for r in rows)
+    print(f"search time in all: {seconds / 3600:.2f} h (one thread a deal)")
+    print("hardest by seconds:")
+    for r in sorted(rows, key=lambda r: -float(r["seconds"]))[:hardest]:
+        print(f"  {r['deal']}: {r['verdict']} by {r['algorithm']}, {int(r['positions']):,} positions, {float(r['seconds']):,.1f} s")
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--summarize":
+        summarize(sys.argv[2])
+        return
     nodes = []
     try:
         run(nodes)

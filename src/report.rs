@@ -460,7 +460,7 @@ impl SolveJson {
             variant: board_variant(game),
             verdict: report.verdict.name(),
             solution: solution.clone(),
-            algorithm: BOARD_ALGORITHM,
+            algorithm: board_algorithm(report.algorithm),
             stopped: report.stopped.map(|s| s.name()),
             seed: report.seed,
             stats: StatsJson {
@@ -560,6 +560,15 @@ pub const fn board_variant(game: PysolGame) -> &'static str {
 }
 /// The `algorithm` of its search (docs/engine.md, "PySolFC's games on their own boards").
 pub const BOARD_ALGORITHM: &str = "best-first";
+
+/// The name a board search's report gives its search: [`BOARD_ALGORITHM`], or `exact`
+/// for the exhaustive search of a round without redeals.
+pub fn board_algorithm(algorithm: gaps_engine::Algorithm) -> &'static str {
+    match algorithm {
+        gaps_engine::Algorithm::Exact => "exact",
+        _ => BOARD_ALGORITHM,
+    }
+}
 
 #[cfg(test)]
 mod tests {

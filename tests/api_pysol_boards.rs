@@ -161,6 +161,51 @@ async fn a_batch_of_a_board_game_solves_each_number_on_its_board() {
 }
 
 #[tokio::test]
+async fn a_board_games_round_is_searched_exhaustively_with_exact() {
+    // Free Parking 2's first round is won by the exhaustive search in 52,984 positions;
+    // Galary 3's is not decided within 20,000 (the search stops at its node limit).
+    let t = start().await;
+    let job = t
+        .post_job(
+            json!({"pysol": {"game": "free-parking", "number": 2}, "algorithm": "exact",
+                   "redeals": 0, "limits": {"time_ms": 60_000}}),
+            "?wait_ms=60000",
+        )
+        .await;
+    assert_eq!(
+        (
+            &job["state"],
+            &job["verdict"],
+            &job["used_algorithm"],
+            &job["redeals"]
+        ),
+        (
+            &json!("done"),
+            &json!("solvable"),
+            &json!("exact"),
+            &json!(0)
+        ),
+        "{job}"
+    );
+    let board = board_of("free-parking", 2);
+    let rules = GAMES.iter().find(|r| r.game == "free-parking").unwrap();
+    let steps = job["solution"].as_array().unwrap();
+    assert_eq!(rules.replay(&board, steps, &[]), Ok(true), "{job}");
+    let job = t
+        .post_job(
+            json!({"pysol": {"game": "galary", "number": 3}, "algorithm": "exact",
+                   "redeals": 0, "limits": {"nodes": 20_000}}),
+            "?wait_ms=60000",
+        )
+        .await;
+    assert_eq!(
+        (&job["verdict"], &job["stopped"], &job["used_algorithm"]),
+        (&json!("unknown"), &json!("node_limit"), &json!("exact")),
+        "{job}"
+    );
+}
+
+#[tokio::test]
 async fn board_games_refuse_what_does_not_apply_to_them() {
     let t = start().await;
     for (body, needle) in [
@@ -170,7 +215,16 @@ async fn board_games_refuse_what_does_not_apply_to_them() {
         ),
         (
             json!({"pysol": {"game": "jungle", "number": 1}, "algorithm": "dfs"}),
-            "board search only",
+            "exhaustive search of a round without redeals (`exact`)",
+        ),
+        (
+            json!({"pysol": {"game": "galary", "number": 1}, "algorithm": "exact"}),
+            "give `redeals: 0`",
+        ),
+        (
+            json!({"pysol": {"game": "galary", "number": 1}, "algorithm": "exact",
+                   "redeals": 0, "played": []}),
+            "give no `played`",
         ),
         (
             json!({"pysol": {"game": "jungle", "number": 1}, "limits": {"threads": 2}}),

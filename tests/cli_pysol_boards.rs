@@ -328,6 +328,36 @@ fn every_solved_games_solutions_win_under_pysolfcs_own_rules_on_its_board() {
 }
 
 #[test]
+fn exact_searches_a_board_games_round_exhaustively() {
+    // Free Parking 2's first round: won by the exhaustive search (52,984 positions), the
+    // line replayed here under PySolFC's rules.
+    let out = gaps()
+        .args([
+            "solve",
+            "--pysol",
+            "free-parking:2",
+            "--algorithm",
+            "exact",
+            "--redeals",
+            "0",
+        ])
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&j["verdict"], &j["algorithm"]),
+        (&serde_json::json!("solvable"), &serde_json::json!("exact")),
+        "{j}"
+    );
+    let rules = GAMES.iter().find(|r| r.game == "free-parking").unwrap();
+    let board = j["pysol"]["board"].as_str().unwrap();
+    let steps = j["pysol"]["board_solution"].as_array().unwrap();
+    assert_eq!(rules.replay(board, steps, &[]), Ok(true), "{j}");
+}
+
+#[test]
 fn games_played_on_their_boards_refuse_what_does_not_apply_to_them() {
     for (args, wanted) in [
         (
@@ -341,6 +371,10 @@ fn games_played_on_their_boards_refuse_what_does_not_apply_to_them() {
         (
             &["--pysol", "free-parking:5", "--algorithm", "blocks"][..],
             "board search",
+        ),
+        (
+            &["--pysol", "galary:5", "--algorithm", "exact"][..],
+            "exact searches a round without redeals",
         ),
         (&["--pysol", "spaces-and-aces:0"][..], "from 1 to 10^20"),
     ] {

@@ -311,6 +311,46 @@ fn check(
                 }
             };
             kinds[3] += u32::from(decided && small_stats.nodes > 1026);
+            // The exhaustive search (`exact`): the same verdict, a line that replays,
+            // and, counting, every position of the round once (won ones included).
+            let exhaustive = searcher.solve_exhaustively(&start, &Budget::unlimited(), &mut stats);
+            assert_eq!(
+                matches!(exhaustive, BoardOutcome::Won(_)),
+                expected,
+                "{what}: exhaustive ({exhaustive:?})"
+            );
+            if let BoardOutcome::Won(line) = &exhaustive {
+                assert!(
+                    replays(shape, &board, None, 0, line),
+                    "{what}: exhaustive line"
+                );
+            }
+            let (all, any_won) =
+                round_boards(shape, &board, limit, false).expect("the reference ended");
+            let won_boards = all.iter().filter(|b| won(shape, b)).count() as u64;
+            assert_eq!(any_won, expected, "{what}");
+            assert_eq!(
+                searcher.count_round(&start, &Budget::unlimited(), &mut SearchStats::default()),
+                Ok((all.len() as u64, won_boards)),
+                "{what}: positions of the round"
+            );
+            match small.solve_exhaustively(
+                &start,
+                &Budget::unlimited(),
+                &mut SearchStats::default(),
+            ) {
+                BoardOutcome::Won(line) => {
+                    assert!(expected, "{what}: exhaustive, small memory");
+                    assert!(
+                        replays(shape, &board, None, 0, &line),
+                        "{what}: small memory line"
+                    );
+                }
+                BoardOutcome::Lost => assert!(!expected, "{what}: exhaustive, small memory"),
+                BoardOutcome::Unknown(reason) => {
+                    assert_eq!(reason, StopReason::MemoryLimit, "{what}: exhaustive, small")
+                }
+            }
             // The depth-first search of the same board game: the same verdict.
             let dfs = searcher.solve_depth_first(&start, &Budget::unlimited(), &mut stats);
             assert_eq!(

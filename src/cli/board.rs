@@ -24,8 +24,10 @@ pub fn board_game(pysol: Option<&str>) -> anyhow::Result<Option<(PysolGame, u128
 }
 
 /// The limits of a board search from the search arguments: nodes, time and memory
-/// (`--table-mb`, else `available` bytes). The board search has no variant and one
-/// algorithm, so `--variant` and another `--algorithm` than `auto` are refused.
+/// (`--table-mb`, else `available` bytes), and its search: `auto` (the board search) or
+/// `exact` (the exhaustive search of a round without redeals; the engine refuses it
+/// with redeals). The board search has no variant, so `--variant` is refused, and so
+/// is any other `--algorithm`.
 pub fn board_options(
     search: &SearchArgs,
     game: PysolGame,
@@ -36,12 +38,16 @@ pub fn board_options(
             "--variant {variant}: {game} is played on its own board (docs/pysol.md), under its own rule"
         )));
     }
-    if search.algorithm != "auto" {
-        return Err(input_error(format!(
-            "--algorithm {}: {game} is searched by its board search only (use auto)",
-            search.algorithm
-        )));
-    }
+    let algorithm = match search.algorithm.as_str() {
+        "auto" => Algorithm::Auto,
+        "exact" => Algorithm::Exact,
+        other => {
+            return Err(input_error(format!(
+                "--algorithm {other}: {game} is searched by its board search (auto) or \
+                 its exhaustive search of a round without redeals (exact)"
+            )))
+        }
+    };
     let options = search.options_within(gaps_engine::Variant::Common, available)?;
     let memory = search
         .table_mb
@@ -52,6 +58,7 @@ pub fn board_options(
         time_limit: options.time_limit,
         memory_limit: Some(memory),
         seed: options.seed,
+        algorithm,
         ..SolveOptions::default()
     })
 }
@@ -91,7 +98,8 @@ pub fn run_solve(
 }
 
 /// A board search's report in the form the runs over many deals tally and write
-/// (see the module invariant): `auto` as its algorithm, the rounds when it had redeals.
+/// (see the module invariant): its search (`auto`, or `exact`), the rounds when it had
+/// redeals.
 pub fn board_report(report: &BoardReport) -> SolveReport {
     let mut solution = Vec::new();
     let mut redeal_at = Vec::new();
@@ -105,7 +113,7 @@ pub fn board_report(report: &BoardReport) -> SolveReport {
         verdict: report.verdict,
         solution,
         stats: report.stats,
-        algorithm: Algorithm::Auto,
+        algorithm: report.algorithm,
         stopped: report.stopped,
         seed: report.seed,
         dfs: DfsOptions::default(),

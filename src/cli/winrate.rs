@@ -12,7 +12,7 @@ use super::out_file::{
 use super::solve::engine_error;
 use super::{input_error, SearchArgs};
 use crate::machine::default_search_memory_bytes;
-use crate::report::{board_variant, wilson_95, BOARD_ALGORITHM};
+use crate::report::{board_algorithm, board_variant, wilson_95};
 use clap::Args;
 use gaps_engine::{
     sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SolveControls,
@@ -390,8 +390,8 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         ci95_high,
         win_rate_unknown_as_loss: tally.solvable as f64 / n as f64,
         win_rate_unknown_as_win: (tally.solvable + tally.unknown) as f64 / n as f64,
-        algorithm: if on_board.is_some() {
-            BOARD_ALGORITHM
+        algorithm: if let Some((board_options, _, _)) = &board_run {
+            board_algorithm(board_options.algorithm)
         } else {
             options.algorithm.name()
         },

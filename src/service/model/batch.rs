@@ -16,7 +16,7 @@ use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::{NewBatch, NewJob};
 use crate::service::subject::JobVariant;
-use gaps_engine::{Algorithm, BoardDeal, DealSource, PysolDeal, PysolGame, Variant};
+use gaps_engine::{BoardDeal, DealSource, PysolDeal, PysolGame, Variant};
 
 /// The most games one batch may list (a request's body is bounded anyway; a batch of
 /// more deals is a range).
@@ -245,7 +245,8 @@ impl BatchRequest {
             limits: &self.limits,
             redeals: self.redeals,
         };
-        let (common, redeals) = asked.check(game, &format!("pysol game {game}"), config)?;
+        let (common, redeals, algorithm) =
+            asked.check(game, &format!("pysol game {game}"), config)?;
         if self.limits.table_mb.is_some() {
             return bad("limits.table_mb is not supported for batches".into());
         }
@@ -259,7 +260,7 @@ impl BatchRequest {
         Ok(NewBatch {
             id,
             variant: Stored(JobVariant::Board(game)),
-            algorithm: Stored(Algorithm::Auto),
+            algorithm: Stored(algorithm),
             suits: 4,
             ranks: 13,
             seed: spec.from as i64,

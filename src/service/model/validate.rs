@@ -280,14 +280,20 @@ impl JobRequest {
             limits: &self.limits,
             redeals: self.redeals,
         };
-        let (common, redeals) = asked.check(deal.game, &format!("pysol {deal}"), config)?;
+        let (common, redeals, algorithm) =
+            asked.check(deal.game, &format!("pysol {deal}"), config)?;
+        if algorithm == Algorithm::Exact && self.played.is_some() {
+            return Err(ApiError::Unprocessable(
+                "algorithm: exact searches a board game from its deal: give no `played`".into(),
+            ));
+        }
         let seed = self.seed.unwrap_or(0);
         let search_seed = i64::try_from(seed)
             .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
         let job = NewJob {
             id,
             variant: Stored(JobVariant::Board(deal.game)),
-            algorithm: Stored(Algorithm::Auto),
+            algorithm: Stored(algorithm),
             position: Stored(JobPosition::Board(deal)),
             suits: 4,
             ranks: 13,
@@ -371,16 +377,17 @@ pub(super) struct BoardAsked<'a> {
 }
 
 impl BoardAsked<'_> {
-    /// The limits (checked as those of a request that names no variant or algorithm)
-    /// and the redeals (default the game's own) of a request for
-    /// `game` (named `what` in messages), or a 422: its rules are the game's, its
-    /// search the board search, on one thread, without probes.
+    /// The limits (checked as those of a request that names no variant or algorithm),
+    /// the redeals (default the game's own) and the search (`auto`: the board search;
+    /// `exact`: its exhaustive search of a round without redeals, so only with
+    /// `redeals` 0) of a request for `game` (named `what` in messages), or a 422: its
+    /// rules are the game's, its search on one thread, without probes.
     pub(super) fn check(
         &self,
         game: PysolGame,
         what: &str,
         config: &Config,
-    ) -> Result<(Common, u8), ApiError> {
+    ) -> Result<(Common, u8, Algorithm), ApiError> {
         let bad = |m: String| Err(ApiError::Unprocessable(m));
         let rules = JobVariant::Board(game);
         if let Some(named) = self.variant {
@@ -389,12 +396,17 @@ impl BoardAsked<'_> {
                  ({rules}; docs/pysol.md): give no `variant`"
             ));
         }
-        if let Some(named) = self.algorithm.filter(|a| *a != "auto") {
-            return bad(format!(
-                "algorithm: {named}: {what} is searched by its board search only (give \
-                 `auto` or no `algorithm`)"
-            ));
-        }
+        let algorithm = match self.algorithm.unwrap_or("auto") {
+            "auto" => Algorithm::Auto,
+            "exact" => Algorithm::Exact,
+            named => {
+                return bad(format!(
+                    "algorithm: {named}: {what} is searched by its board search (`auto` or \
+                     no `algorithm`) or its exhaustive search of a round without redeals \
+                     (`exact`)"
+                ))
+            }
+        };
         if self.limits.probes.is_some() {
             return bad(format!(
                 "limits.probes: {what} is searched by its board search, which makes no probes"
@@ -409,13 +421,22 @@ impl BoardAsked<'_> {
         // (the OpenAPI document states one rule for both).
         let common = validate_common(None, None, self.limits, config)?;
         let own = game.own_redeals();
-        match self.redeals {
-            None => Ok((common, own)),
-            Some(asked) if asked <= u64::from(own) => Ok((common, asked as u8)),
-            Some(asked) => bad(format!(
-                "redeals: {game} allows at most {own} redeal(s) (got {asked})"
-            )),
+        let redeals = match self.redeals {
+            None => own,
+            Some(asked) if asked <= u64::from(own) => asked as u8,
+            Some(asked) => {
+                return bad(format!(
+                    "redeals: {game} allows at most {own} redeal(s) (got {asked})"
+                ))
+            }
+        };
+        if algorithm == Algorithm::Exact && redeals > 0 {
+            return bad(format!(
+                "algorithm: exact searches a round without redeals: give `redeals: 0` \
+                 ({game} allows {own} by default)"
+            ));
         }
+        Ok((common, redeals, algorithm))
     }
 }
 

@@ -240,6 +240,8 @@ impl Plan {
                     memory_limit: run.memory_mb.map(|mb| mb << 20),
                     // The restarts' tie-breaks (docs/engine.md).
                     seed: base.seed,
+                    // `auto` (the board search) or `exact` (validated: no redeals).
+                    algorithm: base.algorithm,
                     ..SolveOptions::default()
                 };
                 // Validation stored at most the game's own redeals (0..=2).
@@ -267,7 +269,10 @@ impl Plan {
                     },
                     elapsed: report.stats.elapsed,
                     stopped: report.stopped,
-                    algorithm: JobAlgorithm::BestFirst,
+                    algorithm: match report.algorithm {
+                        Algorithm::Exact => JobAlgorithm::Engine(Algorithm::Exact),
+                        _ => JobAlgorithm::BestFirst,
+                    },
                     played: None,
                 })
             }

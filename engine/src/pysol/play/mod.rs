@@ -24,6 +24,7 @@
 //!   position of every round (see `search.rs`).
 
 mod best_first;
+mod exhaustive;
 mod frozen;
 mod played;
 mod portfolio;
@@ -43,7 +44,7 @@ use crate::moves::Move;
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
-use crate::solve::{SolveControls, SolveOptions, Verdict};
+use crate::solve::{Algorithm, SolveControls, SolveOptions, Verdict};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -286,6 +287,9 @@ pub struct BoardReport {
     pub first_round: Verdict,
     /// The seed of the restarts' tie-breaks (`SolveOptions::seed`).
     pub seed: u64,
+    /// The search that ran: `Auto` (the board search, best first) or `Exact` (the
+    /// exhaustive search of a round without redeals).
+    pub algorithm: Algorithm,
 }
 
 impl BoardReport {
@@ -315,6 +319,14 @@ pub enum BoardSolveError {
         /// Asked for.
         asked: u8,
     },
+    /// The exhaustive search (`exact`) asked for a search with redeals: it searches a
+    /// round without redeals, whose positions it does not keep.
+    #[error("exact searches a round without redeals (ask for 0 redeals, or auto)")]
+    ExactWithRedeals,
+    /// An algorithm other than `auto` (the board search) and `exact` (its exhaustive
+    /// search of a round without redeals).
+    #[error("{0} is not a search of a board game (auto or exact)")]
+    NotABoardAlgorithm(crate::solve::Algorithm),
     /// A line found by the search did not replay (an engine bug, never expected).
     #[error("engine bug: a winning line did not replay: {0}")]
     InvalidLine(BoardReplayError),
@@ -347,8 +359,9 @@ pub fn solve_pysol_board(
 
 /// Solves the board `start` with at most `redeals` redeals drawn from `stream` (`None`:
 /// none), as [`solve_pysol_board`] does from a game's deal: the start of a numbered
-/// game, or where a game in progress stands. Every winning line is replayed from
-/// `start` before it is returned.
+/// game, or where a game in progress stands. `options.algorithm` is `auto` (the board
+/// search, `search.rs`) or `exact` (the exhaustive search of a round without redeals,
+/// `exhaustive.rs`). Every winning line is replayed from `start` before it is returned.
 pub fn solve_board_from(
     start: &BoardPosition,
     stream: Option<&RedealStream>,
@@ -357,6 +370,12 @@ pub fn solve_board_from(
     controls: SolveControls<'_>,
 ) -> Result<BoardReport, BoardSolveError> {
     let redeals = if stream.is_some() { redeals } else { 0 };
+    let exhaustive = match options.algorithm {
+        Algorithm::Auto => false,
+        Algorithm::Exact if redeals == 0 => true,
+        Algorithm::Exact => return Err(BoardSolveError::ExactWithRedeals),
+        other => return Err(BoardSolveError::NotABoardAlgorithm(other)),
+    };
     let memory = options.memory_limit.unwrap_or(crate::DEFAULT_TABLE_BYTES);
     let mut searcher = BoardSearcher::with_memory(memory).with_seed(options.seed);
     let budget = Budget::new(options.max_nodes, options.time_limit, controls.cancel)
@@ -364,7 +383,17 @@ pub fn solve_board_from(
         .with_pause(controls.pause);
     let began = Instant::now();
     let mut stats = SearchStats::default();
-    let (outcome, first_round) = searcher.solve_rounds(start, stream, redeals, &budget, &mut stats);
+    let (outcome, first_round) = if exhaustive {
+        let outcome = searcher.solve_exhaustively(start, &budget, &mut stats);
+        let first_round = match outcome {
+            BoardOutcome::Won(_) => Verdict::Solvable,
+            BoardOutcome::Lost => Verdict::Unsolvable,
+            BoardOutcome::Unknown(_) => Verdict::Unknown,
+        };
+        (outcome, first_round)
+    } else {
+        searcher.solve_rounds(start, stream, redeals, &budget, &mut stats)
+    };
     stats.elapsed = began.elapsed();
     let (verdict, steps, stopped) = match outcome {
         BoardOutcome::Won(steps) => {
@@ -382,5 +411,6 @@ pub fn solve_board_from(
         redeals,
         first_round,
         seed: options.seed,
+        algorithm: options.algorithm,
     })
 }

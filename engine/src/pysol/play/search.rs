@@ -36,6 +36,7 @@
 //! Invariant: every line returned replays from the start it was asked about.
 
 use super::best_first::{Round, RoundEnd};
+use super::exhaustive::DepthFirstRound;
 use super::portfolio::{restarts_of_round, search_last_round};
 use super::position::{BoardPosition, BOARD_MAX_MOVES};
 use super::BoardStep;
@@ -126,6 +127,8 @@ pub struct BoardSearcher {
     table: TranspositionTable,
     /// Most positions a round's enumeration keeps (its memory bound).
     max_entries: usize,
+    /// The memory the exhaustive search's set and stack may take.
+    memory_bytes: usize,
     /// What the restarts of a round without redeals draw their tie-breaks from.
     seed: u64,
 }
@@ -142,6 +145,7 @@ impl BoardSearcher {
             dfs: DepthFirst::default(),
             table: TranspositionTable::with_budget(bytes),
             max_entries: (bytes / BYTES_PER_ENTRY).max(1024),
+            memory_bytes: bytes.max(1 << 16),
             seed: 0,
         }
     }
@@ -218,6 +222,51 @@ impl BoardSearcher {
                     cap = (cap * CAP_GROWTH).min(most);
                 }
                 _ => return (outcome, first),
+            }
+        }
+    }
+
+    /// A round without redeals by the exhaustive search (`exhaustive.rs`): a win, a
+    /// loss proved by reaching every position of the round that can still win, or a
+    /// stop (`MemoryLimit` when its set of keys is full).
+    pub fn solve_exhaustively(
+        &mut self,
+        start: &BoardPosition,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> BoardOutcome {
+        let end = match DepthFirstRound::start(start, self.memory_bytes, stats) {
+            Err(end) => end,
+            Ok(mut search) => loop {
+                if let Some(end) = search.run(u64::MAX, budget, stats) {
+                    break end;
+                }
+            },
+        };
+        match end {
+            RoundEnd::Won(line) => {
+                BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
+            }
+            RoundEnd::Exhausted => BoardOutcome::Lost,
+            RoundEnd::Stopped(reason) => BoardOutcome::Unknown(reason),
+        }
+    }
+
+    /// The positions of the round from `start` (no redeal), each counted once, and how
+    /// many of them are won; or the limit that stopped the count.
+    pub fn count_round(
+        &mut self,
+        start: &BoardPosition,
+        budget: &Budget,
+        stats: &mut SearchStats,
+    ) -> Result<(u64, u64), StopReason> {
+        let before = (stats.nodes, stats.wins);
+        let mut search = DepthFirstRound::counting(start, self.memory_bytes, stats);
+        loop {
+            match search.run(u64::MAX, budget, stats) {
+                None => {}
+                Some(RoundEnd::Stopped(reason)) => return Err(reason),
+                Some(_) => return Ok((stats.nodes - before.0, stats.wins - before.1)),
             }
         }
     }
