@@ -165,15 +165,27 @@ fn games_played_as(variant: Variant) -> Value {
 /// What a job or batch given as a PySolFC game may not ask: another variant than the
 /// game's. One case per variant, naming its games in one `enum` (schemathesis'
 /// generator gives up on a case per game). A game played on its own board takes no
-/// variant and no algorithm but `auto` (its limits are those of a request that names
-/// neither, which `algorithm_cases` states).
+/// variant and no algorithm but `auto` and `exact` (its limits are those of a request
+/// that names neither, which `algorithm_cases` states); `exact` only without redeals
+/// (`redeals` 0, which a game with redeals of its own must give) and without played
+/// steps.
 fn pysol_contradictions() -> Value {
     let board: Vec<&str> = on_board().map(|g| g.name()).collect();
+    let redealt: Vec<&str> = on_board()
+        .filter(|g| g.own_redeals() > 0)
+        .map(|g| g.name())
+        .collect();
+    let exact = json!({"required": ["algorithm"], "properties": {"algorithm": {"const": "exact"}}});
     let mut cases = vec![
         json!({"allOf": [pysol_games(&board), {"required": ["variant"],
             "properties": {"variant": {"type": "string"}}}]}),
         json!({"allOf": [pysol_games(&board), {"required": ["algorithm"],
-            "properties": {"algorithm": {"type": "string", "not": {"const": "auto"}}}}]}),
+            "properties": {"algorithm": {"type": "string", "not": {"enum": ["auto", "exact"]}}}}]}),
+        json!({"allOf": [pysol_games(&redealt), exact,
+            {"not": {"required": ["redeals"], "properties": {"redeals": {"const": 0}}}}]}),
+        json!({"allOf": [pysol_games(&board), exact,
+            {"required": ["redeals"], "properties": {"redeals": {"type": "integer", "minimum": 1}}}]}),
+        json!({"allOf": [pysol_games(&board), exact, {"required": ["played"]}]}),
     ];
     for variant in Variant::ALL {
         let others: Vec<&str> = Variant::ALL

@@ -20,7 +20,8 @@
 //!   do not stop it: it reaches every position of the round, and counts them.
 //! - Memory: the set holds at most 15/16 of the bytes given, the stack at most the
 //!   rest; a key or a frame beyond them stops the search with
-//!   [`StopReason::MemoryLimit`] (given back, so no verdict is wrong).
+//!   [`StopReason::MemoryLimit`]. A stop (memory or budget) is final: the search is not
+//!   run again after it, and a stopped search says nothing of the round.
 //! - Deterministic: the moves are tried in the board's own order
 //!   ([`BoardPosition::order_moves`]); the budget is checked every `CHECK_INTERVAL`
 //!   positions reached. The returned line replays from the start.
