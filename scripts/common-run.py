@@ -30,7 +30,9 @@ What it does:
    10 s later), a graceful stop (SIGTERM) of a node (restarted 10 s later), and a
    restart of the PostgreSQL server (`pg_ctlcluster`, as root). Each is a line of
    `--faults` (time, fault, node, jobs running then). 0 turns one off.
-`scripts/common-run.py --summarize FILE` prints what a data file says (docs/performance.md).
+`scripts/common-run.py --summarize FILE [EARLIER]` prints what a data file says
+(docs/performance.md), and with EARLIER (another table's CSV) checks that the deals
+decided in both have the same verdicts.
 
 7. Ends when every deal of the batch is done (or after `--hours`), then checks that
    `GET /v1/stats/win-rates` counts what `--out` holds, and that no deal has two rows.
@@ -381,9 +383,24 @@ def summarize(path, hardest=20):
         print(f"  {r['deal']}: {r['verdict']} by {r['algorithm']}, {int(r['positions']):,} positions, {float(r['seconds']):,.1f} s")
 
 
+def compare(path, earlier):
+    """Checks that every deal decided in both files has the same verdict."""
+    with open(path, newline="") as f:
+        new = {r["deal"]: r["verdict"] for r in csv.DictReader(f)}
+    with open(earlier, newline="") as f:
+        old = {r["deal"]: r["verdict"] for r in csv.DictReader(f)}
+    both = [d for d in new if d in old and "unknown" not in (new[d], old[d])]
+    differ = [d for d in both if new[d] != old[d]]
+    print(f"against {earlier}: {len(both)} deals decided in both, {len(differ)} differ {differ[:20]}")
+    if differ:
+        raise SystemExit(1)
+
+
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--summarize":
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--summarize":
         summarize(sys.argv[2])
+        if len(sys.argv) == 4:
+            compare(sys.argv[2], sys.argv[3])
         return
     nodes = []
     try:

@@ -99,6 +99,7 @@ impl DepthFirstRound {
         let mut seen = KeySet::default();
         seen.reset(bytes - stack_bytes);
         seen.insert(start.key());
+        stats.stored += 1;
         let mut search = DepthFirstRound {
             position: *start,
             frames: Vec::new(),
@@ -171,7 +172,7 @@ impl DepthFirstRound {
                     top.next -= 1;
                     return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
                 }
-                Insert::New => {}
+                Insert::New => stats.stored += 1,
             }
             stats.nodes += 1;
             self.position.play(m);
@@ -204,6 +205,7 @@ impl DepthFirstRound {
                 return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
             }
             self.push(m, stats);
+            stats.max_depth = stats.max_depth.max(self.frames.len() as u64 - 1);
         }
         None
     }
