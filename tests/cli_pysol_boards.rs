@@ -355,6 +355,30 @@ fn exact_searches_a_board_games_round_exhaustively() {
     let board = j["pysol"]["board"].as_str().unwrap();
     let steps = j["pysol"]["board_solution"].as_array().unwrap();
     assert_eq!(rules.replay(board, steps, &[]), Ok(true), "{j}");
+    // From a game in progress it is refused, as the service refuses it (exit 2).
+    let played =
+        std::env::temp_dir().join(format!("gaps-exact-played-{}.json", std::process::id()));
+    std::fs::write(&played, "[]").unwrap();
+    for command in ["solve", "review"] {
+        let out = gaps()
+            .args([
+                command,
+                "--pysol",
+                "galary:3",
+                "--algorithm",
+                "exact",
+                "--redeals",
+                "0",
+            ])
+            .arg("--played")
+            .arg(&played)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}: {out:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("give no --played"), "{command}: {err}");
+    }
+    std::fs::remove_file(&played).unwrap();
 }
 
 #[test]

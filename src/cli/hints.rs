@@ -83,11 +83,17 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
     }
     let on_board = game.is_board_played();
     let options = if on_board {
-        super::board::board_options(
+        let options = super::board::board_options(
             &cmd.search,
             game,
             crate::machine::default_search_memory_bytes(),
-        )?
+        )?;
+        if options.algorithm == gaps_engine::Algorithm::Exact {
+            return Err(input_error(
+                "--algorithm exact searches a board game from its deal, not its positions in play",
+            ));
+        }
+        options
     } else {
         cmd.search.lone_options(game.variant())?
     };

@@ -83,6 +83,11 @@ fn game_of(
             game,
             crate::machine::default_search_memory_bytes(),
         )?;
+        if options.algorithm == gaps_engine::Algorithm::Exact {
+            return Err(input_error(
+                "--algorithm exact searches a board game from its deal: give no --played",
+            ));
+        }
         let deal =
             BoardDeal::new(game, number).map_err(|e| input_error(format!("--pysol: {e}")))?;
         let steps = read_played(played)?;
