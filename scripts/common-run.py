@@ -473,20 +473,16 @@ def run(nodes):
                 node.start()
                 if node.index == 0:
                     wait_healthy(port)
-        if every("kill", args.kill_every_min):
-            node = nodes[turn % len(nodes)]
-            turn += 1
-            fault(args, "kill -9", node.name)
-            node.signal(signal.SIGKILL)
-            time.sleep(10)
-            node.start()
-        if every("stop", args.stop_every_min):
-            node = nodes[turn % len(nodes)]
-            turn += 1
-            fault(args, "SIGTERM", node.name)
-            node.signal(signal.SIGTERM)
-            time.sleep(10)
-            node.start()
+        # A node killed or stopped (the nodes in turn), started again 10 s later.
+        for key, minutes, what, sig in (("kill", args.kill_every_min, "kill -9", signal.SIGKILL),
+                                        ("stop", args.stop_every_min, "SIGTERM", signal.SIGTERM)):
+            if every(key, minutes):
+                node = nodes[turn % len(nodes)]
+                turn += 1
+                fault(args, what, node.name)
+                node.signal(sig)
+                time.sleep(10)
+                node.start()
         if every("pg", args.pg_restart_every_min):
             fault(args, "postgres restart")
             subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", "15", "main", "restart"],

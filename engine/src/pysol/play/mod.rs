@@ -385,11 +385,7 @@ pub fn solve_board_from(
     let mut stats = SearchStats::default();
     let (outcome, first_round) = if exhaustive {
         let outcome = searcher.solve_exhaustively(start, &budget, &mut stats);
-        let first_round = match outcome {
-            BoardOutcome::Won(_) => Verdict::Solvable,
-            BoardOutcome::Lost => Verdict::Unsolvable,
-            BoardOutcome::Unknown(_) => Verdict::Unknown,
-        };
+        let first_round = outcome.verdict();
         (outcome, first_round)
     } else {
         searcher.solve_rounds(start, stream, redeals, &budget, &mut stats)

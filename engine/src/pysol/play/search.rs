@@ -110,6 +110,30 @@ pub enum BoardOutcome {
     Unknown(StopReason),
 }
 
+impl BoardOutcome {
+    /// The verdict this end gives.
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            BoardOutcome::Won(_) => Verdict::Solvable,
+            BoardOutcome::Lost => Verdict::Unsolvable,
+            BoardOutcome::Unknown(_) => Verdict::Unknown,
+        }
+    }
+}
+
+impl From<RoundEnd> for BoardOutcome {
+    /// How a search of a round without redeals ended, as the outcome of the game.
+    fn from(end: RoundEnd) -> BoardOutcome {
+        match end {
+            RoundEnd::Won(line) => {
+                BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
+            }
+            RoundEnd::Exhausted => BoardOutcome::Lost,
+            RoundEnd::Stopped(reason) => BoardOutcome::Unknown(reason),
+        }
+    }
+}
+
 /// Positions the restarts of a first round reach before a search with redeals goes on
 /// to its passes (about 0.05 s: they win most first rounds within it, and a game the
 /// passes win at once is delayed little).
@@ -180,14 +204,10 @@ impl BoardSearcher {
         let left = if stream.is_some() { redeals } else { 0 };
         if left == 0 {
             // A round without redeals: the searches of `portfolio.rs` share it.
-            return match search_last_round(start, self.max_entries, self.seed, budget, stats) {
-                RoundEnd::Won(line) => (
-                    BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect()),
-                    Verdict::Solvable,
-                ),
-                RoundEnd::Exhausted => (BoardOutcome::Lost, Verdict::Unsolvable),
-                RoundEnd::Stopped(reason) => (BoardOutcome::Unknown(reason), Verdict::Unknown),
-            };
+            let end = search_last_round(start, self.max_entries, self.seed, budget, stats);
+            let outcome = BoardOutcome::from(end);
+            let verdict = outcome.verdict();
+            return (outcome, verdict);
         }
         // Restarts of the first round first: a first round won is won as played (a
         // round they exhaust is searched again below, a small one).
@@ -243,13 +263,7 @@ impl BoardSearcher {
                 }
             },
         };
-        match end {
-            RoundEnd::Won(line) => {
-                BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
-            }
-            RoundEnd::Exhausted => BoardOutcome::Lost,
-            RoundEnd::Stopped(reason) => BoardOutcome::Unknown(reason),
-        }
+        BoardOutcome::from(end)
     }
 
     /// The positions of the round from `start` (no redeal), each counted once, and how
