@@ -12,3 +12,4 @@ pub mod machine;
 pub mod played;
 pub mod report;
 pub mod service;
+pub mod spill;

@@ -191,6 +191,10 @@ pub struct StatsJson {
     /// threads (counted in `elapsed_ms`, not against its time limit).
     #[serde(default)]
     pub gave_way_ms: f64,
+    /// Keys the exact search's visited set moved to its spill file when full (0 when it
+    /// did not spill; docs/engine.md, "A visited set on disk").
+    #[serde(default)]
+    pub spilled_keys: u64,
     /// A search with redeals: its rounds (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<RoundsJson>,
@@ -242,6 +246,7 @@ impl From<&SearchStats> for StatsJson {
             memory_mb: 0,
             memory_wait_ms: 0.0,
             gave_way_ms: 0.0,
+            spilled_keys: s.spilled,
             rounds: None,
         }
     }

@@ -79,6 +79,29 @@ async fn exact_jobs_decide_what_fits_and_say_memory_limit_otherwise() {
 }
 
 #[tokio::test]
+async fn a_node_with_a_spill_directory_goes_on_past_a_full_set() {
+    // Deal 2's search holds about 49,000 keys: more than a 1 MiB set, which a node
+    // without a spill directory stops at (above, for deal 8).
+    let body = json!({"deal": {"seed": 2}, "variant": "common", "algorithm": "exact",
+                      "limits": {"table_mb": 1, "threads": 1}});
+    let plain = start().await.post_job(body.clone(), "?wait_ms=30000").await;
+    assert_eq!(plain["verdict"], "unknown", "{plain}");
+    assert_eq!(plain["stopped"], "memory_limit", "{plain}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    let t = start_with(move |c| c.solver.spill_dir = Some(path)).await;
+    let job = t.post_job(body, "?wait_ms=30000").await;
+    assert_eq!(job["state"], "done", "{job}");
+    assert_eq!(job["verdict"], "solvable", "{job}");
+    assert!(job["stats"]["spilled_keys"].as_u64().unwrap() > 0, "{job}");
+    assert!(
+        job["stats"]["table_bytes"].as_u64().unwrap() <= 1 << 20,
+        "{job}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[tokio::test]
 async fn exact_jobs_on_two_threads_agree_with_one_thread_and_say_how_many_they_had() {
     use gaps_engine::{deal, Algorithm, Layout, SolveOptions, Solver, Variant};
     // The table budget of an exact job may exceed the solvers' table (8 MiB here), up to

@@ -30,6 +30,7 @@ mod cli_played;
 mod cli_pysol;
 mod cli_pysol_boards;
 mod cli_redeals;
+mod cli_spill;
 mod cli_winrate;
 mod deepen;
 mod e2e;

@@ -62,6 +62,7 @@ pub use search::budget::MAX_THREADS as MAX_SEARCH_THREADS;
 pub use search::dfs::DfsOptions;
 pub use search::pause::PauseGate;
 pub use search::stats::SearchStats;
+pub use search::visited::spill::{MemoryStore, SpillError, SpillStore};
 pub use solve::{
     check_request, count_reachable, default_dfs_table_bytes, resolve_algorithm, runs_on_threads,
     sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError, Redeals,

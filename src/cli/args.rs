@@ -6,12 +6,12 @@
 use super::input_error;
 use crate::machine::default_search_memory_bytes;
 use clap::Args;
-use gaps_engine::DEFAULT_TABLE_BYTES;
 use gaps_engine::{
     check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
     PysolGame, SolveOptions, Variant, MAX_REDEALS, MAX_SEARCH_THREADS,
 };
 use gaps_engine::{DealSource, RedealsError};
+use gaps_engine::{Solver, DEFAULT_TABLE_BYTES};
 use std::time::Duration;
 
 /// The flag that sets `limit` in `solve`, `winrate` and `bench`.
@@ -136,6 +136,11 @@ pub struct SearchArgs {
     /// on a search that runs the exact search (one deal at a time); 1 otherwise.
     #[arg(long = "search-threads")]
     pub search_threads: Option<usize>,
+    /// Directory for a scratch file where the exact search on one thread moves its
+    /// visited set when the set fills its memory, and goes on (docs/engine.md, "A visited
+    /// set on disk"); without it a full set stops at `memory_limit`.
+    #[arg(long = "spill-dir", value_name = "DIR")]
+    pub spill_dir: Option<std::path::PathBuf>,
 }
 
 impl SearchArgs {
@@ -233,5 +238,15 @@ impl SearchArgs {
     /// `SolveOptions::memory_limit`).
     pub fn table_bytes(&self) -> usize {
         self.table_mb.map_or(DEFAULT_TABLE_BYTES, |mb| mb << 20)
+    }
+
+    /// A solver with [`SearchArgs::table_bytes`], spilling to a file in `--spill-dir`
+    /// when one is named (a directory where no file can be made is refused).
+    pub fn solver(&self) -> anyhow::Result<Solver> {
+        let mut solver = Solver::with_table_bytes(self.table_bytes());
+        let store = crate::spill::FileStore::for_solver(self.spill_dir.as_deref())
+            .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
+        solver.spill_to(store);
+        Ok(solver)
     }
 }

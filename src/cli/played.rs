@@ -13,7 +13,7 @@ use crate::played::{played_json, review_game, AnswerError, GameInProgress, Rest}
 use crate::report::{board_variant, PysolJson, SolveJson, StatsJson, StepJson};
 use anyhow::Context;
 use clap::Args;
-use gaps_engine::{format_position, BoardDeal, DealSource, SolveControls, SolveOptions, Solver};
+use gaps_engine::{format_position, BoardDeal, DealSource, SolveControls, SolveOptions};
 use serde::Deserialize;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -133,7 +133,7 @@ fn answer(
     played: &Path,
 ) -> anyhow::Result<SolveJson> {
     let (game, options) = game_of(search, input, redeals, played)?;
-    let mut solver = Solver::with_table_bytes(search.table_bytes());
+    let mut solver = search.solver()?;
     let steps = game.steps().len();
     let rest = game
         .solve_after(steps, &mut solver, &options, SolveControls::default())
@@ -164,7 +164,7 @@ fn answer(
 /// `gaps review`.
 pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
     let (game, options) = game_of(&cmd.search, &cmd.input, cmd.redeals, &cmd.played)?;
-    let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
+    let mut solver = cmd.search.solver()?;
     let (review, stats) = review_game(&game, &mut solver, &options, SolveControls::default())
         .map_err(answer_error)?;
     let (position, variant, pysol) = match &game {

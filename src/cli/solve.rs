@@ -127,7 +127,7 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     let options = cmd.search.lone_options(variant)?;
     let count = redeal_count(cmd.redeals, &source, variant)?;
     let start = source.start();
-    let mut solver = Solver::with_table_bytes(cmd.search.table_bytes());
+    let mut solver = cmd.search.solver()?;
     let redeals = source.redeals(count);
     let report =
         solve_one(&mut solver, &start, &options, redeals.as_ref()).map_err(engine_error)?;
@@ -200,7 +200,7 @@ struct JsonLine {
 fn run_jsonl(search: &SearchArgs, redeals: Option<u8>) -> anyhow::Result<()> {
     let default_variant = search.variant()?;
     search.lone_options(default_variant)?; // reject bad options before reading anything
-    let mut solver = Solver::with_table_bytes(search.table_bytes());
+    let mut solver = search.solver()?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for (n, line) in stdin.lock().lines().enumerate() {

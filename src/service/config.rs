@@ -180,6 +180,11 @@ pub struct SolverConfig {
     /// How solver threads share the CPU with the HTTP workers and the database.
     #[serde(default)]
     pub priority: SolverPriority,
+    /// Directory for the solver threads' spill files: an exact search on one thread
+    /// whose visited set fills its memory moves the set's keys there and goes on
+    /// (unset: it stops at `memory_limit`).
+    #[serde(default)]
+    pub spill_dir: Option<std::path::PathBuf>,
 }
 
 /// Request caps and defaults.
@@ -368,6 +373,9 @@ impl Config {
         }
         if self.database.readers == 0 {
             return bad("database.readers must be at least 1");
+        }
+        if let Err(e) = crate::spill::FileStore::for_solver(self.solver.spill_dir.as_deref()) {
+            return bad(&format!("solver.spill_dir: {e}"));
         }
         if self.solver.table_mb == 0 || self.solver.table_mb > 1 << 20 {
             return bad("solver.table_mb must be between 1 and 1048576");

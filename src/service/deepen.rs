@@ -44,6 +44,7 @@ pub async fn run(runner: Arc<Runner>, store: Store, metrics: Arc<Metrics>, confi
         "deepen".into(),
         config.solver.table_mb << 20,
         SolverPriority::Idle,
+        config.solver.spill_dir.clone(),
     ) {
         Ok(solver) => solver,
         Err(e) => {

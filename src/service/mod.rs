@@ -96,6 +96,7 @@ impl Service {
             table_mb: config.solver.table_mb,
             search_memory_mb: config.search_memory_mb(),
             priority: config.solver.priority,
+            spill_dir: config.solver.spill_dir.clone(),
         };
         let lease = Lease {
             node_id: node_id.clone(),

@@ -9,12 +9,14 @@
 //! core do not delay the HTTP workers, the heartbeats or a local database server.
 
 use crate::played::{answer_game, GameAnswer, GameInProgress};
+use crate::spill::FileStore;
 use gaps_engine::{
     BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport,
     Solver,
 };
 use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -140,13 +142,15 @@ pub struct SolverThread {
 }
 
 impl SolverThread {
-    /// Starts a thread named `name` at `priority` whose solver has a `table_bytes` table.
+    /// Starts a thread named `name` at `priority` whose solver has a `table_bytes` table
+    /// and spills a full exact visited set to a file in `spill_dir`, if given.
     pub fn spawn(
         name: String,
         table_bytes: usize,
         priority: SolverPriority,
+        spill_dir: Option<PathBuf>,
     ) -> std::io::Result<SolverThread> {
-        Self::spawn_with(name, table_bytes, priority, false)
+        Self::spawn_with(name, table_bytes, priority, spill_dir, false)
     }
 
     /// [`SolverThread::spawn`], but its solver (and so its table) is made for each solve
@@ -155,14 +159,16 @@ impl SolverThread {
         name: String,
         table_bytes: usize,
         priority: SolverPriority,
+        spill_dir: Option<PathBuf>,
     ) -> std::io::Result<SolverThread> {
-        Self::spawn_with(name, table_bytes, priority, true)
+        Self::spawn_with(name, table_bytes, priority, spill_dir, true)
     }
 
     fn spawn_with(
         name: String,
         table_bytes: usize,
         priority: SolverPriority,
+        spill_dir: Option<PathBuf>,
         per_solve: bool,
     ) -> std::io::Result<SolverThread> {
         let (requests, inbox) = mpsc::channel::<Request>();
@@ -173,7 +179,17 @@ impl SolverThread {
                     tracing::warn!(thread = %name, ?priority, error = %e,
                     "could not lower the solver thread's priority; it keeps the default");
                 }
-                let new_solver = || Solver::with_table_bytes(table_bytes);
+                let new_solver = || {
+                    let mut solver = Solver::with_table_bytes(table_bytes);
+                    // Checked at start (`Config::validate`): a failure now (the disk
+                    // gone) leaves this solver stopping at its memory limit instead.
+                    match FileStore::for_solver(spill_dir.as_deref()) {
+                        Ok(store) => solver.spill_to(store),
+                        Err(e) => tracing::warn!(thread = %name, error = %e,
+                            "no spill file; exact searches stop when their set is full"),
+                    }
+                    solver
+                };
                 let mut kept = (!per_solve).then(new_solver);
                 while let Ok(request) = inbox.recv() {
                     // A board search does not use the solver: it is made for the others.

@@ -39,6 +39,9 @@ pub struct SearchStats {
     pub settled: u64,
     /// Random probes made (sampling algorithms).
     pub probes: u64,
+    /// Keys the exact search's visited set moved to its store when full (they stay in
+    /// the set: `search::visited::spill`).
+    pub spilled: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -63,6 +66,7 @@ impl SearchStats {
         self.blocks += other.blocks;
         self.probes += other.probes;
         self.settled += other.settled;
+        self.spilled += other.spilled;
     }
 
     /// Nodes per second over the elapsed time.

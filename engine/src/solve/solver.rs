@@ -24,6 +24,7 @@ use crate::search::outcome::Outcome;
 use crate::search::pause::PauseGate;
 use crate::search::sampling::Sampler;
 use crate::search::stats::SearchStats;
+use crate::search::visited::spill::SpillStore;
 use crate::tuning::{DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
@@ -74,6 +75,14 @@ impl Solver {
             blocks,
             exact: ExactSearch::default(),
         }
+    }
+
+    /// From now on, the exact search on one thread moves its visited set's keys to
+    /// `store` when the set fills its budget and goes on, instead of stopping at
+    /// `memory_limit` (`search::visited::spill`); `None` turns that off. The parallel
+    /// exact search (two threads or more) does not spill.
+    pub fn spill_to(&mut self, store: Option<std::sync::Arc<dyn SpillStore>>) {
+        self.exact.spill_to(store);
     }
 
     /// The table's budget in bytes.

@@ -115,7 +115,7 @@ pub struct QueueRole {
 }
 
 /// The pool a [`Runner`] runs on.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct PoolSize {
     /// Solver threads.
     pub threads: usize,
@@ -125,6 +125,8 @@ pub struct PoolSize {
     pub search_memory_mb: usize,
     /// CPU priority of the solver threads.
     pub priority: SolverPriority,
+    /// Where their exact searches spill a full visited set (`None`: they stop).
+    pub spill_dir: Option<std::path::PathBuf>,
 }
 
 impl Runner {
@@ -141,6 +143,7 @@ impl Runner {
             table_mb,
             search_memory_mb,
             priority,
+            spill_dir,
         } = pool;
         let table_bytes = table_mb << 20;
         let runner = Arc::new(Runner {
@@ -168,10 +171,19 @@ impl Runner {
             .set(i64::try_from(search_memory_mb << 20).unwrap_or(i64::MAX));
         let mut lanes = Vec::with_capacity(2 * threads);
         for index in 0..threads {
-            let solver = SolverThread::spawn(format!("solver-{index}"), table_bytes, priority)?;
+            let solver = SolverThread::spawn(
+                format!("solver-{index}"),
+                table_bytes,
+                priority,
+                spill_dir.clone(),
+            )?;
             lanes.push(tokio::spawn(lane(runner.clone(), solver)));
-            let solver =
-                SolverThread::spawn_per_solve(format!("single-{index}"), table_bytes, priority)?;
+            let solver = SolverThread::spawn_per_solve(
+                format!("single-{index}"),
+                table_bytes,
+                priority,
+                spill_dir.clone(),
+            )?;
             lanes.push(tokio::spawn(give_way::single_lane(runner.clone(), solver)));
         }
         Ok((runner, lanes))

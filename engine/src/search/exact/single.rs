@@ -4,26 +4,39 @@
 //!
 //! Invariants: the set and the settled positions' table are allocated at the start of
 //! [`ExactSearch::run`] and freed at its end. The loop is `walk`'s, on the whole
-//! line from the root (`Lane::ALONE`); a full set ends the search with `memory_limit`.
+//! line from the root (`Lane::ALONE`); a full set ends the search with `memory_limit`,
+//! unless the searcher was given a store ([`ExactSearch::spill_to`]): then the set is a
+//! [`SpillingSet`], which moves its keys to the store when full and goes on (the same
+//! positions, in the same order: `visited::spill`), and only a set that can spill no
+//! more ends it.
 
 use crate::position::Position;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::exact::classes::{class_key, FrameEntry};
 use crate::search::exact::options::{settled, ExactOptions};
-use crate::search::exact::walk::{Entered, Lane, Step, Walk};
+use crate::search::exact::walk::{Entered, Lane, Step, Visited, Walk};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
 use crate::search::visited::key_set::KeySet;
+use crate::search::visited::spill::{SpillStore, SpillingSet};
 use crate::variant::Variant;
+use std::sync::Arc;
 
-/// An exact searcher on one thread. It holds nothing between searches: its set is
-/// allocated at the start of each and freed at its end.
+/// An exact searcher on one thread. It holds nothing between searches but the store it
+/// may spill to: its set is allocated at the start of each and freed at its end.
 #[derive(Default)]
 pub struct ExactSearch {
     visited: KeySet,
+    store: Option<Arc<dyn SpillStore>>,
 }
 
 impl ExactSearch {
+    /// From now on, a full set moves its keys to `store` and the search goes on (`None`:
+    /// a full set stops the search).
+    pub fn spill_to(&mut self, store: Option<Arc<dyn SpillStore>>) {
+        self.store = store;
+    }
+
     /// Searches from `start`. `stats.nodes` counts distinct positions entered (the root
     /// included), `stats.settled` those whose column 0 holds only Twos (`common`),
     /// `stats.tt_hits` the moves that led to a position already entered. Returns the
@@ -39,57 +52,75 @@ impl ExactSearch {
     ) -> (Outcome, Option<StopReason>) {
         let table_bytes = options.settled_share(variant);
         let mut walk = Walk::new(variant, options, Lane::ALONE, table_bytes, stats.nodes);
-        self.visited.reset(options.memory_bytes - table_bytes);
-        let ended = self.search(&mut walk, start, budget, stats);
+        let set_bytes = options.memory_bytes - table_bytes;
+        let (ended, set_bytes_held) = match self.store.clone() {
+            Some(store) => {
+                let mut set = SpillingSet::new(set_bytes, store.as_ref());
+                let ended = search(&mut walk, &mut set, start, budget, stats);
+                stats.spilled += set.spilled_keys();
+                let held = set.bytes();
+                set.release();
+                (ended, held)
+            }
+            None => {
+                self.visited.reset(set_bytes);
+                let ended = search(&mut walk, &mut self.visited, start, budget, stats);
+                let held = self.visited.bytes();
+                // The set may have grown to gigabytes: give them back now rather than
+                // hold them in an idle solver until its next exact search.
+                self.visited = KeySet::default();
+                (ended, held)
+            }
+        };
         stats.table_bytes = stats
             .table_bytes
-            .max((self.visited.bytes() + walk.settled_bytes_held()) as u64);
-        // The set may have grown to gigabytes: give them back now rather than hold them
-        // in an idle solver until its next exact search.
-        self.visited = KeySet::default();
+            .max((set_bytes_held + walk.settled_bytes_held()) as u64);
         ended
     }
+}
 
-    fn search(
-        &mut self,
-        walk: &mut Walk,
-        start: &Position,
-        budget: &Budget,
-        stats: &mut SearchStats,
-    ) -> (Outcome, Option<StopReason>) {
-        let (variant, options) = (walk.variant, walk.options);
-        if let Some(search) = walk.settled.as_mut() {
-            if settled(start, variant) {
-                return search.decide_root(start, budget, stats);
-            }
+/// The search over `set`, empty but for what it is given here.
+fn search<V: Visited>(
+    walk: &mut Walk,
+    set: &mut V,
+    start: &Position,
+    budget: &Budget,
+    stats: &mut SearchStats,
+) -> (Outcome, Option<StopReason>) {
+    let (variant, options) = (walk.variant, walk.options);
+    if let Some(search) = walk.settled.as_mut() {
+        if settled(start, variant) {
+            return search.decide_root(start, budget, stats);
         }
-        let root_class = class_key(start, variant, options);
-        let _ = self.visited.insert(root_class.unwrap_or(start.key()));
-        let class = walk.classes.open(start, root_class);
-        walk.stack.set_spare(start);
-        let root = FrameEntry::root(class, root_class);
-        if walk.enter_spare(root, &self.visited, stats) == Some(Entered::Won) {
-            walk.win = Some(Vec::new());
-        }
-        if walk.win.is_none() || options.complete {
-            loop {
-                match walk.step(&mut self.visited, budget, stats) {
-                    Step::Went => {}
-                    Step::Done | Step::Halt => break,
-                    Step::Full => {
-                        walk.stop = Some(StopReason::MemoryLimit);
-                        break;
-                    }
+    }
+    let root_class = class_key(start, variant, options);
+    let _ = set.insert(root_class.unwrap_or(start.key()));
+    let class = walk.classes.open(start, root_class);
+    walk.stack.set_spare(start);
+    let root = FrameEntry::root(class, root_class);
+    if walk.enter_spare(root, set, stats) == Some(Entered::Won) {
+        walk.win = Some(Vec::new());
+    }
+    if walk.win.is_none() || options.complete {
+        loop {
+            match walk.step(set, budget, stats) {
+                Step::Went => {}
+                Step::Done | Step::Halt => break,
+                // The move that found the set full was given back: tried again.
+                Step::Full if set.make_room() => {}
+                Step::Full => {
+                    walk.stop = Some(StopReason::MemoryLimit);
+                    break;
                 }
             }
         }
-        let outcome = match (walk.win.take(), walk.stop) {
-            (Some(line), _) => Outcome::Won(line),
-            (None, Some(reason)) => Outcome::Stopped(reason),
-            (None, None) => Outcome::Exhausted,
-        };
-        (outcome, walk.stop)
     }
+    let outcome = match (walk.win.take(), walk.stop) {
+        (Some(line), _) => Outcome::Won(line),
+        (None, Some(reason)) => Outcome::Stopped(reason),
+        (None, None) => Outcome::Exhausted,
+    };
+    (outcome, walk.stop)
 }
 
 #[cfg(test)]
@@ -212,6 +243,68 @@ mod tests {
             "too few lost deals with settled positions: {lost}"
         );
         assert!(dead_roots > 0, "no settled child was dead");
+    }
+
+    #[test]
+    fn a_set_spilled_to_a_store_enters_the_same_positions_as_one_in_memory() {
+        use crate::search::visited::spill::MemoryStore;
+        let (mut spilled_searches, mut spilled_verdicts) = (0, 0);
+        for (variant, suits, ranks, seeds) in [
+            (Variant::Common, 4, 4, 0..40),
+            (Variant::Common, 3, 5, 0..20),
+            (Variant::Common, 4, 5, 0..10),
+            (Variant::Basic, 4, 5, 0..10),
+        ] {
+            for seed in seeds {
+                let start = deal(seed, Layout::new(suits, ranks).unwrap());
+                for options in [
+                    ExactOptions::counting(64 << 20),
+                    ExactOptions {
+                        complete: false,
+                        shuffle_classes: true,
+                        ..ExactOptions::counting(64 << 20)
+                    },
+                    ExactOptions {
+                        complete: false,
+                        shuffle_classes: true,
+                        settled_table_bytes: 1 << 20,
+                        ..ExactOptions::counting(64 << 20)
+                    },
+                ] {
+                    let (in_memory, all) = run(&start, variant, options);
+                    // A budget of 6 bytes a key (the set in memory takes about 18): several
+                    // runs spilled.
+                    let small = ExactOptions {
+                        memory_bytes: options.settled_table_bytes
+                            + (all.stored as usize * 6).max(24 << 10),
+                        ..options
+                    };
+                    let store = std::sync::Arc::new(MemoryStore::default());
+                    let mut searcher = ExactSearch::default();
+                    searcher.spill_to(Some(store.clone()));
+                    let mut stats = SearchStats::default();
+                    let (outcome, stop) =
+                        searcher.run(&start, variant, small, &Budget::unlimited(), &mut stats);
+                    let what = format!("{variant} {suits}x{ranks} deal {seed} {options:?}");
+                    assert_eq!(outcome, in_memory, "{what}");
+                    assert_eq!(stop, None, "{what}");
+                    assert_eq!(
+                        (stats.nodes, stats.stored, stats.settled, stats.tt_hits),
+                        (all.nodes, all.stored, all.settled, all.tt_hits),
+                        "{what}"
+                    );
+                    if stats.spilled > 0 {
+                        spilled_searches += 1;
+                        spilled_verdicts += usize::from(!options.complete);
+                        assert!(stats.table_bytes <= small.memory_bytes as u64, "{what}");
+                    }
+                    // The store is emptied when the search ends.
+                    assert!(store.is_empty());
+                }
+            }
+        }
+        assert!(spilled_searches > 20, "{spilled_searches}");
+        assert!(spilled_verdicts >= 5, "{spilled_verdicts}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The loop of the exact search, one move at a time ([`Walk::step`]), and the entering
 //! of a new position ([`Walk::enter_spare`]): the one place where both exact searches
 //! admit a child, decide a settled one, count it and expand it. The search on one
-//! thread (`single`) runs a walk over its own [`KeySet`]; each thread of the parallel
+//! thread (`single`) runs a walk over its own [`KeySet`] (or a [`SpillingSet`]); each thread of the parallel
 //! search (`parallel`) runs one over the shared set. What differs between them is
 //! outside the walk: the visited set ([`Visited`]), where a frame starts trying its
 //! moves ([`Lane`]), what happens when the set is full (`single` stops, `parallel`
@@ -22,6 +22,7 @@ use crate::search::exact::stack::ExactStack;
 use crate::search::stats::SearchStats;
 use crate::search::visited::key_set::{Insert, KeySet};
 use crate::search::visited::shared_key_set::SharedKeySet;
+use crate::search::visited::spill::{Spilled, SpillingSet};
 use crate::tuning::CHECK_INTERVAL;
 use crate::variant::Variant;
 use crate::zobrist::Key;
@@ -32,6 +33,27 @@ pub(crate) trait Visited {
     fn insert(&mut self, key: Key) -> Insert;
     /// Starts loading the slot of `key` into cache.
     fn prefetch(&self, key: Key);
+    /// Makes room after an insertion found the set full, if it can (a set that spills
+    /// to a store); false leaves it full.
+    fn make_room(&mut self) -> bool {
+        false
+    }
+}
+
+impl Visited for SpillingSet<'_> {
+    #[inline(always)]
+    fn insert(&mut self, key: Key) -> Insert {
+        SpillingSet::insert(self, key)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, key: Key) {
+        SpillingSet::prefetch(self, key);
+    }
+
+    fn make_room(&mut self) -> bool {
+        self.spill() == Spilled::Moved
+    }
 }
 
 impl Visited for KeySet {

@@ -96,6 +96,26 @@ impl KeySet {
         self.slots * std::mem::size_of::<Key>()
     }
 
+    /// The shards' shape.
+    pub(crate) fn plan(&self) -> ShardPlan {
+        self.plan
+    }
+
+    /// Most keys the set can hold (every shard at its largest, 7/8 full).
+    pub(crate) fn capacity(&self) -> usize {
+        self.plan.capacity()
+    }
+
+    /// Takes the slots of shard `s` out, zeros and keys alike, leaving the shard with no
+    /// memory: for a caller that moves every shard's keys elsewhere and then calls
+    /// [`KeySet::reset`] (until then, `len` and lookups are stale).
+    pub(crate) fn take_shard(&mut self, s: usize) -> Vec<Key> {
+        let slots = std::mem::take(&mut self.shards[s].slots);
+        self.slots -= slots.len();
+        self.shards[s].len = 0;
+        slots
+    }
+
     /// Keys stored.
     pub fn len(&self) -> usize {
         self.len

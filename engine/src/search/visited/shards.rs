@@ -76,7 +76,6 @@ impl ShardPlan {
     }
 
     /// Most keys the set can hold: every shard at its largest, 7/8 full.
-    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         self.shards * (self.max_slots * 7 / 8)
     }

@@ -1,0 +1,66 @@
+//! `--spill-dir`: the exact search's visited set moved to a file when it fills its
+//! memory enters the same positions as the set held in memory (docs/engine.md, "A
+//! visited set on disk"), and a directory where no file can be made is refused.
+use crate::cli::gaps_json;
+
+/// Common deal 0's loss without the settled positions' table (every position in the
+/// set: 6.0M keys), in memory and in 48 MiB with the rest spilled.
+#[test]
+fn a_spilled_proof_enters_the_same_positions_as_one_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let spill_dir = dir.path().to_str().unwrap();
+    let base = [
+        "solve",
+        "--variant",
+        "common",
+        "--deal",
+        "0",
+        "--algorithm",
+        "exact",
+        "--no-table",
+        "--search-threads",
+        "1",
+        "--json",
+    ];
+    let (code, in_memory, stderr) = gaps_json(&[&base[..], &["--table-mb", "2048"]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, spilled, stderr) =
+        gaps_json(&[&base[..], &["--table-mb", "48", "--spill-dir", spill_dir]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    for json in [&in_memory, &spilled] {
+        assert_eq!(json["verdict"], "unsolvable", "{json}");
+    }
+    let (a, b) = (&in_memory["stats"], &spilled["stats"]);
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert_eq!(a["stored"], b["stored"]);
+    assert!(a["stored"].as_u64().unwrap() > 5_000_000, "{a}");
+    assert_eq!(a["spilled_keys"], 0);
+    // Most of the set went to the file, and memory stayed within 48 MiB.
+    assert!(b["spilled_keys"].as_u64().unwrap() > 4_000_000, "{b}");
+    assert!(b["table_bytes"].as_u64().unwrap() <= 48 << 20, "{b}");
+    // The scratch file has no name: nothing is left in the directory.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_spill_directory_where_no_file_can_be_made_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let absent = dir.path().join("absent");
+    let (code, json, stderr) = gaps_json(&[
+        "solve",
+        "--variant",
+        "common",
+        "--deal",
+        "2",
+        "--algorithm",
+        "exact",
+        "--spill-dir",
+        absent.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(json, serde_json::Value::Null);
+    assert!(
+        stderr.contains("--spill-dir: cannot make a spill file in"),
+        "{stderr}"
+    );
+}
