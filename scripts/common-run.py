@@ -6,7 +6,7 @@ one `POST /v1/batches` on a PostgreSQL database served by several nodes, resumab
         --out docs/data/common-4x13-0-9999.csv \
         --known docs/data/common-4x13-0-9999-known \
         --faults docs/data/common-4x13-0-9999-faults.csv \
-        [--time-ms 3600000] [--nodes 2] [--memory-mb 9000] [--hours H] \
+        [--time-ms 3600000] [--nodes 2] [--memory-mb 9000] [--spill-dir DIR] [--hours H] \
         [--kill-every-min 45] [--stop-every-min 70] [--pg-restart-every-min 55]
 
 What it does:
@@ -15,7 +15,9 @@ What it does:
    stopped and started again in the same server picks up where it was).
 2. Starts `--nodes` nodes on it, one solver thread each: node `n0` is `gaps serve`
    (the HTTP API, and it runs jobs), the others `gaps worker`. Each has `--memory-mb`
-   of the machine; deepening is off (the batch is the only work).
+   of the machine; deepening is off (the batch is the only work). With `--spill-dir`,
+   each node's exact searches move a full visited set to a scratch file in
+   DIR/<node> and go on (`solver.spill_dir`) instead of stopping at their memory.
 3. Restores the known verdicts of the folder `--known` (written by an earlier run,
    with every win's solution) into the store's `verdicts` table, so that the batch's jobs of those deals
    are answered from the store (`cached`) and never searched again: that is how a run
@@ -90,6 +92,10 @@ class Node:
             GAPS_QUEUE__MAX_ATTEMPTS="50",
             GAPS_LOG__FILTER="warn",
         )
+        if self.args.spill_dir:
+            spill = os.path.join(self.args.spill_dir, self.name)
+            os.makedirs(spill, exist_ok=True)
+            env["GAPS_SOLVER__SPILL_DIR"] = spill
         if self.index == 0:
             cmd = [self.args.gaps, "serve", "--database", PG_URL,
                    "--listen", f"127.0.0.1:{self.port}"]
@@ -421,6 +427,8 @@ def run(nodes):
     p.add_argument("--known", required=True)
     p.add_argument("--faults", required=True)
     p.add_argument("--logs", default="target/common-run")
+    p.add_argument("--spill-dir", default="",
+                   help="each node's solver.spill_dir is DIR/<node> (empty: no spilling)")
     p.add_argument("--hours", type=float, default=0, help="stop after this long (0: at the end)")
     p.add_argument("--save-min", type=float, default=10)
     p.add_argument("--kill-every-min", type=float, default=45)
