@@ -1,4 +1,4 @@
-//! The command line as users and scripts see it (README, "Command line").
+//! The command line as users and scripts see it (docs/cli.md).
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
