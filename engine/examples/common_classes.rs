@@ -1,6 +1,6 @@
 //! Measures how much two symmetries of the `common` variant could shrink a search, by
 //! counting every position reachable from small deals (breadth first, exact positions)
-//! and the classes they fall into (docs/performance.md, "`common` 4x13 with `auto`"):
+//! and the classes they fall into (docs/performance.md, "The exact search"):
 //!
 //! - *Two shuffles*: while column 0 holds at least one gap and one Two, the Twos of
 //!   column 0 can be moved among its gap-or-Two cells in any arrangement and back, so

@@ -1,7 +1,7 @@
 //! Measures how large the unsettled part of a `common` deal's space is: every position
 //! reachable from the deal without passing through a settled one (column 0 all Twos),
 //! and the settled positions one move beyond them (docs/performance.md,
-//! "`common` 4x13 with `auto`"). An exact proof of loss must visit all of them, and each settled one then
+//! "The exact search"). An exact proof of loss must visit all of them, and each settled one then
 //! opens a `basic` game of its own.
 //!
 //! Usage: `cargo run --release -p gaps-engine --example common_split -- CAP DEAL...`

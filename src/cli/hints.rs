@@ -1,5 +1,5 @@
 //! `gaps hints`: the latency of a verdict and a hint for games in progress, the
-//! benchmark of docs/performance.md ("Hints"). Positions come from random play of
+//! benchmark of docs/performance.md ("Games in progress"). Positions come from random play of
 //! PySolFC games (a fixed seed: the same positions every run): game `1 + i % games`,
 //! `i`'s number of random steps drawn in `0..=max_steps`, each step a legal move drawn
 //! uniformly, or now and then a redeal while one is left; each position is answered
