@@ -90,6 +90,20 @@ pub const SETTLED_TABLE_MAX_LONG: usize = (512 + 16) << 20;
 /// rows): smaller re-searches too much, larger misses the caches on every probe.
 pub const ONE_CHILD_TABLE_MAX: usize = 64 << 20;
 
+/// Filter bits a key spilled by the exact search's set to its store
+/// (`search::visited::spill`): about 1.5% of lookups of an absent key then read the
+/// store, for 1.25 bytes of memory a spilled key. Chosen, not measured against others.
+pub const SPILL_FILTER_BITS_PER_KEY: usize = 10;
+
+/// Fewest keys the in-memory set must still hold after a spill for the search to go on:
+/// below it, runs would multiply faster than they hold keys.
+pub const SPILL_MIN_HOT_KEYS: usize = 1 << 8;
+
+/// Most runs a spilling set writes: every lookup of a key not in memory tests each
+/// run's filter, so past this many the search would crawl (a budget of gigabytes
+/// fills with filters in about ten).
+pub const SPILL_MAX_RUNS: usize = 64;
+
 /// Slots of the parallel exact search's first shared set (4 MiB): larger ones are
 /// slower to fault in on small proofs, and growth phases cost little on large ones.
 pub const PARALLEL_FIRST_SLOTS: usize = 1 << 18;

@@ -10,7 +10,8 @@
 //! - `dfs`: the [`dfs::game::Game`] trait, depth-first search with a transposition
 //!   table and incremental transpositions (`dfs_it`), its path set and table, and the
 //!   Gaps rules as a game;
-//! - `visited`: exact sets of 128-bit keys that never forget (one thread, shared);
+//! - `visited`: exact sets of 128-bit keys that never forget (one thread, shared, and
+//!   one thread's set that spills to a store the caller gives);
 //! - `sampling`: iterative sampling (random probes);
 //! - `hybrid`: breadth-first search with a probe per node;
 //! - `assign`: the suit assignments of a `common` deal, each a `basic` game;

@@ -5,7 +5,7 @@
 //! When the in-memory [`KeySet`] is full, [`SpillingSet::spill`] writes every key it
 //! holds to the store as a *run*: shard by shard (a key's shard is the one the set
 //! gave it), each shard's keys sorted, one fence key in memory every [`FENCE`] keys
-//! and a blocked Bloom filter of [`FILTER_BITS_PER_KEY`] bits a key (one 64-byte line
+//! and a blocked Bloom filter of `SPILL_FILTER_BITS_PER_KEY` bits a key (`tuning`; one 64-byte line
 //! per lookup); then it empties the in-memory set and the search goes on. A key is
 //! looked up in memory first, then in each run whose filter may hold it: its shard's
 //! fences give the one block of the store that would hold it, read and searched.
@@ -21,29 +21,22 @@
 //! - Memory: the in-memory set gets the budget less the runs' filters and fences (about
 //!   1.3 bytes a spilled key) and less a reserve for the next run's filter, so peak
 //!   memory stays within the budget; when what is left cannot hold
-//!   [`MIN_HOT_KEYS`] keys, or [`MAX_RUNS`] runs are written, the set is full for good.
+//!   `SPILL_MIN_HOT_KEYS` keys, or `SPILL_MAX_RUNS` runs are written (`tuning`), the set is
+//!   full for good.
 //! - Allocation only when a run is written (its filter, its fences), never per key.
 
 use crate::search::memory::Lines;
 use crate::search::visited::key_set::{Insert, KeySet};
 use crate::search::visited::shards::ShardPlan;
+use crate::tuning::{
+    SPILL_FILTER_BITS_PER_KEY as FILTER_BITS_PER_KEY, SPILL_MAX_RUNS as MAX_RUNS,
+    SPILL_MIN_HOT_KEYS as MIN_HOT_KEYS,
+};
 use crate::zobrist::{index_hash, Key};
 
 /// Keys between two fence keys kept in memory: one read of the store is at most this
 /// many keys (4 KiB).
 pub const FENCE: usize = 256;
-
-/// Filter bits a spilled key: about 1.5% of lookups of an absent key read the store.
-pub const FILTER_BITS_PER_KEY: usize = 10;
-
-/// Fewest keys the in-memory set must be able to hold for the search to go on after a
-/// spill: below it, runs would multiply faster than they hold keys.
-pub const MIN_HOT_KEYS: usize = 1 << 8;
-
-/// Most runs: every lookup of a key not in memory tests each run's filter, so past
-/// this many the search would crawl (a budget of gigabytes takes about ten runs to
-/// fill with filters).
-pub const MAX_RUNS: usize = 64;
 
 /// Bits set in a filter line for a key.
 const FILTER_PROBES: u32 = 6;
