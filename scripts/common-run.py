@@ -6,7 +6,8 @@ one `POST /v1/batches` on a PostgreSQL database served by several nodes, resumab
         --out docs/data/common-4x13-0-9999.csv \
         --known docs/data/common-4x13-0-9999-known \
         --faults docs/data/common-4x13-0-9999-faults.csv \
-        [--time-ms 3600000] [--nodes 2] [--memory-mb 9000] [--spill-dir DIR] [--hours H] \
+        [--time-ms 3600000] [--nodes 2] [--memory-mb 9000] [--spill-dir DIR] [--cpu FILE] \
+        [--hours H] \
         [--kill-every-min 45] [--stop-every-min 70] [--pg-restart-every-min 55]
 
 What it does:
@@ -27,7 +28,9 @@ What it does:
 5. Every `--save-min` minutes, and at the end: writes `--out` (deal, verdict, positions,
    seconds, algorithm, stopped; one row per deal decided or searched to its limit) and
    the folder `--known` (the store's verdicts of these deals, 1,000 deals a file, each
-   win's solution as its moves' cards and target cells), both from the database.
+   win's solution as its moves' cards and target cells), both from the database; with
+   `--cpu FILE`, also this session's line of a CPU ledger: its wall time, the CPU time
+   of every node it started (ended ones included) and the rows before and now.
 6. Faults, on their own clocks: `kill -9` of a node (the nodes in turn, restarted
    10 s later), a graceful stop (SIGTERM) of a node (restarted 10 s later), and a
    restart of the PostgreSQL server (`pg_ctlcluster`, as root). Each is a line of
@@ -49,6 +52,7 @@ import gzip
 import io
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -310,6 +314,41 @@ def save(args, batch):
     return rows
 
 
+def nodes_cpu_seconds(nodes):
+    """CPU time (user + system) of every node this driver started: the ones that ended
+    (reaped children, `kill -9` included) and the ones alive now (`/proc/PID/stat`)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = used.ru_utime + used.ru_stime
+    tick = os.sysconf("SC_CLK_TCK")
+    for node in nodes:
+        if node.alive():
+            try:
+                with open(f"/proc/{node.proc.pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+            except (OSError, IndexError, ValueError):
+                pass
+    return total
+
+
+CPU_FIELDS = ["session_start", "updated", "wall_s", "cpu_s", "rows_at_start", "rows"]
+
+
+def save_cpu(path, session):
+    """This session's line of the CPU ledger `path` (one line a session of the driver),
+    written again at every save."""
+    lines = []
+    if os.path.exists(path):
+        with open(path, newline="") as f:
+            lines = [r for r in csv.DictReader(f) if r["session_start"] != session["session_start"]]
+    lines.append(session)
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CPU_FIELDS)
+        w.writeheader()
+        w.writerows(lines)
+    os.replace(path + ".tmp", path)
+
+
 def running_jobs():
     try:
         return psql(PG_URL, "SELECT count(*) FROM jobs WHERE state = 'running'", csv=True).strip()
@@ -429,6 +468,8 @@ def run(nodes):
     p.add_argument("--logs", default="target/common-run")
     p.add_argument("--spill-dir", default="",
                    help="each node's solver.spill_dir is DIR/<node> (empty: no spilling)")
+    p.add_argument("--cpu", default="",
+                   help="CSV ledger of the nodes' CPU time, a line a session of this driver")
     p.add_argument("--hours", type=float, default=0, help="stop after this long (0: at the end)")
     p.add_argument("--save-min", type=float, default=10)
     p.add_argument("--kill-every-min", type=float, default=45)
@@ -460,6 +501,17 @@ def run(nodes):
         log(f"batch {batch} already in the database")
 
     started = time.time()
+    rows_at_start = len(rows_of_batch(batch))
+    session = {"session_start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))}
+
+    def ledger(rows):
+        if args.cpu:
+            session.update(updated=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                           wall_s=f"{time.time() - started:.0f}",
+                           cpu_s=f"{nodes_cpu_seconds(nodes):.0f}",
+                           rows_at_start=rows_at_start, rows=len(rows))
+            save_cpu(args.cpu, session)
+
     clocks = {"kill": time.time(), "stop": time.time(), "pg": time.time(), "save": time.time()}
     turn = 0
     stop_requested = []
@@ -503,6 +555,7 @@ def run(nodes):
             continue
         if every("save", args.save_min):
             rows = save(args, batch)
+            ledger(rows)
             log(f"saved {len(rows)} rows; batch: {json.dumps(view.get('counts', view))[:300]}")
         if view.get("state") == "done" or view.get("done") == count:
             done = True
@@ -510,6 +563,7 @@ def run(nodes):
         if args.hours and time.time() - started > args.hours * 3600:
             break
     rows = save(args, batch)
+    ledger(rows)
     log(f"saved {len(rows)} rows")
     ok = True
     if done:
