@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// A scratch file holding a visited set's spilled keys.
+#[derive(Debug)]
 pub struct FileStore {
     file: File,
     len: AtomicU64,

@@ -1,6 +1,7 @@
-//! `--spill-dir`: the exact search's visited set moved to a file when it fills its
-//! memory enters the same positions as the set held in memory (docs/engine.md, "A
-//! visited set on disk"), and a directory where no file can be made is refused.
+//! `--spill-dir`: the exact search's visited set (a variant's, or a board game's
+//! exhaustive search's) moved to a file when it fills its memory enters the same
+//! positions as the set held in memory (docs/engine.md, "A visited set on disk"), and a
+//! directory where no file can be made is refused.
 use crate::cli::gaps_json;
 
 /// Common deal 0's loss without the settled positions' table (every position in the
@@ -63,4 +64,40 @@ fn a_spill_directory_where_no_file_can_be_made_is_refused() {
         stderr.contains("--spill-dir: cannot make a spill file in"),
         "{stderr}"
     );
+}
+
+/// A board game's exhaustive search (`--algorithm exact --redeals 0`): the first 2M
+/// positions of Jungle 1 in 256 MiB, and in 32 MiB with the rest of the set spilled.
+#[test]
+fn a_board_games_exhaustive_search_spills_the_same_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let spill_dir = dir.path().to_str().unwrap();
+    let base = [
+        "solve",
+        "--pysol",
+        "jungle:1",
+        "--algorithm",
+        "exact",
+        "--redeals",
+        "0",
+        "--nodes",
+        "2000000",
+        "--json",
+    ];
+    let (code, in_memory, stderr) = gaps_json(&[&base[..], &["--table-mb", "256"]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, spilled, stderr) =
+        gaps_json(&[&base[..], &["--table-mb", "32", "--spill-dir", spill_dir]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    for json in [&in_memory, &spilled] {
+        assert_eq!(json["verdict"], "unknown", "{json}");
+        assert_eq!(json["stopped"], "node_limit", "{json}");
+    }
+    let (a, b) = (&in_memory["stats"], &spilled["stats"]);
+    for field in ["nodes", "stored", "tt_hits", "dead_cuts"] {
+        assert_eq!(a[field], b[field], "{field}");
+    }
+    assert_eq!(a["spilled_keys"], 0);
+    assert!(b["spilled_keys"].as_u64().unwrap() > 100_000, "{b}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -10,8 +10,9 @@ use super::{input_error, SearchArgs};
 use crate::report::SolveJson;
 use gaps_engine::{
     parse_game_number, solve_pysol_board, Algorithm, BoardReport, BoardSolveError, BoardStep,
-    DfsOptions, PysolGame, RoundsReport, SolveOptions, SolveReport,
+    DfsOptions, PysolGame, RoundsReport, SolveOptions, SolveReport, SpillStore,
 };
+use std::sync::Arc;
 
 /// The game and number `--pysol` names, if it is a game played on its own board.
 pub fn board_game(pysol: Option<&str>) -> anyhow::Result<Option<(PysolGame, u128)>> {
@@ -69,8 +70,12 @@ pub fn solve_board(
     number: u128,
     redeals: u8,
     options: &SolveOptions,
+    spill: Option<&Arc<dyn SpillStore>>,
 ) -> anyhow::Result<BoardReport> {
-    let controls = gaps_engine::SolveControls::default();
+    let controls = gaps_engine::SolveControls {
+        spill,
+        ..Default::default()
+    };
     solve_pysol_board(game, number, redeals, options, controls).map_err(|e| match e {
         BoardSolveError::InvalidLine(_) => anyhow::Error::new(e),
         other => input_error(other.to_string()),
@@ -87,7 +92,9 @@ pub fn run_solve(
 ) -> anyhow::Result<()> {
     let options = board_options(search, game, crate::machine::default_search_memory_bytes())?;
     let redeals = redeals.unwrap_or(game.own_redeals());
-    let report = solve_board(game, number, redeals, &options)?;
+    let store = crate::spill::FileStore::for_solver(search.spill_dir.as_deref())
+        .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
+    let report = solve_board(game, number, redeals, &options, store.as_ref())?;
     let out = SolveJson::of_board(game, number, &report);
     if json {
         outln!("{}", serde_json::to_string(&out)?);

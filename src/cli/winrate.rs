@@ -143,7 +143,7 @@ pub(super) fn solve_deals(
                     let number = deals[i as usize];
                     let report = match family {
                         DealFamily::Pysol(game) if game.is_board_played() => {
-                            board::solve_board(game, u128::from(number), redeals, options)
+                            board::solve_board(game, u128::from(number), redeals, options, None)
                                 .map(|report| board::board_report(&report))
                         }
                         _ => {

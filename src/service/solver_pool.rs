@@ -12,7 +12,7 @@ use crate::played::{answer_game, GameAnswer, GameInProgress};
 use crate::spill::FileStore;
 use gaps_engine::{
     BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport,
-    Solver,
+    Solver, SpillStore,
 };
 use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -39,6 +39,7 @@ impl Steering {
             cancel: Some(&self.cancel),
             progress: Some(&self.progress),
             pause: self.pause.as_deref(),
+            spill: None,
         }
     }
 }
@@ -228,7 +229,15 @@ impl SolverThread {
                             }));
                         }
                         Request::Board(work, reply) => {
-                            let _ = reply.send(solve_board(&work));
+                            // The exhaustive search of a board game's round spills
+                            // to a file of its own, made for this solve.
+                            let store = FileStore::for_solver(spill_dir.as_deref())
+                                .unwrap_or_else(|e| {
+                                    tracing::warn!(thread = %name, error = %e,
+                                    "no spill file; the board's exhaustive search stops when its set is full");
+                                    None
+                                });
+                            let _ = reply.send(solve_board(&work, store.as_ref()));
                         }
                     }
                     if per_solve {
@@ -287,10 +296,13 @@ fn on_solver<T, E: std::fmt::Display>(
 
 /// Runs a board solve, a panic reported as an error (the search holds nothing that
 /// outlives it).
-fn solve_board(work: &BoardWork) -> BoardResult {
+fn solve_board(work: &BoardWork, spill: Option<&Arc<dyn SpillStore>>) -> BoardResult {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        work.deal
-            .solve(work.redeals, &work.options, work.steering.controls())
+        let controls = SolveControls {
+            spill,
+            ..work.steering.controls()
+        };
+        work.deal.solve(work.redeals, &work.options, controls)
     }));
     match outcome {
         Ok(Ok(report)) => Ok(report),

@@ -166,7 +166,7 @@ impl Solver {
         let controls = SolveControls {
             cancel,
             progress,
-            pause: None,
+            ..SolveControls::default()
         };
         self.solve_rounds(start, options, redeals, controls)
     }

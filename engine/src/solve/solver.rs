@@ -27,6 +27,7 @@ use crate::search::stats::SearchStats;
 use crate::search::visited::spill::SpillStore;
 use crate::tuning::{DEFAULT_PROBES, DEFAULT_TABLE_BYTES};
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How a caller steers a running solve: all optional.
@@ -38,6 +39,10 @@ pub struct SolveControls<'a> {
     pub progress: Option<&'a AtomicU64>,
     /// Parks the solve while paused; the time limit does not count that time.
     pub pause: Option<&'a PauseGate>,
+    /// Where an exact search on one thread (a variant's, or a board game's exhaustive
+    /// search) moves its full visited set and goes on (`search::visited::spill`); a
+    /// [`Solver`] without it uses its own ([`Solver::spill_to`]), if any.
+    pub spill: Option<&'a Arc<dyn SpillStore>>,
 }
 
 /// A reusable solver: one per thread. Owns its transposition table, sampler, hybrid
@@ -81,7 +86,7 @@ impl Solver {
     /// `store` when the set fills its budget and goes on, instead of stopping at
     /// `memory_limit` (`search::visited::spill`); `None` turns that off. The parallel
     /// exact search (two threads or more) does not spill.
-    pub fn spill_to(&mut self, store: Option<std::sync::Arc<dyn SpillStore>>) {
+    pub fn spill_to(&mut self, store: Option<Arc<dyn SpillStore>>) {
         self.exact.spill_to(store);
     }
 
@@ -116,7 +121,7 @@ impl Solver {
         let controls = SolveControls {
             cancel,
             progress,
-            pause: None,
+            ..SolveControls::default()
         };
         self.solve_controlled(start, options, None, controls)
     }
@@ -131,10 +136,17 @@ impl Solver {
         redeals: Option<&Redeals>,
         controls: SolveControls<'_>,
     ) -> Result<SolveReport, SolveError> {
-        match redeals {
+        let own = controls
+            .spill
+            .map(|store| self.exact.swap_spill(Some(store.clone())));
+        let report = match redeals {
             Some(redeals) => self.solve_rounds(start, options, redeals, controls),
             None => self.solve_first_round(start, options, controls),
+        };
+        if let Some(own) = own {
+            self.exact.swap_spill(own);
         }
+        report
     }
 
     /// The first round of `start` (no redeals).

@@ -19,8 +19,10 @@
 //!   exact. In complete mode ([`DepthFirstRound::counting`]) nothing is cut and wins
 //!   do not stop it: it reaches every position of the round, and counts them.
 //! - Memory: the set holds at most 15/16 of the bytes given, the stack at most the
-//!   rest; a key or a frame beyond them stops the search with
-//!   [`StopReason::MemoryLimit`]. A stop (memory or budget) is final: the search is not
+//!   rest; a frame beyond them, or a key beyond them when the set has no store to
+//!   spill to, stops the search with [`StopReason::MemoryLimit`]. With a store the set
+//!   moves its keys there when full and goes on (`search::visited::spill`: exact, the
+//!   same positions in the same order) until it can spill no more. A stop (memory or budget) is final: the search is not
 //!   run again after it, and a stopped search says nothing of the round.
 //! - Deterministic: the moves are tried in the board's own order
 //!   ([`BoardPosition::order_moves`]); the budget is checked every `CHECK_INTERVAL`
@@ -31,8 +33,10 @@ use super::position::{BoardPosition, BOARD_MAX_MOVES};
 use crate::moves::{Move, MoveList};
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
-use crate::search::visited::key_set::{Insert, KeySet};
+use crate::search::visited::key_set::Insert;
+use crate::search::visited::spill::{SpillStore, Spilled, SpillingSet};
 use crate::tuning::CHECK_INTERVAL;
+use std::sync::Arc;
 
 /// One expanded position on the stack: its moves, the next to try, and the move that
 /// reached it (unused at the root).
@@ -51,7 +55,7 @@ pub(super) struct DepthFirstRound {
     position: BoardPosition,
     frames: Vec<Frame>,
     max_frames: usize,
-    seen: KeySet,
+    seen: SpillingSet,
     /// Complete mode: no frozen-card cut, and a win does not end the search.
     complete: bool,
 }
@@ -62,6 +66,7 @@ impl DepthFirstRound {
     pub(super) fn start(
         start: &BoardPosition,
         bytes: usize,
+        store: Option<Arc<dyn SpillStore>>,
         stats: &mut SearchStats,
     ) -> Result<DepthFirstRound, RoundEnd> {
         stats.nodes += 1;
@@ -73,7 +78,7 @@ impl DepthFirstRound {
             stats.dead_cuts += 1;
             return Err(RoundEnd::Exhausted);
         }
-        Ok(DepthFirstRound::new(start, bytes, false, stats))
+        Ok(DepthFirstRound::new(start, bytes, false, store, stats))
     }
 
     /// A complete search from `start` within about `bytes`: it reaches every position
@@ -82,22 +87,23 @@ impl DepthFirstRound {
     pub(super) fn counting(
         start: &BoardPosition,
         bytes: usize,
+        store: Option<Arc<dyn SpillStore>>,
         stats: &mut SearchStats,
     ) -> DepthFirstRound {
         stats.nodes += 1;
         stats.wins += u64::from(start.is_won());
-        DepthFirstRound::new(start, bytes, true, stats)
+        DepthFirstRound::new(start, bytes, true, store, stats)
     }
 
     fn new(
         start: &BoardPosition,
         bytes: usize,
         complete: bool,
+        store: Option<Arc<dyn SpillStore>>,
         stats: &mut SearchStats,
     ) -> DepthFirstRound {
         let stack_bytes = bytes / 16;
-        let mut seen = KeySet::default();
-        seen.reset(bytes - stack_bytes);
+        let mut seen = SpillingSet::new(bytes - stack_bytes, store);
         seen.insert(start.key());
         stats.stored += 1;
         let mut search = DepthFirstRound {
@@ -109,6 +115,11 @@ impl DepthFirstRound {
         };
         search.push(Move::default(), stats);
         search
+    }
+
+    /// Keys the set moved to its store so far.
+    pub(super) fn spilled_keys(&self) -> u64 {
+        self.seen.spilled_keys()
     }
 
     /// Keys in the set: the positions reached (with the start).
@@ -169,7 +180,11 @@ impl DepthFirstRound {
                     continue;
                 }
                 Insert::Full => {
+                    // The move is tried again once the set has spilled to its store.
                     top.next -= 1;
+                    if self.seen.spill() == Spilled::Moved {
+                        continue;
+                    }
                     return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
                 }
                 Insert::New => stats.stored += 1,
@@ -229,11 +244,11 @@ mod tests {
         let start = spaces_and_aces_1();
         let budget = Budget::new(Some(300_000), None, None);
         let (mut one, mut sliced) = (SearchStats::default(), SearchStats::default());
-        let mut a = DepthFirstRound::start(&start, 64 << 20, &mut one)
+        let mut a = DepthFirstRound::start(&start, 64 << 20, None, &mut one)
             .ok()
             .unwrap();
         let end_a = a.run(u64::MAX, &budget, &mut one);
-        let mut b = DepthFirstRound::start(&start, 64 << 20, &mut sliced)
+        let mut b = DepthFirstRound::start(&start, 64 << 20, None, &mut sliced)
             .ok()
             .unwrap();
         let end_b = loop {
@@ -251,10 +266,58 @@ mod tests {
     }
 
     #[test]
+    fn a_set_spilled_to_a_store_reaches_the_same_positions() {
+        use crate::search::visited::spill::MemoryStore;
+        // 5,000,000 positions of Jungle 1 (a shallow search: 172 deep), counted and
+        // searched for a verdict, with 256 MiB in memory and with 64 MiB whose set
+        // spills its keys (about 3.2M fit in memory at once).
+        let deal = BoardDeal::new(PysolGame::Jungle, 1).expect("a game number");
+        let start = BoardPosition::of_board(&deal.board()).expect("played on its board");
+        let budget = Budget::new(Some(5_000_000), None, None);
+        for complete in [false, true] {
+            let run = |bytes: usize, store: Option<Arc<dyn SpillStore>>| {
+                let mut stats = SearchStats::default();
+                let mut search = if complete {
+                    DepthFirstRound::counting(&start, bytes, store, &mut stats)
+                } else {
+                    DepthFirstRound::start(&start, bytes, store, &mut stats)
+                        .ok()
+                        .unwrap()
+                };
+                let end = search.run(u64::MAX, &budget, &mut stats);
+                (end, stats, search.keys(), search.spilled_keys())
+            };
+            let (end, all, keys, none) = run(256 << 20, None);
+            let store: Arc<dyn SpillStore> = Arc::new(MemoryStore::default());
+            let (end_spilled, part, keys_spilled, spilled) = run(64 << 20, Some(store));
+            assert_eq!(none, 0);
+            assert!(spilled > 1_000_000, "{complete}: {spilled} {part:?}");
+            assert!(matches!(
+                end,
+                Some(RoundEnd::Stopped(StopReason::NodeLimit))
+            ));
+            assert!(matches!(
+                end_spilled,
+                Some(RoundEnd::Stopped(StopReason::NodeLimit))
+            ));
+            assert_eq!(
+                (all.nodes, all.stored, all.tt_hits, all.dead_cuts, keys),
+                (
+                    part.nodes,
+                    part.stored,
+                    part.tt_hits,
+                    part.dead_cuts,
+                    keys_spilled
+                )
+            );
+        }
+    }
+
+    #[test]
     fn a_full_set_stops_for_memory() {
         let start = spaces_and_aces_1();
         let mut stats = SearchStats::default();
-        let mut search = DepthFirstRound::counting(&start, 1 << 16, &mut stats);
+        let mut search = DepthFirstRound::counting(&start, 1 << 16, None, &mut stats);
         let end = search.run(u64::MAX, &Budget::unlimited(), &mut stats);
         assert!(matches!(
             end,

@@ -377,7 +377,9 @@ pub fn solve_board_from(
         other => return Err(BoardSolveError::NotABoardAlgorithm(other)),
     };
     let memory = options.memory_limit.unwrap_or(crate::DEFAULT_TABLE_BYTES);
-    let mut searcher = BoardSearcher::with_memory(memory).with_seed(options.seed);
+    let mut searcher = BoardSearcher::with_memory(memory)
+        .with_seed(options.seed)
+        .with_spill(controls.spill.cloned());
     let budget = Budget::new(options.max_nodes, options.time_limit, controls.cancel)
         .with_progress(controls.progress)
         .with_pause(controls.pause);

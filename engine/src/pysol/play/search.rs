@@ -48,10 +48,12 @@ use crate::search::dfs::table::TranspositionTable;
 use crate::search::dfs::{DepthFirst, DfsOptions};
 use crate::search::outcome::Outcome;
 use crate::search::stats::SearchStats;
+use crate::search::visited::spill::SpillStore;
 use crate::solve::Verdict;
 use crate::tuning::CHECK_INTERVAL;
 use crate::zobrist::Key;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// A board as a [`Game`] of the generic depth-first search.
 pub struct BoardGame {
@@ -155,6 +157,8 @@ pub struct BoardSearcher {
     memory_bytes: usize,
     /// What the restarts of a round without redeals draw their tie-breaks from.
     seed: u64,
+    /// Where the exhaustive search's set moves its keys when full (`None`: it stops).
+    store: Option<Arc<dyn SpillStore>>,
 }
 
 /// About how many bytes one position kept by a round's search takes (its entry, its
@@ -171,7 +175,14 @@ impl BoardSearcher {
             max_entries: (bytes / BYTES_PER_ENTRY).max(1024),
             memory_bytes: bytes.max(1 << 16),
             seed: 0,
+            store: None,
         }
+    }
+
+    /// The same searcher, its exhaustive search spilling a full set to `store`
+    /// (`search::visited::spill`) instead of stopping.
+    pub fn with_spill(self, store: Option<Arc<dyn SpillStore>>) -> BoardSearcher {
+        BoardSearcher { store, ..self }
     }
 
     /// The same searcher, its restarts' tie-breaks drawn from `seed` (`restarts.rs`).
@@ -255,10 +266,12 @@ impl BoardSearcher {
         budget: &Budget,
         stats: &mut SearchStats,
     ) -> BoardOutcome {
-        let end = match DepthFirstRound::start(start, self.memory_bytes, stats) {
+        let end = match DepthFirstRound::start(start, self.memory_bytes, self.store.clone(), stats)
+        {
             Err(end) => end,
             Ok(mut search) => loop {
                 if let Some(end) = search.run(u64::MAX, budget, stats) {
+                    stats.spilled += search.spilled_keys();
                     break end;
                 }
             },
@@ -275,9 +288,14 @@ impl BoardSearcher {
         stats: &mut SearchStats,
     ) -> Result<(u64, u64), StopReason> {
         let before = (stats.nodes, stats.wins);
-        let mut search = DepthFirstRound::counting(start, self.memory_bytes, stats);
+        let mut search =
+            DepthFirstRound::counting(start, self.memory_bytes, self.store.clone(), stats);
         loop {
-            match search.run(u64::MAX, budget, stats) {
+            let end = search.run(u64::MAX, budget, stats);
+            if end.is_some() {
+                stats.spilled += search.spilled_keys();
+            }
+            match end {
                 None => {}
                 Some(RoundEnd::Stopped(reason)) => return Err(reason),
                 Some(_) => return Ok((stats.nodes - before.0, stats.wins - before.1)),

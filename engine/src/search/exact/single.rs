@@ -37,6 +37,14 @@ impl ExactSearch {
         self.store = store;
     }
 
+    /// [`ExactSearch::spill_to`], returning the store it had.
+    pub(crate) fn swap_spill(
+        &mut self,
+        store: Option<Arc<dyn SpillStore>>,
+    ) -> Option<Arc<dyn SpillStore>> {
+        std::mem::replace(&mut self.store, store)
+    }
+
     /// Searches from `start`. `stats.nodes` counts distinct positions entered (the root
     /// included), `stats.settled` those whose column 0 holds only Twos (`common`),
     /// `stats.tt_hits` the moves that led to a position already entered. Returns the
@@ -55,7 +63,7 @@ impl ExactSearch {
         let set_bytes = options.memory_bytes - table_bytes;
         let (ended, set_bytes_held) = match self.store.clone() {
             Some(store) => {
-                let mut set = SpillingSet::new(set_bytes, store.as_ref());
+                let mut set = SpillingSet::new(set_bytes, Some(store));
                 let ended = search(&mut walk, &mut set, start, budget, stats);
                 stats.spilled += set.spilled_keys();
                 let held = set.bytes();

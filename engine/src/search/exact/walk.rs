@@ -40,7 +40,7 @@ pub(crate) trait Visited {
     }
 }
 
-impl Visited for SpillingSet<'_> {
+impl Visited for SpillingSet {
     #[inline(always)]
     fn insert(&mut self, key: Key) -> Insert {
         SpillingSet::insert(self, key)

@@ -33,6 +33,7 @@ use crate::tuning::{
     SPILL_MIN_HOT_KEYS as MIN_HOT_KEYS,
 };
 use crate::zobrist::{index_hash, Key};
+use std::sync::Arc;
 
 /// Keys between two fence keys kept in memory: one read of the store is at most this
 /// many keys (4 KiB).
@@ -49,7 +50,7 @@ pub struct SpillError(pub String);
 /// Where a spilling set puts its keys: an append-only array of bytes, read back at any
 /// offset. One search at a time uses a store; it calls [`SpillStore::clear`] when it
 /// starts and when it ends.
-pub trait SpillStore: Send + Sync {
+pub trait SpillStore: Send + Sync + std::fmt::Debug {
     /// Appends `bytes`, returning the offset where they start.
     fn append(&self, bytes: &[u8]) -> Result<u64, SpillError>;
     /// Fills `buf` with the bytes stored from `offset`.
@@ -66,7 +67,7 @@ pub trait SpillStore: Send + Sync {
 
 /// A store in memory: the reference for tests (and a caller with no disk), the same
 /// bytes a file would hold.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct MemoryStore {
     bytes: std::sync::Mutex<Vec<u8>>,
 }
@@ -209,36 +210,47 @@ pub enum Spilled {
     NoRoom,
 }
 
-/// The set: a [`KeySet`] in memory and the runs it spilled to `store`.
-pub struct SpillingSet<'a> {
+/// The set: a [`KeySet`] in memory and the runs it spilled to `store` (none: a full
+/// set stays full, as a [`KeySet`] of the whole budget).
+pub struct SpillingSet {
     hot: KeySet,
     runs: Vec<Run>,
-    store: &'a dyn SpillStore,
+    store: Option<Arc<dyn SpillStore>>,
     budget: usize,
     block: Box<[Key; FENCE]>,
     failed: Option<SpillError>,
     spilled_keys: u64,
 }
 
-impl<'a> SpillingSet<'a> {
+impl SpillingSet {
     /// An empty set of at most `bytes` of memory, spilling to `store` (cleared now).
-    pub fn new(bytes: usize, store: &'a dyn SpillStore) -> Self {
+    pub fn new(bytes: usize, store: Option<Arc<dyn SpillStore>>) -> Self {
+        let failed = store.as_ref().and_then(|s| s.clear().err());
         let mut set = SpillingSet {
             hot: KeySet::default(),
             runs: Vec::new(),
             store,
             budget: bytes,
             block: Box::new([0; FENCE]),
-            failed: store.clear().err(),
+            failed,
             spilled_keys: 0,
         };
         set.hot.reset(set.hot_budget());
         set
     }
 
+    /// Keys in the set, in memory and in the runs.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.hot.len() + self.spilled_keys as usize
+    }
+
     /// The in-memory set's share: the budget less the runs kept and a reserve for the
     /// filter of the run that will spill it (its keys at 16 bytes a slot, 7/8 full).
     fn hot_budget(&self) -> usize {
+        if self.store.is_none() {
+            return self.budget;
+        }
         let left = self.budget.saturating_sub(self.cold_bytes());
         // A full set holds a key every 16 * 8 / 7 bytes of its budget; a run keeps its
         // filter and a fence every FENCE keys for each, and a segment for each shard
@@ -289,11 +301,14 @@ impl<'a> SpillingSet<'a> {
         if self.failed.is_some() {
             return Insert::Full;
         }
-        if !self.runs.is_empty() && !self.hot.contains(key) {
+        if let (Some(store), false) = (&self.store, self.runs.is_empty()) {
+            if self.hot.contains(key) {
+                return Insert::Present;
+            }
             let key = key.max(1);
             let hash = index_hash(key);
             for run in &self.runs {
-                match run.holds(key, hash, self.store, &mut self.block) {
+                match run.holds(key, hash, store.as_ref(), &mut self.block) {
                     Ok(false) => {}
                     Ok(true) => return Insert::Present,
                     Err(error) => {
@@ -308,6 +323,9 @@ impl<'a> SpillingSet<'a> {
 
     /// Moves every in-memory key to the store as a new run, if there is room for one.
     pub fn spill(&mut self) -> Spilled {
+        let Some(store) = self.store.clone() else {
+            return Spilled::NoRoom;
+        };
         if self.failed.is_some() {
             return Spilled::NoRoom;
         }
@@ -328,7 +346,7 @@ impl<'a> SpillingSet<'a> {
             }
             let first_fence = run.fences.len();
             run.fences.extend(slots.iter().step_by(FENCE));
-            match self.store.append(bytemuck::cast_slice(&slots)) {
+            match store.append(bytemuck::cast_slice(&slots)) {
                 Ok(offset) => {
                     run.segments[s] = Segment {
                         offset,
@@ -360,7 +378,9 @@ impl<'a> SpillingSet<'a> {
 
     /// Gives back the memory and the store's bytes.
     pub fn release(self) {
-        let _ = self.store.clear();
+        if let Some(store) = &self.store {
+            let _ = store.clear();
+        }
     }
 }
 
@@ -378,8 +398,8 @@ mod tests {
 
     #[test]
     fn spilled_keys_stay_present_and_absent_ones_stay_absent() {
-        let store = MemoryStore::default();
-        let mut set = SpillingSet::new(1 << 20, &store);
+        let store = Arc::new(MemoryStore::default());
+        let mut set = SpillingSet::new(1 << 20, Some(store.clone()));
         let keys = random_keys(7, 300_000);
         let mut spills = 0;
         for &k in &keys {
@@ -418,6 +438,7 @@ mod tests {
     }
 
     /// A store that fails after `good` appends, or on every read.
+    #[derive(Debug)]
     struct Failing {
         inner: MemoryStore,
         good: std::sync::atomic::AtomicUsize,
@@ -450,12 +471,12 @@ mod tests {
     #[test]
     fn a_failing_store_makes_the_set_full_never_wrong() {
         for (good, reads_fail) in [(3, false), (usize::MAX, true)] {
-            let store = Failing {
+            let store = Arc::new(Failing {
                 inner: MemoryStore::default(),
                 good: good.into(),
                 reads_fail,
-            };
-            let mut set = SpillingSet::new(1 << 18, &store);
+            });
+            let mut set = SpillingSet::new(1 << 18, Some(store));
             let keys = random_keys(9, 200_000);
             let mut inserted = Vec::new();
             'keys: for &k in &keys {
