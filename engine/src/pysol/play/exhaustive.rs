@@ -38,11 +38,14 @@ use crate::search::visited::spill::{SpillStore, Spilled, SpillingSet};
 use crate::tuning::CHECK_INTERVAL;
 use std::sync::Arc;
 
-/// One expanded position on the stack: its moves, the next to try, and the move that
-/// reached it (unused at the root).
+/// One expanded position on the stack: where its moves start in the stack's move
+/// arena and how many there are, the next to try, and the move that reached it (unused
+/// at the root). Its moves are kept in one arena for the whole line, so a frame takes
+/// 12 bytes and its moves 4 each, not a whole move list of `BOARD_MAX_MOVES`.
 #[derive(Clone, Copy)]
 struct Frame {
-    moves: MoveList<BOARD_MAX_MOVES>,
+    first: u32,
+    len: u8,
     next: u8,
     reached_by: Move,
 }
@@ -54,7 +57,10 @@ pub(super) struct DepthFirstRound {
     /// The position of the top frame (moves are made and unmade in place).
     position: BoardPosition,
     frames: Vec<Frame>,
-    max_frames: usize,
+    /// The moves of every frame, each frame's after its parent's.
+    moves: Vec<Move>,
+    /// Most bytes the frames and their moves may take.
+    stack_bytes: usize,
     seen: SpillingSet,
     /// Complete mode: no frozen-card cut, and a win does not end the search.
     complete: bool,
@@ -109,7 +115,8 @@ impl DepthFirstRound {
         let mut search = DepthFirstRound {
             position: *start,
             frames: Vec::new(),
-            max_frames: (stack_bytes / std::mem::size_of::<Frame>()).max(1),
+            moves: Vec::new(),
+            stack_bytes: stack_bytes.max(std::mem::size_of::<Frame>() + BOARD_MAX_MOVES * 4),
             seen,
             complete,
         };
@@ -131,7 +138,7 @@ impl DepthFirstRound {
     /// Expands the current position onto the stack (its children's slots start
     /// loading at once, so that their lookups overlap their cache misses).
     fn push(&mut self, reached_by: Move, stats: &mut SearchStats) {
-        let mut moves = MoveList::default();
+        let mut moves = MoveList::<BOARD_MAX_MOVES>::default();
         self.position.moves(&mut moves);
         self.position.order_moves(&mut moves);
         for &m in moves.as_slice() {
@@ -139,10 +146,19 @@ impl DepthFirstRound {
         }
         stats.expanded += 1;
         self.frames.push(Frame {
-            moves,
+            first: self.moves.len() as u32,
+            len: moves.as_slice().len() as u8,
             next: 0,
             reached_by,
         });
+        self.moves.extend_from_slice(moves.as_slice());
+    }
+
+    /// Bytes the stack takes with one more frame of `BOARD_MAX_MOVES` moves (the most
+    /// the next push can add).
+    fn stack_bytes_after_a_push(&self) -> usize {
+        (self.frames.len() + 1) * std::mem::size_of::<Frame>()
+            + (self.moves.len() + BOARD_MAX_MOVES) * std::mem::size_of::<Move>()
     }
 
     /// The moves from the start to the current position, then `last`.
@@ -165,14 +181,16 @@ impl DepthFirstRound {
             let Some(top) = self.frames.last_mut() else {
                 return Some(RoundEnd::Exhausted);
             };
-            let Some(&m) = top.moves.as_slice().get(usize::from(top.next)) else {
+            if top.next == top.len {
                 let reached_by = top.reached_by;
+                self.moves.truncate(top.first as usize);
                 self.frames.pop();
                 if !self.frames.is_empty() {
                     self.position.unplay(reached_by);
                 }
                 continue;
-            };
+            }
+            let m = self.moves[top.first as usize + usize::from(top.next)];
             top.next += 1;
             match self.seen.insert(self.position.key_after(m)) {
                 Insert::Present => {
@@ -215,7 +233,7 @@ impl DepthFirstRound {
                 self.position.unplay(m);
                 continue;
             }
-            if self.frames.len() >= self.max_frames {
+            if self.stack_bytes_after_a_push() > self.stack_bytes {
                 self.position.unplay(m);
                 return Some(RoundEnd::Stopped(StopReason::MemoryLimit));
             }
