@@ -11,8 +11,8 @@
 use crate::played::{answer_game, GameAnswer, GameInProgress};
 use crate::spill::FileStore;
 use gaps_engine::{
-    BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions, SolveReport,
-    Solver, SpillStore,
+    Algorithm, BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions,
+    SolveReport, Solver, SpillStore,
 };
 use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -230,13 +230,16 @@ impl SolverThread {
                         }
                         Request::Board(work, reply) => {
                             // The exhaustive search of a board game's round spills
-                            // to a file of its own, made for this solve.
-                            let store = FileStore::for_solver(spill_dir.as_deref())
-                                .unwrap_or_else(|e| {
+                            // to a file of its own, made for this solve (the board
+                            // search keeps no set that could).
+                            let exhaustive = work.options.algorithm == Algorithm::Exact;
+                            let store = exhaustive
+                                .then(|| FileStore::for_solver(spill_dir.as_deref()))
+                                .and_then(|made| made.unwrap_or_else(|e| {
                                     tracing::warn!(thread = %name, error = %e,
                                     "no spill file; the board's exhaustive search stops when its set is full");
                                     None
-                                });
+                                }));
                             let _ = reply.send(solve_board(&work, store.as_ref()));
                         }
                     }
