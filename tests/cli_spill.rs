@@ -3,13 +3,26 @@
 //! positions as the set held in memory (docs/engine.md, "A visited set on disk"), and a
 //! directory where no file can be made is refused.
 use crate::cli::gaps_json;
+use serde_json::Value;
+
+/// `base` with `--table-mb in_memory_mb`, then with `--table-mb spilled_mb` and a spill
+/// directory (empty again afterwards: the file has no name): both answers, each exit 0.
+fn in_memory_and_spilled(base: &[&str], in_memory_mb: &str, spilled_mb: &str) -> (Value, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let spill_dir = dir.path().to_str().unwrap();
+    let (code, in_memory, stderr) = gaps_json(&[base, &["--table-mb", in_memory_mb]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, spilled, stderr) =
+        gaps_json(&[base, &["--table-mb", spilled_mb, "--spill-dir", spill_dir]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    (in_memory, spilled)
+}
 
 /// Common deal 0's loss without the settled positions' table (every position in the
 /// set: 6.0M keys), in memory and in 48 MiB with the rest spilled.
 #[test]
 fn a_spilled_proof_enters_the_same_positions_as_one_in_memory() {
-    let dir = tempfile::tempdir().unwrap();
-    let spill_dir = dir.path().to_str().unwrap();
     let base = [
         "solve",
         "--variant",
@@ -23,11 +36,7 @@ fn a_spilled_proof_enters_the_same_positions_as_one_in_memory() {
         "1",
         "--json",
     ];
-    let (code, in_memory, stderr) = gaps_json(&[&base[..], &["--table-mb", "2048"]].concat());
-    assert_eq!(code, Some(0), "{stderr}");
-    let (code, spilled, stderr) =
-        gaps_json(&[&base[..], &["--table-mb", "48", "--spill-dir", spill_dir]].concat());
-    assert_eq!(code, Some(0), "{stderr}");
+    let (in_memory, spilled) = in_memory_and_spilled(&base, "2048", "48");
     for json in [&in_memory, &spilled] {
         assert_eq!(json["verdict"], "unsolvable", "{json}");
     }
@@ -39,8 +48,6 @@ fn a_spilled_proof_enters_the_same_positions_as_one_in_memory() {
     // Most of the set went to the file, and memory stayed within 48 MiB.
     assert!(b["spilled_keys"].as_u64().unwrap() > 4_000_000, "{b}");
     assert!(b["table_bytes"].as_u64().unwrap() <= 48 << 20, "{b}");
-    // The scratch file has no name: nothing is left in the directory.
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
@@ -59,7 +66,7 @@ fn a_spill_directory_where_no_file_can_be_made_is_refused() {
         absent.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert_eq!(json, serde_json::Value::Null);
+    assert_eq!(json, Value::Null);
     assert!(
         stderr.contains("--spill-dir: cannot make a spill file in"),
         "{stderr}"
@@ -70,8 +77,6 @@ fn a_spill_directory_where_no_file_can_be_made_is_refused() {
 /// positions of Jungle 1 in 256 MiB, and in 32 MiB with the rest of the set spilled.
 #[test]
 fn a_board_games_exhaustive_search_spills_the_same_positions() {
-    let dir = tempfile::tempdir().unwrap();
-    let spill_dir = dir.path().to_str().unwrap();
     let base = [
         "solve",
         "--pysol",
@@ -84,11 +89,7 @@ fn a_board_games_exhaustive_search_spills_the_same_positions() {
         "2000000",
         "--json",
     ];
-    let (code, in_memory, stderr) = gaps_json(&[&base[..], &["--table-mb", "256"]].concat());
-    assert_eq!(code, Some(0), "{stderr}");
-    let (code, spilled, stderr) =
-        gaps_json(&[&base[..], &["--table-mb", "32", "--spill-dir", spill_dir]].concat());
-    assert_eq!(code, Some(0), "{stderr}");
+    let (in_memory, spilled) = in_memory_and_spilled(&base, "256", "32");
     for json in [&in_memory, &spilled] {
         assert_eq!(json["verdict"], "unknown", "{json}");
         assert_eq!(json["stopped"], "node_limit", "{json}");
@@ -99,5 +100,4 @@ fn a_board_games_exhaustive_search_spills_the_same_positions() {
     }
     assert_eq!(a["spilled_keys"], 0);
     assert!(b["spilled_keys"].as_u64().unwrap() > 100_000, "{b}");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

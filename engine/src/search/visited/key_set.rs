@@ -190,11 +190,12 @@ impl KeySet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::deal::SplitMix64;
 
-    fn random_keys(seed: u64, n: usize) -> Vec<Key> {
+    /// `n` keys drawn from `seed` (distinct but by a 128-bit coincidence).
+    pub(crate) fn random_keys(seed: u64, n: usize) -> Vec<Key> {
         let mut rng = SplitMix64::new(seed);
         (0..n)
             .map(|_| (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64()))

@@ -387,14 +387,7 @@ impl SpillingSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deal::SplitMix64;
-
-    fn random_keys(seed: u64, n: usize) -> Vec<Key> {
-        let mut rng = SplitMix64::new(seed);
-        (0..n)
-            .map(|_| (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64()))
-            .collect()
-    }
+    use crate::search::visited::key_set::tests::random_keys;
 
     #[test]
     fn spilled_keys_stay_present_and_absent_ones_stay_absent() {
