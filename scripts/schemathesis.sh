@@ -41,11 +41,15 @@ GAPS_LIMITS__MAX_BATCH_DEALS=20 GAPS_DEEPEN__ENABLED=false \
     > "$dir/server.log" 2>&1 &
 server=$!
 cleanup() {
+    status=$?
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
     if grep -q "panicked" "$dir/server.log"; then
         echo "the service panicked; its log:" >&2
         cat "$dir/server.log" >&2
+    elif [ "$status" -ne 0 ]; then
+        echo "the service's errors and warnings:" >&2
+        grep -E "ERROR|WARN" "$dir/server.log" >&2 || true
     fi
     rm -rf "$dir"
 }

@@ -11,5 +11,6 @@ pub mod cli;
 pub mod machine;
 pub mod played;
 pub mod report;
+pub mod request;
 pub mod service;
 pub mod spill;

@@ -163,7 +163,9 @@ async fn a_batch_of_a_board_game_solves_each_number_on_its_board() {
 #[tokio::test]
 async fn a_board_games_round_is_searched_exhaustively_with_exact() {
     // Free Parking 2's first round is won by the exhaustive search in 52,984 positions;
-    // Galary 3's is not decided within 20,000 (the search stops at its node limit).
+    // Galary 3's is not decided within 20,000 (the search stops at its node limit), in
+    // a `table_mb` above the solvers' table (8 MiB here), as `exact` takes from the
+    // node's memory for searches.
     let t = start().await;
     let job = t
         .post_job(
@@ -194,7 +196,7 @@ async fn a_board_games_round_is_searched_exhaustively_with_exact() {
     let job = t
         .post_job(
             json!({"pysol": {"game": "galary", "number": 3}, "algorithm": "exact",
-                   "redeals": 0, "limits": {"nodes": 20_000}}),
+                   "redeals": 0, "limits": {"nodes": 20_000, "table_mb": 16}}),
             "?wait_ms=60000",
         )
         .await;
@@ -215,20 +217,24 @@ async fn board_games_refuse_what_does_not_apply_to_them() {
         ),
         (
             json!({"pysol": {"game": "jungle", "number": 1}, "algorithm": "dfs"}),
-            "exhaustive search of a round without redeals (`exact`)",
+            "exhaustive search of a round without redeals (exact)",
         ),
         (
             json!({"pysol": {"game": "galary", "number": 1}, "algorithm": "exact"}),
-            "give `redeals: 0`",
+            "ask for 0 redeals",
         ),
         (
             json!({"pysol": {"game": "galary", "number": 1}, "algorithm": "exact",
                    "redeals": 0, "played": []}),
-            "give no `played`",
+            "give no played steps",
         ),
         (
             json!({"pysol": {"game": "jungle", "number": 1}, "limits": {"threads": 2}}),
             "one thread",
+        ),
+        (
+            json!({"pysol": {"game": "jungle", "number": 1}, "limits": {"table_mb": 16}}),
+            "the solvers' table",
         ),
         (
             json!({"pysol": {"game": "free-parking", "number": 1}, "redeals": 3}),

@@ -40,3 +40,4 @@ mod fuzz_corpus;
 mod imports;
 mod openapi;
 mod pysol;
+mod requests;

@@ -15,6 +15,11 @@ A Gaps job's `played` steps must be legal where they come in the game the reques
 names, which JSON Schema cannot say either: a refusal of a schema-valid game in
 progress whose detail is about its steps (`played...`) is dropped too.
 
+A PySolFC game's own rules also tie fields together: its variant is the game's, a
+board game's search runs on one thread without probes, and the redeals are at most the
+game's own (none with `exact`). A refusal of one of these, checked against the body
+(`pysol_rule_refused`), is dropped as well.
+
 Also works around a CPython 3.11 fault in `ast.parse` under threads (below)."""
 
 import ast
@@ -91,6 +96,8 @@ def filter_failure(context, failure, case, response):
         return False
     if played_steps_refused(case, response):
         return False
+    if pysol_rule_refused(case, response):
+        return False
     body = case.body
     if (
         case.method.upper() != "POST"
@@ -135,6 +142,47 @@ def played_steps_refused(case, response):
     except (ValueError, AttributeError):
         return False
     return detail.startswith("played:") or "played[" in detail
+
+
+ALLOWS = re.compile(r"allows (?:at most )?(\d+) redeal\(s\) \(got (\d+)\)")
+
+
+def pysol_rule_refused(case, response):
+    """A 422 of a request for a PySolFC game whose detail names a rule of the game that
+    the body does break: a variant beside the game's own, an algorithm, probes or more
+    than one thread for a board game, more redeals than the game allows, or redeals or
+    played steps with `exact` on a board game."""
+    body = case.body
+    if (
+        case.method.upper() != "POST"
+        or response.status_code != 422
+        or not isinstance(body, dict)
+        or not isinstance(body.get("pysol"), dict)
+    ):
+        return False
+    try:
+        detail = json.loads(response.content).get("detail", "")
+    except (ValueError, AttributeError):
+        return False
+    limits = body.get("limits") if isinstance(body.get("limits"), dict) else {}
+    if detail.startswith("variant:"):
+        return body.get("variant") is not None
+    if detail.startswith("algorithm: exact searches a board game from its deal"):
+        return body.get("algorithm") == "exact" and body.get("played") is not None
+    if detail.startswith("algorithm: exact searches a round without redeals"):
+        return body.get("algorithm") == "exact" and body.get("redeals") != 0
+    if detail.startswith("algorithm:") and "board search" in detail:
+        return body.get("algorithm") not in (None, "auto", "exact")
+    if detail.startswith("limits.probes:") and "board search" in detail:
+        return limits.get("probes") is not None
+    if detail.startswith("limits.threads:") and "on one thread" in detail:
+        threads = limits.get("threads")
+        return isinstance(threads, (int, float)) and threads > 1
+    allows = ALLOWS.search(detail)
+    if detail.startswith("redeals:") and allows:
+        allowed, got = int(allows.group(1)), int(allows.group(2))
+        return got > allowed and body.get("redeals") == got
+    return False
 
 
 def gaps_job_has_no_record(case, response):

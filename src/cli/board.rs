@@ -8,9 +8,10 @@
 
 use super::{input_error, SearchArgs};
 use crate::report::SolveJson;
+use crate::request::board::BoardAsk;
 use gaps_engine::{
-    parse_game_number, solve_pysol_board, Algorithm, BoardReport, BoardSolveError, BoardStep,
-    DfsOptions, PysolGame, RoundsReport, SolveOptions, SolveReport, SpillStore,
+    parse_game_number, solve_pysol_board, BoardReport, BoardSolveError, BoardStep, DfsOptions,
+    PysolGame, RoundsReport, SolveOptions, SolveReport, SpillStore,
 };
 use std::sync::Arc;
 
@@ -24,44 +25,59 @@ pub fn board_game(pysol: Option<&str>) -> anyhow::Result<Option<(PysolGame, u128
     Ok(game.is_board_played().then_some((game, number)))
 }
 
-/// The limits of a board search from the search arguments: nodes, time and memory
-/// (`--table-mb`, else `available` bytes), and its search: `auto` (the board search) or
-/// `exact` (the exhaustive search of a round without redeals; the engine refuses it
-/// with redeals). The board search has no variant, so `--variant` is refused, and so
-/// is any other `--algorithm`.
+/// The options of a board search from the search arguments, and its redeals: the
+/// game's rules (`crate::request::board`, the rules the API applies too: no variant,
+/// `auto` or `exact`, one thread, no probes, at most the game's redeals, `exact` only
+/// from the deal with none), then nodes, time and memory (`--table-mb`, else `available`
+/// bytes). The flags that tune the variants' searches are refused: the board search
+/// has none of them. `what` names the request in messages as the API does
+/// (`pysol galary:3` for a game, `pysol game galary` for a run over its games).
 pub fn board_options(
     search: &SearchArgs,
     game: PysolGame,
+    what: &str,
     available: u64,
-) -> anyhow::Result<SolveOptions> {
-    if let Some(variant) = &search.variant {
-        return Err(input_error(format!(
-            "--variant {variant}: {game} is played on its own board (docs/pysol.md), under its own rule"
-        )));
-    }
-    let algorithm = match search.algorithm.as_str() {
-        "auto" => Algorithm::Auto,
-        "exact" => Algorithm::Exact,
-        other => {
-            return Err(input_error(format!(
-                "--algorithm {other}: {game} is searched by its board search (auto) or \
-                 its exhaustive search of a round without redeals (exact)"
-            )))
-        }
+    redeals: Option<u8>,
+    played: bool,
+) -> anyhow::Result<(SolveOptions, u8)> {
+    let ask = BoardAsk {
+        variant: search.variant.as_deref(),
+        algorithm: Some(search.algorithm.as_str()),
+        probes: search.probes,
+        threads: search.search_threads.map(|t| t as u64),
+        redeals: redeals.map(u64::from),
+        played,
     };
+    let choice = ask
+        .check(game, what)
+        .map_err(|refusal| input_error(refusal.for_cli()))?;
+    for (flag, given) in [
+        ("--no-table", search.no_table),
+        ("--no-it", search.no_it),
+        ("--complete", search.complete),
+        ("--no-reduce", search.no_reduce),
+        ("--prune-dead", search.prune_dead),
+    ] {
+        if given {
+            return Err(input_error(format!(
+                "{flag}: {game} is searched by its board search, which this flag does not tune"
+            )));
+        }
+    }
     let options = search.options_within(gaps_engine::Variant::Common, available)?;
     let memory = search
         .table_mb
         .map(|mb| mb << 20)
         .unwrap_or_else(|| usize::try_from(available).unwrap_or(usize::MAX));
-    Ok(SolveOptions {
+    let options = SolveOptions {
         max_nodes: options.max_nodes,
         time_limit: options.time_limit,
         memory_limit: Some(memory),
         seed: options.seed,
-        algorithm,
+        algorithm: choice.algorithm,
         ..SolveOptions::default()
-    })
+    };
+    Ok((options, choice.redeals))
 }
 
 /// Solves game `number` of `game` with `redeals` (refusing more than the game's own).
@@ -90,8 +106,14 @@ pub fn run_solve(
     redeals: Option<u8>,
     json: bool,
 ) -> anyhow::Result<()> {
-    let options = board_options(search, game, crate::machine::default_search_memory_bytes())?;
-    let redeals = redeals.unwrap_or(game.own_redeals());
+    let (options, redeals) = board_options(
+        search,
+        game,
+        &format!("pysol {game}:{number}"),
+        crate::machine::default_search_memory_bytes(),
+        redeals,
+        false,
+    )?;
     let store = crate::spill::FileStore::for_solver(search.spill_dir.as_deref())
         .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
     let report = solve_board(game, number, redeals, &options, store.as_ref())?;
@@ -152,13 +174,7 @@ pub fn board_run(
         None => cores,
     };
     let available = crate::machine::default_search_memory_bytes() / threads as u64;
-    let options = board_options(search, game, available)?;
-    let redeals = redeals.unwrap_or(game.own_redeals());
-    if redeals > game.own_redeals() {
-        return Err(input_error(format!(
-            "--redeals {redeals}: {game} allows {} redeal(s)",
-            game.own_redeals()
-        )));
-    }
+    let what = format!("pysol game {game}");
+    let (options, redeals) = board_options(search, game, &what, available, redeals, false)?;
     Ok((options, threads, redeals))
 }

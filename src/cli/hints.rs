@@ -83,16 +83,15 @@ pub fn run(cmd: HintsCmd) -> anyhow::Result<()> {
     }
     let on_board = game.is_board_played();
     let options = if on_board {
-        let options = super::board::board_options(
+        // Its positions are games in progress, which `exact` does not search.
+        let (options, _) = super::board::board_options(
             &cmd.search,
             game,
+            &format!("pysol game {game}"),
             crate::machine::default_search_memory_bytes(),
+            None,
+            true,
         )?;
-        if options.algorithm == gaps_engine::Algorithm::Exact {
-            return Err(input_error(
-                "--algorithm exact searches a board game from its deal, not its positions in play",
-            ));
-        }
         options
     } else {
         cmd.search.lone_options(game.variant())?

@@ -78,22 +78,19 @@ fn game_of(
 ) -> anyhow::Result<(GameInProgress, SolveOptions)> {
     if let Some((game, number)) = super::board::board_game(input.pysol_text())? {
         // Played on its own board: its rule and the board search (docs/pysol.md).
-        let options = super::board::board_options(
+        let (options, redeals) = super::board::board_options(
             search,
             game,
+            &format!("pysol {game}:{number}"),
             crate::machine::default_search_memory_bytes(),
+            redeals,
+            true,
         )?;
-        if options.algorithm == gaps_engine::Algorithm::Exact {
-            return Err(input_error(
-                "--algorithm exact searches a board game from its deal: give no --played",
-            ));
-        }
         let deal =
             BoardDeal::new(game, number).map_err(|e| input_error(format!("--pysol: {e}")))?;
         let steps = read_played(played)?;
-        let in_progress =
-            GameInProgress::replay_board(deal, redeals.unwrap_or(game.own_redeals()), &steps)
-                .map_err(|e| input_error(format!("--played: {e}")))?;
+        let in_progress = GameInProgress::replay_board(deal, redeals, &steps)
+            .map_err(|e| input_error(format!("--played: {e}")))?;
         return Ok((in_progress, options));
     }
     let source = input.source()?;

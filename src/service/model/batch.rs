@@ -244,6 +244,7 @@ impl BatchRequest {
             algorithm: self.algorithm.as_deref(),
             limits: &self.limits,
             redeals: self.redeals,
+            played: false,
         };
         let (common, redeals, algorithm) =
             asked.check(game, &format!("pysol game {game}"), config)?;

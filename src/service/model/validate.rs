@@ -10,6 +10,7 @@
 use super::{DealSpec, JobRequest, Limits, PysolSpec};
 use crate::played::{canonical_steps, played_steps, GameInProgress, PlayedInputError};
 use crate::report::StepJson;
+use crate::request::board::{BoardAsk, BoardChoice};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
@@ -279,14 +280,10 @@ impl JobRequest {
             algorithm: self.algorithm.as_deref(),
             limits: &self.limits,
             redeals: self.redeals,
+            played: self.played.is_some(),
         };
         let (common, redeals, algorithm) =
             asked.check(deal.game, &format!("pysol {deal}"), config)?;
-        if algorithm == Algorithm::Exact && self.played.is_some() {
-            return Err(ApiError::Unprocessable(
-                "algorithm: exact searches a board game from its deal: give no `played`".into(),
-            ));
-        }
         let seed = self.seed.unwrap_or(0);
         let search_seed = i64::try_from(seed)
             .map_err(|_| ApiError::Unprocessable(format!("seed {seed} is above 2^63-1")))?;
@@ -374,68 +371,36 @@ pub(super) struct BoardAsked<'a> {
     pub(super) algorithm: Option<&'a str>,
     pub(super) limits: &'a Limits,
     pub(super) redeals: Option<u64>,
+    pub(super) played: bool,
 }
 
 impl BoardAsked<'_> {
-    /// The limits (checked as those of a request that names no variant or algorithm),
-    /// the redeals (default the game's own) and the search (`auto`: the board search;
-    /// `exact`: its exhaustive search of a round without redeals, so only with
-    /// `redeals` 0) of a request for `game` (named `what` in messages), or a 422: its
-    /// rules are the game's, its search on one thread, without probes.
+    /// The limits (checked as those of a request that names no variant), the redeals
+    /// and the search of a request for `game` (named `what` in messages), or a 422: the
+    /// game's own rules, as the command line applies them (`crate::request::board`).
     pub(super) fn check(
         &self,
         game: PysolGame,
         what: &str,
         config: &Config,
     ) -> Result<(Common, u8, Algorithm), ApiError> {
-        let bad = |m: String| Err(ApiError::Unprocessable(m));
-        let rules = JobVariant::Board(game);
-        if let Some(named) = self.variant {
-            return bad(format!(
-                "variant: {named}: {what} is played on its own board under its own rules \
-                 ({rules}; docs/pysol.md): give no `variant`"
-            ));
-        }
-        let algorithm = match self.algorithm.unwrap_or("auto") {
-            "auto" => Algorithm::Auto,
-            "exact" => Algorithm::Exact,
-            named => {
-                return bad(format!(
-                    "algorithm: {named}: {what} is searched by its board search (`auto` or \
-                     no `algorithm`) or its exhaustive search of a round without redeals \
-                     (`exact`)"
-                ))
-            }
+        let ask = BoardAsk {
+            variant: self.variant,
+            algorithm: self.algorithm,
+            probes: self.limits.probes,
+            threads: self.limits.threads,
+            redeals: self.redeals,
+            played: self.played,
         };
-        if self.limits.probes.is_some() {
-            return bad(format!(
-                "limits.probes: {what} is searched by its board search, which makes no probes"
-            ));
-        }
-        if self.limits.threads.is_some_and(|t| t > 1) {
-            return bad(format!(
-                "limits.threads: {what} is searched by its board search, on one thread"
-            ));
-        }
-        // The limits are checked as a request's that names no variant or algorithm
-        // (the OpenAPI document states one rule for both).
-        let common = validate_common(None, None, self.limits, config)?;
-        let own = game.own_redeals();
-        let redeals = match self.redeals {
-            None => own,
-            Some(asked) if asked <= u64::from(own) => asked as u8,
-            Some(asked) => {
-                return bad(format!(
-                    "redeals: {game} allows at most {own} redeal(s) (got {asked})"
-                ))
-            }
-        };
-        if algorithm == Algorithm::Exact && redeals > 0 {
-            return bad(format!(
-                "algorithm: exact searches a round without redeals: give `redeals: 0` \
-                 ({game} allows {own} by default)"
-            ));
-        }
+        let BoardChoice { algorithm, redeals } = ask
+            .check(game, what)
+            .map_err(|refusal| ApiError::Unprocessable(refusal.for_api()))?;
+        // The limits are checked as those of a request that names no variant and the
+        // same algorithm (the OpenAPI document's rule for a request without a variant):
+        // `exact`'s `table_mb` may take the node's memory for searches, `auto`'s the
+        // solvers' table.
+        let named = (algorithm == Algorithm::Exact).then_some("exact");
+        let common = validate_common(None, named, self.limits, config)?;
         Ok((common, redeals, algorithm))
     }
 }
