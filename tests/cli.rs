@@ -162,7 +162,7 @@ fn bad_input_exits_2_and_names_the_problem() {
         (&["solve", "--pysol", "montana"], "GAME:N"),
         (
             &["solve", "--variant", "basic", "--pysol", "montana:5"],
-            "contradicts --pysol montana:5",
+            "contradicts pysol montana:5",
         ),
         (
             &["solve", "--pysol", "montana:5", "--deal", "3"],
@@ -188,7 +188,7 @@ fn bad_input_exits_2_and_names_the_problem() {
                 "--variant",
                 "basic",
             ],
-            "contradicts --pysol montana",
+            "contradicts pysol game montana",
         ),
         (
             &["winrate", "--pysol", "klondike", "--deals", "3"],

@@ -12,10 +12,10 @@ fn solve(args: &[&str]) -> (Option<i32>, Value, String) {
 #[test]
 fn bad_redeals_are_refused_with_exit_2() {
     for (args, needle) in [
-        (vec!["--deal", "5", "--redeals", "3"], "at most 2"),
+        (vec!["--deal", "5", "--redeals", "3"], "between 0 and 2"),
         (
             vec!["--redeals", "1", "--variant", "common", "2S 3S --/2H 3H --"],
-            "needs the deal's shuffle",
+            "need the deal's shuffle",
         ),
         (vec!["--pysol", "montana:5", "--redeals", "-1"], "redeals"),
         (vec!["--pysol", "montana:5", "--redeals", "many"], "redeals"),

@@ -1,5 +1,5 @@
-//! One table of bad requests for a PySolFC game played on its own board, sent through
-//! both front doors: `gaps solve` and `POST /v1/jobs` refuse each (exit 2, a 422) with
+//! One table of bad requests (a PySolFC game played on its own board, a variant beside
+//! a PySolFC game, redeals), sent through both front doors: `gaps solve` and `POST /v1/jobs` refuse each (exit 2, a 422) with
 //! the same words after their own name of the field (`--probes`, `limits.probes`).
 
 use crate::cli::gaps;
@@ -7,8 +7,8 @@ use crate::support::start;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-/// A bad request: the command line's arguments after `gaps solve --pysol galary:3`,
-/// the same request's JSON fields beside `pysol`, and each front door's field name.
+/// A bad request: the command line's arguments after `gaps solve`, the same request
+/// as a job's JSON, and each front door's name of the field it is refused for.
 struct Bad {
     args: &'static [&'static str],
     body: Value,
@@ -23,60 +23,90 @@ fn table() -> Vec<Bad> {
         flag,
         field,
     };
-    let mut rows = vec![
+    let galary = |mut fields: Value| {
+        fields["pysol"] = json!({"game": "galary", "number": 3});
+        fields
+    };
+    vec![
+        // PySolFC's games played on their own boards (`request::board`).
         bad(
-            &["--variant", "common"][..],
-            json!({"variant": "common"}),
+            &["--pysol", "galary:3", "--variant", "common"][..],
+            galary(json!({"variant": "common"})),
             "--variant",
             "variant",
         ),
         bad(
-            &["--algorithm", "dfs"],
-            json!({"algorithm": "dfs"}),
+            &["--pysol", "galary:3", "--algorithm", "dfs"],
+            galary(json!({"algorithm": "dfs"})),
             "--algorithm",
             "algorithm",
         ),
         bad(
-            &["--probes", "5"],
-            json!({"limits": {"probes": 5}}),
+            &["--pysol", "galary:3", "--probes", "5"],
+            galary(json!({"limits": {"probes": 5}})),
             "--probes",
             "limits.probes",
         ),
         bad(
-            &["--search-threads", "2"],
-            json!({"limits": {"threads": 2}}),
+            &["--pysol", "galary:3", "--search-threads", "2"],
+            galary(json!({"limits": {"threads": 2}})),
             "--search-threads",
             "limits.threads",
         ),
         bad(
-            &["--redeals", "9"],
-            json!({"redeals": 9}),
+            &["--pysol", "galary:3", "--redeals", "9"],
+            galary(json!({"redeals": 9})),
             "--redeals",
             "redeals",
         ),
         bad(
-            &["--algorithm", "exact"],
-            json!({"algorithm": "exact"}),
+            &["--pysol", "galary:3", "--algorithm", "exact"],
+            galary(json!({"algorithm": "exact"})),
             "--algorithm",
             "algorithm",
         ),
-    ];
-    // `exact` from a game in progress: the steps file (`PLAYED`) holds `[]`, as
-    // `played` does.
-    rows.push(bad(
-        &[
+        // `exact` from a game in progress: the steps file (`PLAYED`) holds `[]`.
+        bad(
+            &[
+                "--pysol",
+                "galary:3",
+                "--algorithm",
+                "exact",
+                "--redeals",
+                "0",
+                "--played",
+                "PLAYED",
+            ],
+            galary(json!({"algorithm": "exact", "redeals": 0, "played": []})),
             "--algorithm",
-            "exact",
+            "algorithm",
+        ),
+        // The variants' rounds (`request::rounds`).
+        bad(
+            &["--pysol", "montana:5", "--variant", "basic"],
+            json!({"pysol": {"game": "montana", "number": 5}, "variant": "basic"}),
+            "--variant",
+            "variant",
+        ),
+        bad(
+            &["--pysol", "paganini:5", "--redeals", "2"],
+            json!({"pysol": {"game": "paganini", "number": 5}, "redeals": 2}),
             "--redeals",
-            "0",
-            "--played",
-            "PLAYED",
-        ],
-        json!({"algorithm": "exact", "redeals": 0, "played": []}),
-        "--algorithm",
-        "algorithm",
-    ));
-    rows
+            "redeals",
+        ),
+        bad(
+            &["--deal", "5", "--variant", "common", "--redeals", "3"],
+            json!({"deal": {"seed": 5}, "variant": "common", "redeals": 3}),
+            "--redeals",
+            "redeals",
+        ),
+        bad(
+            &["--variant", "common", "--redeals", "1", "2S 3S --/2H 3H --"],
+            json!({"position": "2S 3S --/2H 3H --", "variant": "common", "redeals": 1}),
+            "--redeals",
+            "redeals",
+        ),
+    ]
 }
 
 #[tokio::test]
@@ -92,11 +122,7 @@ async fn a_board_games_bad_requests_are_refused_alike_on_the_command_line_and_ov
             .iter()
             .map(|a| if *a == "PLAYED" { played.as_str() } else { a })
             .collect();
-        let out = gaps()
-            .args(["solve", "--pysol", "galary:3"])
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = gaps().arg("solve").args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         let stderr = String::from_utf8(out.stderr).unwrap();
         let said = stderr
@@ -108,8 +134,7 @@ async fn a_board_games_bad_requests_are_refused_alike_on_the_command_line_and_ov
             .unwrap_or_else(|| panic!("{args:?}: no refusal of {} in {stderr}", row.flag))
             .to_string();
 
-        let mut body = row.body.clone();
-        body["pysol"] = json!({"game": "galary", "number": 3});
+        let body = &row.body;
         let (status, _, problem) = t.call("POST", "/v1/jobs", Some(&body.to_string())).await;
         assert_eq!(
             status,

@@ -5,12 +5,13 @@
 
 use super::input_error;
 use crate::machine::default_search_memory_bytes;
+use crate::request::rounds;
 use clap::Args;
+use gaps_engine::DealSource;
 use gaps_engine::{
     check_request, runs_on_threads, sized_memory, Algorithm, DfsOptions, Layout, Limit, PysolDeal,
-    PysolGame, SolveOptions, Variant, MAX_REDEALS, MAX_SEARCH_THREADS,
+    PysolGame, SolveOptions, Variant, MAX_SEARCH_THREADS,
 };
-use gaps_engine::{DealSource, RedealsError};
 use gaps_engine::{Solver, DEFAULT_TABLE_BYTES};
 use std::time::Duration;
 
@@ -51,39 +52,21 @@ pub fn named_variant(flag: Option<&str>) -> anyhow::Result<Option<Variant>> {
         .map_err(|e| input_error(format!("--variant: {e}")))
 }
 
-/// The variant of PySolFC `game`'s first round (named `what` in the message): a
-/// `--variant` flag may only repeat it.
+/// The variant of PySolFC `game`'s first round (named `what` in the message, as
+/// `pysol montana:5`): a `--variant` flag may only repeat it (`crate::request::rounds`).
 pub fn pysol_variant(
     named: Option<Variant>,
     game: PysolGame,
     what: &str,
 ) -> anyhow::Result<Variant> {
-    let variant = game.variant();
-    match named {
-        Some(named) if named != variant => Err(input_error(format!(
-            "--variant {named} contradicts --pysol {what}, whose first round is {variant}"
-        ))),
-        _ => Ok(variant),
-    }
+    rounds::pysol_variant(game, &what, named).map_err(|refusal| input_error(refusal.for_cli()))
 }
 
-/// The redeals of a solve of `source` under `variant`: `flag` (`--redeals`, 0..=2) or
-/// the source's default, by the engine's one rule ([`DealSource::redeal_count`]).
+/// The redeals of a solve of `source` under `variant`: `flag` (`--redeals`) or the
+/// source's default, by the rule the API applies too (`crate::request::rounds`).
 pub fn redeal_count(flag: Option<u8>, source: &DealSource, variant: Variant) -> anyhow::Result<u8> {
-    source
-        .redeal_count(flag.map(u64::from), variant)
-        .map_err(|e| match e {
-            RedealsError::TooMany(got) => input_error(format!(
-            "--redeals: at most {MAX_REDEALS} (PySolFC's Montana allows two redeals), got {got}"
-        )),
-            e @ (RedealsError::AboveGame { .. } | RedealsError::Aisleriot(_)) => {
-                input_error(format!("--redeals: {e}"))
-            }
-            RedealsError::NoShuffle(got) => input_error(format!(
-                "--redeals {got} needs the deal's shuffle: give --deal N or --pysol GAME:N (a \
-             position alone has no generator to redeal it with)"
-            )),
-        })
+    rounds::redeal_count(flag.map(u64::from), source, variant)
+        .map_err(|refusal| input_error(refusal.for_cli()))
 }
 
 /// Search parameters.
@@ -151,7 +134,7 @@ impl SearchArgs {
 
     /// The variant of a PySolFC game's first round: `--variant` may only repeat it.
     pub fn variant_of(&self, deal: PysolDeal) -> anyhow::Result<Variant> {
-        self.variant_of_game(deal.game, &deal.to_string())
+        self.variant_of_game(deal.game, &format!("pysol {deal}"))
     }
 
     /// [`SearchArgs::variant_of`] for `game`, named `what` in the message.

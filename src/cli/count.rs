@@ -61,7 +61,7 @@ struct CountJson {
 pub fn run(cmd: CountCmd) -> anyhow::Result<()> {
     let named = named_variant(cmd.variant.as_deref())?;
     let variant = match cmd.input.pysol()? {
-        Some(deal) => pysol_variant(named, deal.game, &deal.to_string())?,
+        Some(deal) => pysol_variant(named, deal.game, &format!("pysol {deal}"))?,
         None => named.unwrap_or(Variant::Basic),
     };
     // `count` names its memory and threads flags its own way.

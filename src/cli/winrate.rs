@@ -275,7 +275,9 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
             (Variant::Common, layout, DealFamily::Pysol(game))
         }
         Some(game) => {
-            let variant = cmd.search.variant_of_game(game, game.name())?;
+            let variant = cmd
+                .search
+                .variant_of_game(game, &format!("pysol game {game}"))?;
             let first = PysolDeal::new(game, 1).expect("game 1 of a game the engine plays");
             (variant, first.position().layout(), DealFamily::Pysol(game))
         }

@@ -5,10 +5,12 @@
 //! [`Field`], which each front door spells its own way (`--probes`, `limits.probes`),
 //! and carries the same words after it. Nothing here knows of either front door.
 //!
-//! Invariant: a rule that both front doors apply is written here once; `board` holds
-//! the rules of PySolFC's games played on their own boards.
+//! Invariant: a rule that both front doors apply is written here once: `board` holds
+//! the rules of PySolFC's games played on their own boards, `rounds` a request's
+//! variant beside a PySolFC game and its redeals.
 
 pub mod board;
+pub mod rounds;
 
 /// A field of a request, as a refusal names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

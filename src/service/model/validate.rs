@@ -11,17 +11,18 @@ use super::{DealSpec, JobRequest, Limits, PysolSpec};
 use crate::played::{canonical_steps, played_steps, GameInProgress, PlayedInputError};
 use crate::report::StepJson;
 use crate::request::board::{BoardAsk, BoardChoice};
+use crate::request::rounds;
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
 use crate::service::store::NewJob;
 use crate::service::subject::{JobPosition, JobPysol, JobVariant};
+use gaps_engine::DealSource;
 use gaps_engine::{
     check_request, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,
-    OptionError, MAX_REDEALS,
+    OptionError,
 };
 use gaps_engine::{BoardDeal, Position, PysolGame, Variant};
-use gaps_engine::{DealSource, RedealsError};
 use sqlx::types::Json;
 
 /// The most played steps a request may give (a game is a few hundred at most; cycles
@@ -112,27 +113,16 @@ pub(super) fn validate_common(
     })
 }
 
-/// The redeals of a request for `source` (the engine's one rule:
-/// [`DealSource::redeal_count`]), or a 422 naming the field.
+/// The redeals of a request for `source`, or a 422 naming the field (the rule the
+/// command line applies too: `crate::request::rounds`).
 pub fn redeals_of(
     asked: Option<u64>,
     source: &DealSource,
     variant: Variant,
 ) -> Result<i64, ApiError> {
-    match source.redeal_count(asked, variant) {
-        Ok(redeals) => Ok(i64::from(redeals)),
-        Err(RedealsError::TooMany(got)) => Err(ApiError::Unprocessable(format!(
-            "redeals must be between 0 and {MAX_REDEALS} (PySolFC's Montana allows two \
-             redeals; got {got})"
-        ))),
-        Err(e @ (RedealsError::AboveGame { .. } | RedealsError::Aisleriot(_))) => {
-            Err(ApiError::Unprocessable(format!("redeals: {e}")))
-        }
-        Err(RedealsError::NoShuffle(got)) => Err(ApiError::Unprocessable(format!(
-            "redeals: {got} redeal(s) need the deal's shuffle: give a `deal` or a `pysol` \
-             game (a `position` has no generator to redeal it with)"
-        ))),
-    }
+    rounds::redeal_count(asked, source, variant)
+        .map(i64::from)
+        .map_err(|refusal| ApiError::Unprocessable(refusal.for_api()))
 }
 
 pub(super) fn layout(suits: usize, ranks: usize) -> Result<Layout, ApiError> {
@@ -350,19 +340,14 @@ impl JobRequest {
 
 /// The variant of a request given as PySolFC `game` (named `what` in the message: the
 /// deal, the game of a batch or of a list): the game's, which a named variant may only
-/// repeat.
+/// repeat (`crate::request::rounds`).
 pub fn pysol_variant(
     game: PysolGame,
     what: &dyn std::fmt::Display,
     named: Option<Variant>,
 ) -> Result<Variant, ApiError> {
-    let variant = game.variant();
-    match named {
-        Some(named) if named != variant => Err(ApiError::Unprocessable(format!(
-            "variant: {named} contradicts {what}, whose first round is {variant}"
-        ))),
-        _ => Ok(variant),
-    }
+    rounds::pysol_variant(game, what, named)
+        .map_err(|refusal| ApiError::Unprocessable(refusal.for_api()))
 }
 
 /// What a request for a PySolFC game played on its own board asks beside the game.
