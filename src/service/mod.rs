@@ -1,5 +1,17 @@
-//! The HTTP solving service (docs/http.md): jobs API, bounded solver pool, SQLite
-//! store, historical win rates, batches and operations endpoints.
+//! The HTTP solving service (docs/http.md): jobs API, bounded solver pool, SQLite or
+//! PostgreSQL store, historical win rates, batches and operations endpoints.
+//!
+//! Its rooms, by kind (this file wires them: [`serve`], [`work`]):
+//! - the HTTP edge: `api/` (routes, layers, OpenAPI), `listener` (the accept loop),
+//!   `model/` (the JSON shapes and their validation; the rules the command line shares
+//!   are `crate::request`'s), `error` (problem details);
+//! - the jobs: `job` (the state machine and typed values), `subject` (what a Gaps job
+//!   searches), `runner/` (the lanes on the solver threads), `morpion/` (Morpion's
+//!   proofs and units);
+//! - the background loops: `batch_filler`, `deepen`, `maintenance`;
+//! - the resources: `solver_pool` (the threads), `memory` (the node's budget),
+//!   `wait_slots`, `access` and `tokens` (who may ask what), `metrics`, `config`;
+//! - the data: `store/` (SQLite or PostgreSQL).
 //!
 //! Invariants: the service knows the engine only through its public API (parse, deal,
 //! solve); no solve runs on the async runtime; start-up runs the migrations and

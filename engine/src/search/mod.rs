@@ -6,7 +6,8 @@
 //! The map, bottom up; a family imports from the ground, from the families above it in
 //! this list and from `crate::tuning` (the tuning constants), never from `crate::solve`:
 //! - the ground: `budget` (node, time and cancel limits, [`budget::StopReason`]),
-//!   `outcome`, `stats`, `memory` (cache-line allocations: the engine's only `unsafe`);
+//!   `pause` (a running search parked and let go on), `outcome`, `stats`, `memory`
+//!   (cache-line allocations: the engine's only `unsafe`);
 //! - `dfs`: the [`dfs::game::Game`] trait, depth-first search with a transposition
 //!   table and incremental transpositions (`dfs_it`), its path set and table, and the
 //!   Gaps rules as a game;

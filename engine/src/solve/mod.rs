@@ -20,14 +20,13 @@
 //!
 //! This module only chooses and checks: each algorithm's run on the solver's own tables
 //! is in `algorithms`, and the `auto` portfolio in `auto`.
-
 //!
 //! The files, bottom up: `names` (verdicts, algorithms, stop reasons as text),
 //! `options` (request, report, errors, defaults), `limits` (each limit's range and the
 //! rules that tie limits to algorithms), `sizing` (the memory of a solve that names
-//! none), `solver` (the dispatch and the replay check),
-//! `algorithms` (each algorithm on the solver's tables), `auto` (the portfolio) and
-//! `count` (reachable-space counts).
+//! none), `solver` (the dispatch and the replay check), `algorithms` (each algorithm on
+//! the solver's tables), `auto` (the portfolio), `rounds` (a search over rounds, with
+//! redeals) and `count` (reachable-space counts).
 
 mod algorithms;
 mod auto;
