@@ -6,8 +6,8 @@
 
 use gaps_engine::{
     board_stream, format_position, parse_card, pysol_board, BoardMap, BoardPosition, BoardReport,
-    BoardStep, Move, Position, PysolBoard, PysolDeal, PysolGame, RedealStream, SearchStats,
-    SolveReport, Variant, Verdict,
+    Move, Position, PysolBoard, PysolDeal, PysolGame, RedealStream, SearchStats, SolveReport, Step,
+    Variant, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -435,15 +435,15 @@ pub fn morpion_line(
         .collect()
 }
 
-/// The steps of a line on a PySolFC board (`gaps_engine::BoardStep`), redeals numbered
+/// The steps of a line on a PySolFC board (`gaps_engine::Step`), redeals numbered
 /// from 1.
-pub fn board_steps_json(steps: &[BoardStep]) -> Vec<StepJson> {
+pub fn board_steps_json(steps: &[Step]) -> Vec<StepJson> {
     let mut redeals = 0;
     steps
         .iter()
         .map(|step| match *step {
-            BoardStep::Move(m) => StepJson::Move(MoveJson::from(m)),
-            BoardStep::Redeal => {
+            Step::Move(m) => StepJson::Move(MoveJson::from(m)),
+            Step::Redeal => {
                 redeals += 1;
                 StepJson::Redeal { redeal: redeals }
             }
@@ -525,15 +525,15 @@ fn board_redeals_shown(
     game: PysolGame,
     start: &BoardPosition,
     stream: &RedealStream,
-    steps: &[BoardStep],
+    steps: &[Step],
 ) -> Vec<RedealJson> {
     let mut pos = *start;
     let mut stream = stream.clone();
     let mut shown = Vec::new();
     for step in steps {
         match *step {
-            BoardStep::Move(m) => pos.play(m),
-            BoardStep::Redeal => {
+            Step::Move(m) => pos.play(m),
+            Step::Redeal => {
                 let gathered = pos.gathered().iter().map(ToString::to_string).collect();
                 let Some(after) = pos.redeal(&mut stream) else {
                     break;

@@ -37,17 +37,17 @@ mod zobrist;
 pub use card::{Card, Cell, Layout, SizeError, MAX_RANKS, MAX_SUITS, MIN_RANKS};
 pub use deal::{deal, deal_cards, SplitMix64};
 pub use exhaustive::{reachable, winnable_with_redeals, Reachable};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, Step};
 pub use notation::{format_cells, format_position, parse_card, parse_position, ParseError};
 pub use played::{
     review, solve_rest, steps_of, Answer, GameState, IllegalStep, PlayedError, PlayedLine,
-    PlayedStep, RestReport, Review, Step,
+    PlayedStep, RestReport, Review,
 };
 pub use position::{Position, MAX_MOVES};
 pub use pysol::play::{
-    board_line_steps, board_stream, replay_board, solve_board_from, solve_board_rest,
-    solve_pysol_board, BoardDeal, BoardError, BoardGameState, BoardOutcome, BoardPosition,
-    BoardReplayError, BoardReport, BoardRules, BoardSearcher, BoardSolveError, BoardStep,
+    board_stream, replay_board, solve_board_from, solve_board_rest, solve_pysol_board, BoardDeal,
+    BoardError, BoardGameState, BoardOutcome, BoardPosition, BoardReplayError, BoardReport,
+    BoardRules, BoardSearcher, BoardSolveError,
 };
 pub use pysol::{
     parse_game_number, pysol_board, pysol_talon, Accepts, BoardMap, DealShape, EngineForm,

@@ -5,6 +5,9 @@
 //!   `from`, `to` is a gap, and `gap` is the slot of that gap in the position's gap list.
 //! - A [`MoveList`] never holds more than `N` moves; pushing beyond is a logic error
 //!   (capacities are chosen from the rules: one move per gap, or `suits` Twos per gap).
+//! - A [`Step`] of a line is a move of the position it comes in, or the next redeal;
+//!   every line (a solution over rounds, a game in progress, a line on a PySolFC board)
+//!   is a list of them.
 //! - A [`SlotMoves`] holds one entry per gap slot; entry `s` is a move only if bit `s`
 //!   of its legal mask is set. A move keeps its slot as long as its gap stays a gap,
 //!   which is what lets the search hand on incremental transpositions as a bit mask.
@@ -23,6 +26,28 @@ pub struct Move {
     pub to: Cell,
     /// Slot of the gap in the position's gap list (identifies the gap's subgame).
     pub gap: u8,
+}
+
+/// A step of a line: a move of the position it comes in, or the next redeal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A legal move.
+    Move(Move),
+    /// The next redeal.
+    Redeal,
+}
+
+impl Step {
+    /// Whether `self` and `other` are the same step of one position: the same redeal, or
+    /// the same card between the same cells (a move's gap slot is the position's
+    /// bookkeeping, not part of the step).
+    pub fn same_as(&self, other: &Step) -> bool {
+        match (self, other) {
+            (Step::Redeal, Step::Redeal) => true,
+            (Step::Move(a), Step::Move(b)) => (a.card, a.from, a.to) == (b.card, b.from, b.to),
+            _ => false,
+        }
+    }
 }
 
 impl Move {

@@ -156,7 +156,7 @@ fn board_games_in_progress_agree_with_the_reference() {
                             solve_board_rest(&line.states[k], &options, SolveControls::default())
                                 .expect("a board state");
                         match rest.report.verdict {
-                            Verdict::Solvable => Answer::Won(board_line_steps(&rest.report.steps)),
+                            Verdict::Solvable => Answer::Won(rest.report.steps.clone()),
                             Verdict::Unsolvable => Answer::Lost,
                             Verdict::Unknown => Answer::Unknown,
                         }

@@ -214,7 +214,7 @@ pub(crate) fn replays(
     start: &Board,
     stream: Option<&RedealStream>,
     redeals: u8,
-    line: &[BoardStep],
+    line: &[Step],
 ) -> bool {
     let len = shape.row_len();
     let mut board = start.clone();
@@ -222,7 +222,7 @@ pub(crate) fn replays(
     let mut used = 0;
     for step in line {
         match *step {
-            BoardStep::Move(m) => {
+            Step::Move(m) => {
                 let from = (m.from >> 4) as usize * len + (m.from & 15) as usize;
                 let to = (m.to >> 4) as usize * len + (m.to & 15) as usize;
                 let card = (m.card.suit(), m.card.rank());
@@ -234,7 +234,7 @@ pub(crate) fn replays(
                 }
                 board[to] = board[from].take();
             }
-            BoardStep::Redeal => {
+            Step::Redeal => {
                 let Some(s) = stream.as_mut() else {
                     return false;
                 };

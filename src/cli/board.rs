@@ -10,8 +10,8 @@ use super::{input_error, SearchArgs};
 use crate::report::SolveJson;
 use crate::request::board::BoardAsk;
 use gaps_engine::{
-    parse_game_number, solve_pysol_board, BoardReport, BoardSolveError, BoardStep, DfsOptions,
-    PysolGame, RoundsReport, SolveOptions, SolveReport, SpillStore,
+    parse_game_number, solve_pysol_board, BoardReport, BoardSolveError, DfsOptions, PysolGame,
+    RoundsReport, SolveOptions, SolveReport, SpillStore, Step,
 };
 use std::sync::Arc;
 
@@ -134,8 +134,8 @@ pub fn board_report(report: &BoardReport) -> SolveReport {
     let mut redeal_at = Vec::new();
     for step in &report.steps {
         match *step {
-            BoardStep::Move(m) => solution.push(m),
-            BoardStep::Redeal => redeal_at.push(solution.len()),
+            Step::Move(m) => solution.push(m),
+            Step::Redeal => redeal_at.push(solution.len()),
         }
     }
     SolveReport {

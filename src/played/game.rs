@@ -12,10 +12,10 @@
 use super::{played_steps, PlayedInputError};
 use crate::report::{redeals_shown, steps_on_board, MoveJson, RoundsJson, StepJson};
 use gaps_engine::{
-    board_line_steps, format_position, solve_board_rest, solve_rest, Algorithm, BoardDeal,
-    BoardMap, BoardPosition, BoardReport, BoardSolveError, DealSource, GameState, PlayedLine,
-    PlayedStep, RestReport, SearchStats, SolveControls, SolveError, SolveOptions, SolveReport,
-    Solver, Step, StopReason, Variant, Verdict,
+    format_position, solve_board_rest, solve_rest, Algorithm, BoardDeal, BoardMap, BoardPosition,
+    BoardReport, BoardSolveError, DealSource, GameState, PlayedLine, PlayedStep, RestReport,
+    SearchStats, SolveControls, SolveError, SolveOptions, SolveReport, Solver, Step, StopReason,
+    Variant, Verdict,
 };
 
 /// Why a search of a game in progress failed (never bad input: the steps were checked).
@@ -243,7 +243,7 @@ impl Rest {
     pub fn line(&self) -> Vec<Step> {
         match self {
             Rest::Engine(r) => line_of(&r.report),
-            Rest::Board(r) => board_line_steps(&r.report.steps),
+            Rest::Board(r) => r.report.steps.clone(),
         }
     }
 

@@ -27,7 +27,7 @@ pub(crate) use rest::{with_fewest_redeals, RoundsAnswer};
 pub use review::{review, Answer, Review};
 
 use crate::card::{cell, Card};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, Step};
 use crate::position::{Position, MAX_MOVES};
 use crate::pysol::BoardMap;
 use crate::redeal::{redeal, run_length, RedealStream};
@@ -52,28 +52,6 @@ pub enum PlayedStep {
         /// Which redeal it says it is (from 1).
         number: u8,
     },
-}
-
-/// A step as the engine plays it: a move of its position, or the next redeal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A legal move.
-    Move(Move),
-    /// The next redeal.
-    Redeal,
-}
-
-impl Step {
-    /// Whether `self` and `other` are the same step of one position: the same redeal, or
-    /// the same card between the same cells (a move's gap slot is the position's
-    /// bookkeeping, not part of the step).
-    pub fn same_as(&self, other: &Step) -> bool {
-        match (self, other) {
-            (Step::Redeal, Step::Redeal) => true,
-            (Step::Move(a), Step::Move(b)) => (a.card, a.from, a.to) == (b.card, b.from, b.to),
-            _ => false,
-        }
-    }
 }
 
 /// Why a played step cannot be played where it comes.

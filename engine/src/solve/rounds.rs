@@ -23,7 +23,7 @@
 //! ([`verify_with_redeals`]) before it is returned.
 
 use super::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
-use crate::moves::Move;
+use crate::moves::Step;
 use crate::position::Position;
 use crate::redeal::{redeal, RedealStream, Redealt};
 use crate::replay::replay_with_redeals;
@@ -104,13 +104,6 @@ const CAP_GROWTH: u64 = 4;
 const FIRST_STAGE_ENTRIES: usize = 1 << 14;
 /// How many more positions each next stage enumerates.
 const ENTRY_GROWTH: usize = 16;
-
-/// A step of a line over rounds.
-#[derive(Clone, Copy, Debug)]
-enum Step {
-    Move(Move),
-    Redeal,
-}
 
 /// How a round ended.
 enum RoundEnd {

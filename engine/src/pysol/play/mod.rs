@@ -32,7 +32,7 @@ mod position;
 mod restarts;
 mod search;
 
-pub use played::{board_line_steps, solve_board_rest, BoardGameState};
+pub use played::{solve_board_rest, BoardGameState};
 pub use position::{BoardError, BoardPosition};
 pub use search::{BoardOutcome, BoardSearcher};
 
@@ -40,7 +40,7 @@ use super::{
     check_number, parse_game_number, Accepts, DealShape, PysolBoard, PysolError, PysolGame,
 };
 use crate::card::Card;
-use crate::moves::Move;
+use crate::moves::Step;
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
@@ -179,15 +179,6 @@ impl BoardPosition {
     }
 }
 
-/// A step of a line on a board: a move, or a redeal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardStep {
-    /// A card into a gap.
-    Move(Move),
-    /// A redeal (the next one of the game's).
-    Redeal,
-}
-
 /// Why a line does not win a board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardReplayError {
@@ -224,14 +215,14 @@ pub fn replay_board(
     start: &BoardPosition,
     stream: Option<&RedealStream>,
     redeals: u8,
-    steps: &[BoardStep],
+    steps: &[Step],
 ) -> Result<BoardPosition, BoardReplayError> {
     let mut pos = *start;
     let mut stream = stream.cloned();
     let mut used = 0;
     for (step, &s) in steps.iter().enumerate() {
         match s {
-            BoardStep::Move(m) => {
+            Step::Move(m) => {
                 let legal = pos.find_legal(m.card, m.from, m.to);
                 let Some(legal) = legal else {
                     let (from_row, from_col) = m.from_rc();
@@ -247,7 +238,7 @@ pub fn replay_board(
                 };
                 pos.play(legal);
             }
-            BoardStep::Redeal => {
+            Step::Redeal => {
                 let next = match stream.as_mut() {
                     Some(stream) if used < redeals && !pos.is_won() => pos.redeal(stream),
                     _ => None,
@@ -276,7 +267,7 @@ pub struct BoardReport {
     /// The verdict: `Solvable` only with a line that replayed.
     pub verdict: Verdict,
     /// The winning line on PySolFC's board (moves and redeals), else empty.
-    pub steps: Vec<BoardStep>,
+    pub steps: Vec<Step>,
     /// Search statistics (all rounds).
     pub stats: SearchStats,
     /// Why the search stopped, for `Unknown`.
@@ -295,11 +286,7 @@ pub struct BoardReport {
 impl BoardReport {
     /// Rounds the line plays (1 + its redeals).
     pub fn rounds_used(&self) -> usize {
-        1 + self
-            .steps
-            .iter()
-            .filter(|s| **s == BoardStep::Redeal)
-            .count()
+        1 + self.steps.iter().filter(|s| **s == Step::Redeal).count()
     }
 }
 

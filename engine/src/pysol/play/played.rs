@@ -14,11 +14,12 @@
 //!   ([`solve_board_from`]).
 
 use super::position::BoardPosition;
-use super::{solve_board_from, BoardDeal, BoardReport, BoardSolveError, BoardStep};
+use super::{solve_board_from, BoardDeal, BoardReport, BoardSolveError};
 use crate::card::{cell, col_of, Card};
+use crate::moves::Step;
 use crate::moves::{Move, MoveList};
+use crate::played::RoundsAnswer;
 use crate::played::{GameState, IllegalStep, PlayedError, PlayedLine, PlayedStep, RestReport};
-use crate::played::{RoundsAnswer, Step};
 use crate::search::stats::SearchStats;
 use crate::solve::{Redeals, SolveControls, SolveOptions, Verdict};
 
@@ -137,10 +138,7 @@ impl RoundsAnswer for BoardReport {
         self.verdict
     }
     fn redeals_used(&self) -> u8 {
-        self.steps
-            .iter()
-            .filter(|s| **s == BoardStep::Redeal)
-            .count() as u8
+        self.steps.iter().filter(|s| **s == Step::Redeal).count() as u8
     }
     fn first_round(&self) -> Option<Verdict> {
         (self.redeals > 0).then_some(self.first_round)
@@ -170,15 +168,4 @@ pub fn solve_board_rest(
         let redeals = cap.map_or(left, |cap| cap.min(left));
         solve_board_from(&state.position, state.stream(), redeals, limits, controls)
     })
-}
-
-/// The steps of a board line as the engine's steps of a game in progress.
-pub fn board_line_steps(steps: &[BoardStep]) -> Vec<Step> {
-    steps
-        .iter()
-        .map(|s| match *s {
-            BoardStep::Move(m) => Step::Move(m),
-            BoardStep::Redeal => Step::Redeal,
-        })
-        .collect()
 }

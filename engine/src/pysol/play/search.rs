@@ -39,7 +39,7 @@ use super::best_first::{Round, RoundEnd};
 use super::exhaustive::DepthFirstRound;
 use super::portfolio::{restarts_of_round, search_last_round};
 use super::position::{BoardPosition, BOARD_MAX_MOVES};
-use super::BoardStep;
+use crate::moves::Step;
 use crate::moves::{Move, MoveList};
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
@@ -105,7 +105,7 @@ impl Game for BoardGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardOutcome {
     /// A winning line from the start (moves and redeals).
-    Won(Vec<BoardStep>),
+    Won(Vec<Step>),
     /// No line with the redeals allowed wins (exact).
     Lost,
     /// A limit stopped the search first.
@@ -127,9 +127,7 @@ impl From<RoundEnd> for BoardOutcome {
     /// How a search of a round without redeals ended, as the outcome of the game.
     fn from(end: RoundEnd) -> BoardOutcome {
         match end {
-            RoundEnd::Won(line) => {
-                BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
-            }
+            RoundEnd::Won(line) => BoardOutcome::Won(line.into_iter().map(Step::Move).collect()),
             RoundEnd::Exhausted => BoardOutcome::Lost,
             RoundEnd::Stopped(reason) => BoardOutcome::Unknown(reason),
         }
@@ -231,7 +229,7 @@ impl BoardSearcher {
             stats,
         ) {
             Some(RoundEnd::Won(line)) => {
-                let line = line.into_iter().map(BoardStep::Move).collect();
+                let line = line.into_iter().map(Step::Move).collect();
                 return (BoardOutcome::Won(line), Verdict::Solvable);
             }
             Some(RoundEnd::Stopped(reason)) => {
@@ -324,9 +322,7 @@ impl BoardSearcher {
             .dfs
             .search(&mut game, Some(&mut self.table), options, budget, stats)
         {
-            Outcome::Won(line) => {
-                BoardOutcome::Won(line.into_iter().map(BoardStep::Move).collect())
-            }
+            Outcome::Won(line) => BoardOutcome::Won(line.into_iter().map(Step::Move).collect()),
             Outcome::Exhausted => BoardOutcome::Lost,
             Outcome::NoWin(reason) | Outcome::Stopped(reason) => BoardOutcome::Unknown(reason),
         }
@@ -346,7 +342,7 @@ fn rounds(
     let (round, end) = Round::search(start, cap, left == 0, budget, stats);
     let (exhausted, first) = match end {
         RoundEnd::Won(line) => {
-            let line = line.into_iter().map(BoardStep::Move).collect();
+            let line = line.into_iter().map(Step::Move).collect();
             return (BoardOutcome::Won(line), Verdict::Solvable);
         }
         RoundEnd::Exhausted => (true, Verdict::Unsolvable),
@@ -401,9 +397,8 @@ fn rounds(
         .0
         {
             BoardOutcome::Won(rest) => {
-                let mut line: Vec<BoardStep> =
-                    round.line_to(at).into_iter().map(BoardStep::Move).collect();
-                line.push(BoardStep::Redeal);
+                let mut line: Vec<Step> = round.line_to(at).into_iter().map(Step::Move).collect();
+                line.push(Step::Redeal);
                 line.extend(rest);
                 return (BoardOutcome::Won(line), first);
             }
