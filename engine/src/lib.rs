@@ -16,6 +16,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod board;
 mod card;
 mod deal;
 mod exhaustive;
@@ -34,6 +35,11 @@ mod tuning;
 mod variant;
 mod zobrist;
 
+pub use board::{
+    board_stream, replay_board, solve_board_from, solve_board_rest, solve_pysol_board, BoardDeal,
+    BoardError, BoardGameState, BoardOutcome, BoardPosition, BoardReplayError, BoardReport,
+    BoardRules, BoardSearcher, BoardSolveError,
+};
 pub use card::{Card, Cell, Layout, SizeError, MAX_RANKS, MAX_SUITS, MIN_RANKS};
 pub use deal::{deal, deal_cards, SplitMix64};
 pub use exhaustive::{reachable, winnable_with_redeals, Reachable};
@@ -44,17 +50,15 @@ pub use played::{
     PlayedStep, RestReport, Review,
 };
 pub use position::{Position, MAX_MOVES};
-pub use pysol::play::{
-    board_stream, replay_board, solve_board_from, solve_board_rest, solve_pysol_board, BoardDeal,
-    BoardError, BoardGameState, BoardOutcome, BoardPosition, BoardReplayError, BoardReport,
-    BoardRules, BoardSearcher, BoardSolveError,
-};
 pub use pysol::{
     parse_game_number, pysol_board, pysol_talon, Accepts, BoardMap, DealShape, EngineForm,
     GameSpec, PysolBoard, PysolDeal, PysolError, PysolGame, RedealGaps, MAX_ROW_LEN,
     PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
-pub use redeal::{kept_cards, redeal, redeal_shown, run_length, RedealStream, Redealt};
+pub use redeal::{
+    kept_cards, redeal, redeal_shown, run_length, RedealStream, Redeals, RedealsError, Redealt,
+    MAX_REDEALS,
+};
 pub use replay::{replay_with_redeals, verify_solution, verify_with_redeals, ReplayError};
 pub use search::assign::AssignmentCaps;
 pub use search::budget::StopReason;
@@ -65,9 +69,9 @@ pub use search::stats::SearchStats;
 pub use search::visited::spill::{MemoryStore, SpillError, SpillStore};
 pub use solve::{
     check_request, count_reachable, default_dfs_table_bytes, resolve_algorithm, runs_on_threads,
-    sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError, Redeals,
-    RedealsError, RoundsReport, SolveControls, SolveError, SolveOptions, SolveReport, Solver,
-    UnknownAlgorithm, UnknownName, Verdict, MAX_REDEALS, MAX_TABLE_MB, MIN_SIZED_BYTES,
+    sized_memory, sizes_memory, Algorithm, CountOptions, CountReport, Limit, OptionError,
+    RoundsReport, SolveControls, SolveError, SolveOptions, SolveReport, Solver, UnknownAlgorithm,
+    UnknownName, Verdict, MAX_TABLE_MB, MIN_SIZED_BYTES,
 };
 pub use source::DealSource;
 pub use tuning::{AUTO_ASSIGNMENT_CAPS, AUTO_PROBES, DEFAULT_PROBES, DEFAULT_TABLE_BYTES};

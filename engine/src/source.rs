@@ -17,7 +17,7 @@ use crate::deal::deal;
 use crate::position::Position;
 use crate::pysol::PysolDeal;
 use crate::redeal::RedealStream;
-use crate::solve::{Redeals, RedealsError, MAX_REDEALS};
+use crate::redeal::{Redeals, RedealsError, MAX_REDEALS};
 use crate::variant::Variant;
 
 /// Where a position comes from.

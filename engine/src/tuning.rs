@@ -2,12 +2,11 @@
 //! measurement, whose change changes speed or memory but never a verdict. The
 //! measurements behind them are in `docs/performance.md` (section "Tuning constants").
 //!
-//! Invariants: this module imports nothing but a plain type, so every module may read
-//! it; limits that a request may set (their ranges) are in `solve::limits`, and sizes
+//! Invariants: this module imports nothing of the crate, so every module may read it
+//! (it sits at the bottom of the crate's layers: docs/engine.md, "Crate map"); limits that a request may set (their ranges) are in `solve::limits`, and sizes
 //! that define a structure's layout (slots a bucket, probe lengths) stay with that
 //! structure, since changing one changes the structure rather than a trade-off.
 
-use crate::search::assign::AssignmentCaps;
 use std::time::Duration;
 
 // --- Budgets ---
@@ -63,6 +62,16 @@ pub const AUTO_HYBRID_BYTES: usize = 256 << 20;
 /// Most memory of that phase in a [`LONG_SEARCH`]: it fills sooner and leaves the rest
 /// to the exact search, while still winning the deals that need 128 MiB of it.
 pub const AUTO_HYBRID_BYTES_LONG: usize = 128 << 20;
+
+/// Node limits of a search over suit assignments (`search::assign`): a pair of
+/// knobs, so it is defined with the constant that sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssignmentCaps {
+    /// Most nodes for one assignment.
+    pub per_assignment: u64,
+    /// Most nodes for all of them.
+    pub total: u64,
+}
 
 /// Node caps of `auto`'s suit-assignment phase: they keep it under about two seconds
 /// (uncapped, a median 0.6M nodes and at most 25M over all 24 assignments).

@@ -30,8 +30,8 @@ use crate::card::{cell, Card};
 use crate::moves::{Move, MoveList, Step};
 use crate::position::{Position, MAX_MOVES};
 use crate::pysol::BoardMap;
+use crate::redeal::Redeals;
 use crate::redeal::{redeal, run_length, RedealStream};
-use crate::solve::Redeals;
 use crate::variant::Variant;
 
 /// A played step as the player gives it: a move between two cells of the board the

@@ -270,7 +270,7 @@ impl PysolGame {
         self.engine_form().is_some()
     }
 
-    /// Whether the game is played on its own board (`crate::pysol::play`): a gap may
+    /// Whether the game is played on its own board (`crate::board`): a gap may
     /// take several cards, so it is no `basic` or `common` position.
     pub fn is_board_played(self) -> bool {
         self.spec().accepts != Accepts::Successor

@@ -13,12 +13,14 @@
 //! ([`PysolGame::is_played`]); its [`PysolDeal::position`] is the engine's position of
 //! its starting board, in the game's variant, and [`PysolDeal::board_of`] shows any
 //! position of the game on PySolFC's board.
+//!
+//! This room is data and generators only: `redeal` stands on it, and the search of the
+//! four games played on their own boards is `crate::board`, a room above `solve`.
 
 mod board;
 mod games;
 mod ms;
 mod mt;
-pub mod play;
 
 use crate::position::Position;
 use crate::variant::Variant;
@@ -58,7 +60,7 @@ pub enum PysolError {
     )]
     NotPlayed(PysolGame),
     /// A game played as a `basic` or `common` position, named as one played on its
-    /// own board ([`play::BoardDeal`]).
+    /// own board ([`crate::board::BoardDeal`]).
     #[error("PySolFC's {0} is played as a `{variant}` position, not on its own board", variant = .0.variant())]
     NotOnBoard(PysolGame),
     /// Not of the form `GAME:N`.

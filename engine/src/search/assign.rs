@@ -19,16 +19,8 @@
 use crate::card::{Card, MAX_SUITS};
 use crate::moves::Move;
 use crate::position::Position;
+pub use crate::tuning::AssignmentCaps;
 use crate::variant::Variant;
-
-/// Node limits of a search over suit assignments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AssignmentCaps {
-    /// Most nodes for one assignment.
-    pub per_assignment: u64,
-    /// Most nodes for all of them.
-    pub total: u64,
-}
 
 /// A suit for every row: row `r` is to hold suit `row_suit[r]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

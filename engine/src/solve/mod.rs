@@ -44,6 +44,6 @@ pub use names::{Algorithm, UnknownAlgorithm, UnknownName, Verdict};
 pub use options::{
     default_dfs_table_bytes, resolve_algorithm, SolveError, SolveOptions, SolveReport,
 };
-pub use rounds::{Redeals, RedealsError, RoundsReport, MAX_REDEALS};
+pub use rounds::RoundsReport;
 pub use sizing::{sized_memory, sizes_memory, MIN_SIZED_BYTES};
 pub use solver::{SolveControls, Solver};

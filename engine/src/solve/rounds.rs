@@ -25,7 +25,7 @@
 use super::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
 use crate::moves::Step;
 use crate::position::Position;
-use crate::redeal::{redeal, RedealStream, Redealt};
+use crate::redeal::{redeal, RedealStream, Redeals, Redealt};
 use crate::replay::replay_with_redeals;
 use crate::search::budget::Budget;
 use crate::search::budget::StopReason;
@@ -35,40 +35,6 @@ use crate::tuning::FIRST_ROUND_SHARE;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// The redeals a solve may use: how many, and the stream that shuffles them.
-#[derive(Clone, Debug)]
-pub struct Redeals {
-    /// Redeals allowed (PySolFC: 2).
-    pub count: u8,
-    /// The game's generator where its deal left it.
-    pub stream: RedealStream,
-}
-
-/// The most redeals a request may ask for (PySolFC's Montana allows two).
-pub const MAX_REDEALS: u8 = 2;
-
-/// Why a number of redeals cannot be used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RedealsError {
-    /// More than [`MAX_REDEALS`].
-    #[error("at most {MAX_REDEALS} redeals (got {0})")]
-    TooMany(u64),
-    /// More redeals than the PySolFC game allows.
-    #[error("{game} allows {allowed} redeal(s) (got {asked})", allowed = game.own_redeals())]
-    AboveGame {
-        /// Redeals asked for.
-        asked: u64,
-        /// The game.
-        game: crate::pysol::PysolGame,
-    },
-    /// Redeals under `aisleriot`, which plays its first round only.
-    #[error("aisleriot plays the first round only: Aisleriot's own redeals cannot be reproduced (got {0} redeal(s))")]
-    Aisleriot(u64),
-    /// Redeals for a deal whose generator is unknown (a position given as text).
-    #[error("{0} redeal(s) need the deal's shuffle, and a position has none")]
-    NoShuffle(u64),
-}
 
 /// What a solve with redeals found about its rounds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -121,8 +121,8 @@ impl Restarts {
 #[cfg(test)]
 mod tests {
     use super::{luby, Restarts};
-    use crate::pysol::play::best_first::{Order, RoundEnd};
-    use crate::pysol::play::{BoardDeal, BoardPosition};
+    use crate::board::best_first::{Order, RoundEnd};
+    use crate::board::{BoardDeal, BoardPosition};
     use crate::pysol::PysolGame;
     use crate::search::budget::Budget;
     use crate::search::stats::SearchStats;

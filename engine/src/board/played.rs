@@ -20,8 +20,9 @@ use crate::moves::Step;
 use crate::moves::{Move, MoveList};
 use crate::played::RoundsAnswer;
 use crate::played::{GameState, IllegalStep, PlayedError, PlayedLine, PlayedStep, RestReport};
+use crate::redeal::Redeals;
 use crate::search::stats::SearchStats;
-use crate::solve::{Redeals, SolveControls, SolveOptions, Verdict};
+use crate::solve::{SolveControls, SolveOptions, Verdict};
 
 /// Where a board game stands.
 pub type BoardGameState = GameState<BoardPosition>;

@@ -247,7 +247,7 @@ impl DepthFirstRound {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pysol::play::BoardDeal;
+    use crate::board::BoardDeal;
     use crate::pysol::PysolGame;
 
     /// Game 1 of Spaces and Aces, dealt.

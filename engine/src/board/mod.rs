@@ -36,11 +36,11 @@ pub use played::{solve_board_rest, BoardGameState};
 pub use position::{BoardError, BoardPosition};
 pub use search::{BoardOutcome, BoardSearcher};
 
-use super::{
-    check_number, parse_game_number, Accepts, DealShape, PysolBoard, PysolError, PysolGame,
-};
 use crate::card::Card;
 use crate::moves::Step;
+use crate::pysol::{
+    check_number, parse_game_number, Accepts, DealShape, PysolBoard, PysolError, PysolGame,
+};
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
 use crate::search::stats::SearchStats;
@@ -168,7 +168,7 @@ impl BoardPosition {
     pub fn to_board(&self, game: PysolGame) -> PysolBoard {
         let mut board = PysolBoard {
             game,
-            rows: [[None; super::MAX_ROW_LEN]; 4],
+            rows: [[None; crate::pysol::MAX_ROW_LEN]; 4],
         };
         for (r, row) in board.rows.iter_mut().enumerate() {
             for (c, slot) in row.iter_mut().enumerate().take(self.rules().row_len()) {
@@ -363,7 +363,9 @@ pub fn solve_board_from(
         Algorithm::Exact => return Err(BoardSolveError::ExactWithRedeals),
         other => return Err(BoardSolveError::NotABoardAlgorithm(other)),
     };
-    let memory = options.memory_limit.unwrap_or(crate::DEFAULT_TABLE_BYTES);
+    let memory = options
+        .memory_limit
+        .unwrap_or(crate::tuning::DEFAULT_TABLE_BYTES);
     let mut searcher = BoardSearcher::with_memory(memory)
         .with_seed(options.seed)
         .with_spill(controls.spill.cloned());

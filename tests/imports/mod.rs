@@ -1,4 +1,6 @@
-//! No import cycle between the files of `engine/src` or of `src/`.
+//! No import cycle between the files of `engine/src` or of `src/`, and none between
+//! their rooms: the top-level modules of each crate (`search`, `solve`, `board`, ...)
+//! stand in layers, each importing only rooms below it (docs/engine.md, "Crate map").
 //!
 //! A file depends on another when it names an item of the other's module: in a `use`
 //! (groups expanded), or inline as `crate::a::b` or `super::x`. Not counted: a `mod`
@@ -9,15 +11,26 @@
 //! while that front door re-exports something of its own makes a cycle, so modules
 //! import from the file that defines an item.
 //!
+//! A room depends on another when one of its files depends on one of the other's; the
+//! crate root (`lib.rs`, the front door that re-exports the rooms) counts as a room, so
+//! a room that imports through it closes a cycle.
+//!
 //! The check reads the sources as text with a small lexer (comments and string literals
-//! removed), which is enough for this code base's style; a failure lists each cycle's
-//! files and the names that tie them.
+//! removed, `lexer.rs`), which is enough for this code base's style; a failure lists
+//! each cycle's files and the names that tie them.
+
+mod lexer;
+
+use lexer::{lex, named_paths, strip_test_code};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// A module path (`["search", "exact"]`) and the file that holds it.
 type Modules = BTreeMap<Vec<String>, PathBuf>;
+
+/// For each module, the modules it depends on, each with one name that ties them.
+type Edges = BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>>;
 
 #[test]
 fn the_engine_has_no_import_cycle() {
@@ -27,6 +40,60 @@ fn the_engine_has_no_import_cycle() {
 #[test]
 fn the_service_and_cli_have_no_import_cycle() {
     assert_no_cycle(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+}
+
+#[test]
+fn the_engines_rooms_stand_in_layers() {
+    assert_no_room_cycle(&Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/src"));
+}
+
+#[test]
+fn the_service_and_clis_rooms_stand_in_layers() {
+    assert_no_room_cycle(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+}
+
+#[test]
+fn the_checker_finds_rooms_that_import_each_other_through_acyclic_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "mod a;\nmod b;\nmod c;\npub use c::C;\n");
+    write("a/mod.rs", "mod low;\nmod high;\n");
+    write("a/low.rs", "pub struct L;\n");
+    // `a::high` stands on `b`, which stands on `a::low`: no file cycle, a room cycle.
+    write("a/high.rs", "use crate::b::B;\npub struct H(B);\n");
+    write("b.rs", "use crate::a::low::L;\npub struct B(L);\n");
+    write("c.rs", "pub struct C;\n");
+    assert!(cycles(dir.path()).is_empty());
+    let found = room_cycles(dir.path());
+    assert_eq!(found.len(), 1, "{found:?}");
+    // A heading, then `a -> b` and `b -> a`, each with the file and name behind it.
+    assert_eq!(found[0].len(), 3, "{found:?}");
+    assert!(
+        found[0][1].contains("a/high.rs names crate::b::B"),
+        "{found:?}"
+    );
+    // Test code does not count; a room importing through the crate root does.
+    write(
+        "b.rs",
+        "pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::low::L;\n}\n",
+    );
+    assert!(room_cycles(dir.path()).is_empty());
+    // `b` names `C` through the root, which re-exports `b` as well.
+    write(
+        "lib.rs",
+        "mod a;\nmod b;\nmod c;\npub use b::B;\npub use c::C;\n",
+    );
+    write("b.rs", "use crate::C;\npub struct B(C);\n");
+    let found = room_cycles(dir.path());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0][1..].iter().any(|l| l.starts_with("b -> crate")),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -79,39 +146,7 @@ fn assert_no_cycle(src: &Path) {
 /// Each cycle as lines `file -> file (name)`, one strongly connected component each.
 fn cycles(src: &Path) -> Vec<Vec<String>> {
     let modules = modules(src);
-    // Each file read and lexed once.
-    let lexed: BTreeMap<&Vec<String>, String> = modules
-        .iter()
-        .map(|(module, file)| (module, lex(&std::fs::read_to_string(file).unwrap())))
-        .collect();
-    let test_only = test_only_modules(&lexed);
-    let mut edges: BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>> = BTreeMap::new();
-    for module in modules.keys() {
-        if test_only.iter().any(|t| module.starts_with(t)) {
-            continue;
-        }
-        let text = strip_test_code(&lexed[module]);
-        for path in named_paths(&text) {
-            let Some(absolute) = absolute(&path, module, &modules) else {
-                continue;
-            };
-            let target = (0..=absolute.len())
-                .rev()
-                .map(|n| absolute[..n].to_vec())
-                .find(|prefix| modules.contains_key(prefix))
-                .expect("the crate root is a module");
-            // A module may use what its ancestors own (Rust's privacy is built so:
-            // `super::Position` in a file that adds methods to it); every other edge
-            // counts, so siblings, cousins and a parent's use of its child do.
-            if !module.starts_with(&target) {
-                edges
-                    .entry(module.clone())
-                    .or_default()
-                    .entry(target)
-                    .or_insert_with(|| path.join("::"));
-            }
-        }
-    }
+    let edges = file_edges(&modules, false);
     strongly_connected(&modules, &edges)
         .into_iter()
         .filter(|component| component.len() > 1)
@@ -134,12 +169,111 @@ fn cycles(src: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+fn assert_no_room_cycle(src: &Path) {
+    let found = room_cycles(src);
+    assert!(
+        found.is_empty(),
+        "rooms of {} that import each other:\n{}",
+        src.display(),
+        found
+            .iter()
+            .map(|cycle| cycle.join("\n    "))
+            .collect::<Vec<_>>()
+            .join("\n  and\n")
+    );
+}
+
+/// Each cycle among the crate's rooms (its top-level modules, and the root as `crate`)
+/// as lines `room -> room (file names path)`, one strongly connected component each.
+fn room_cycles(src: &Path) -> Vec<Vec<String>> {
+    let modules = modules(src);
+    let edges = file_edges(&modules, true);
+    let room_of = |module: &Vec<String>| module.first().cloned().into_iter().collect::<Vec<_>>();
+    let rooms: Modules = modules
+        .iter()
+        .map(|(module, file)| (room_of(module), file.clone()))
+        .collect();
+    let mut room_edges = Edges::new();
+    for (from, targets) in &edges {
+        for (to, name) in targets {
+            let (a, b) = (room_of(from), room_of(to));
+            if a != b {
+                room_edges
+                    .entry(a)
+                    .or_default()
+                    .entry(b)
+                    .or_insert_with(|| format!("{} names {name}", shown(&modules[from], src)));
+            }
+        }
+    }
+    let room_name = |room: &Vec<String>| room.first().cloned().unwrap_or_else(|| "crate".into());
+    strongly_connected(&rooms, &room_edges)
+        .into_iter()
+        .filter(|component| component.len() > 1)
+        .map(|component| {
+            let cycle = shortest_cycle(&component, &room_edges);
+            let mut lines = vec![format!(
+                "{} rooms tied together, among them this cycle:",
+                component.len()
+            )];
+            for pair in cycle.windows(2) {
+                lines.push(format!(
+                    "{} -> {} ({})",
+                    room_name(&pair[0]),
+                    room_name(&pair[1]),
+                    room_edges[&pair[0]][&pair[1]]
+                ));
+            }
+            lines
+        })
+        .collect()
+}
+
+/// Every dependency between two modules of `modules`, as the module docs define it;
+/// with `through_root`, also each module's use of an item of the crate root (for rooms:
+/// the root is every module's ancestor, but naming what it re-exports is an import
+/// through the front door).
+fn file_edges(modules: &Modules, through_root: bool) -> Edges {
+    // Each file read and lexed once.
+    let lexed: BTreeMap<&Vec<String>, String> = modules
+        .iter()
+        .map(|(module, file)| (module, lex(&std::fs::read_to_string(file).unwrap())))
+        .collect();
+    let test_only = test_only_modules(&lexed);
+    let mut edges = Edges::new();
+    for module in modules.keys() {
+        if test_only.iter().any(|t| module.starts_with(t)) {
+            continue;
+        }
+        let text = strip_test_code(&lexed[module]);
+        for path in named_paths(&text) {
+            let Some(absolute) = absolute(&path, module, modules) else {
+                continue;
+            };
+            let target = (0..=absolute.len())
+                .rev()
+                .map(|n| absolute[..n].to_vec())
+                .find(|prefix| modules.contains_key(prefix))
+                .expect("the crate root is a module");
+            // A module may use what its ancestors own (Rust's privacy is built so:
+            // `super::Position` in a file that adds methods to it); every other edge
+            // counts, so siblings, cousins and a parent's use of its child do.
+            let into_root = through_root && target.is_empty() && !module.is_empty();
+            if into_root || !module.starts_with(&target) {
+                edges
+                    .entry(module.clone())
+                    .or_default()
+                    .entry(target)
+                    .or_insert_with(|| path.join("::"));
+            }
+        }
+    }
+    edges
+}
+
 /// The shortest cycle inside a strongly connected `component`, as its files with the
 /// first repeated at the end.
-fn shortest_cycle(
-    component: &BTreeSet<Vec<String>>,
-    edges: &BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>>,
-) -> Vec<Vec<String>> {
+fn shortest_cycle(component: &BTreeSet<Vec<String>>, edges: &Edges) -> Vec<Vec<String>> {
     let mut best: Option<Vec<Vec<String>>> = None;
     for start in component {
         // Breadth first from `start` back to it, inside the component.
@@ -235,237 +369,6 @@ fn test_only_modules(lexed: &BTreeMap<&Vec<String>, String>) -> Vec<Vec<String>>
     test_only
 }
 
-/// The source without comments, and with string and character literals emptied.
-fn lex(source: &str) -> String {
-    let chars: Vec<char> = source.chars().collect();
-    let mut out = String::with_capacity(source.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            out.push(' ');
-        } else if c == 'r' && matches!(next, Some('"') | Some('#')) && !ident_before(&chars, i) {
-            // A raw string: r"..." or r#"..."#.
-            let mut j = i + 1;
-            let mut hashes = 0;
-            while chars.get(j) == Some(&'#') {
-                hashes += 1;
-                j += 1;
-            }
-            if chars.get(j) != Some(&'"') {
-                out.push(c);
-                i += 1;
-                continue;
-            }
-            j += 1;
-            loop {
-                if j >= chars.len() {
-                    break;
-                }
-                if chars[j] == '"' && (1..=hashes).all(|k| chars.get(j + k) == Some(&'#')) {
-                    j += 1 + hashes;
-                    break;
-                }
-                j += 1;
-            }
-            out.push_str("\"\"");
-            i = j;
-        } else if c == '"' {
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                i += if chars[i] == '\\' { 2 } else { 1 };
-            }
-            i += 1;
-            out.push_str("\"\"");
-        } else if c == '\'' && (next == Some('\\') || chars.get(i + 2) == Some(&'\'')) {
-            // A character literal ('"', '\'', '\n'); a lifetime has no closing quote.
-            i += if next == Some('\\') { 2 } else { 1 };
-            while i < chars.len() && chars[i] != '\'' {
-                i += 1;
-            }
-            i += 1;
-            out.push_str("' '");
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
-fn ident_before(chars: &[char], i: usize) -> bool {
-    i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')
-}
-
-/// The lexed text without `#[cfg(test)]` items (a module block or one `use`).
-fn strip_test_code(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..at]);
-        let item = &rest[at + "#[cfg(test)]".len()..];
-        let semicolon = item.find(';').unwrap_or(item.len());
-        let brace = item.find('{').unwrap_or(item.len());
-        rest = if semicolon < brace {
-            &item[semicolon + 1..]
-        } else if brace < item.len() {
-            let mut depth = 0;
-            let mut end = item.len();
-            for (k, c) in item[brace..].char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = brace + k + 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            &item[end..]
-        } else {
-            ""
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Every path the text names: each `use` tree expanded, and inline paths that start
-/// with `crate::` or `super::`.
-fn named_paths(text: &str) -> Vec<Vec<String>> {
-    let mut paths = Vec::new();
-    let tokens = tokens(text);
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i] == "use" && (i == 0 || tokens[i - 1] != "::") {
-            let end = tokens[i..]
-                .iter()
-                .position(|t| t == ";")
-                .map_or(tokens.len(), |p| i + p);
-            expand(&tokens[i + 1..end], &[], &mut paths);
-            i = end;
-            continue;
-        }
-        if (tokens[i] == "crate" || tokens[i] == "super")
-            && tokens.get(i + 1).is_some_and(|t| t == "::")
-            && (i == 0 || tokens[i - 1] != "::")
-        {
-            let mut path = vec![tokens[i].clone()];
-            let mut j = i + 1;
-            while tokens.get(j).is_some_and(|t| t == "::")
-                && tokens.get(j + 1).is_some_and(|t| is_ident(t))
-            {
-                path.push(tokens[j + 1].clone());
-                j += 2;
-            }
-            paths.push(path);
-            i = j;
-            continue;
-        }
-        i += 1;
-    }
-    paths
-}
-
-fn is_ident(token: &str) -> bool {
-    token
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-}
-
-/// Identifiers, `::`, and single punctuation characters.
-fn tokens(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut tokens = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphanumeric() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            tokens.push(chars[start..i].iter().collect());
-        } else if c == ':' && chars.get(i + 1) == Some(&':') {
-            tokens.push("::".to_string());
-            i += 2;
-        } else {
-            if !c.is_whitespace() {
-                tokens.push(c.to_string());
-            }
-            i += 1;
-        }
-    }
-    tokens
-}
-
-/// Expands one `use` tree (`a::{b, c::{d as e, *}}`) into its paths.
-fn expand(tree: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
-    let mut path = prefix.to_vec();
-    let mut i = 0;
-    while i < tree.len() {
-        match tree[i].as_str() {
-            "::" => i += 1,
-            "{" => {
-                // Split the group at its top-level commas.
-                let mut depth = 0;
-                let mut start = i + 1;
-                for j in i..tree.len() {
-                    match tree[j].as_str() {
-                        "{" => depth += 1,
-                        "}" => {
-                            depth -= 1;
-                            if depth == 0 {
-                                expand(&tree[start..j], &path, out);
-                                return;
-                            }
-                        }
-                        "," if depth == 1 => {
-                            expand(&tree[start..j], &path, out);
-                            start = j + 1;
-                        }
-                        _ => {}
-                    }
-                }
-                return;
-            }
-            "as" | "*" => break,
-            token if is_ident(token) => {
-                path.push(token.to_string());
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    if !path.is_empty() {
-        out.push(path);
-    }
-}
-
 /// `path` as named in `module`, from the crate root; `None` for another crate's.
 fn absolute(path: &[String], module: &[String], modules: &Modules) -> Option<Vec<String>> {
     let mut base: Vec<String> = module.to_vec();
@@ -497,12 +400,9 @@ fn absolute(path: &[String], module: &[String], modules: &Modules) -> Option<Vec
 }
 
 /// Tarjan's strongly connected components of the dependency graph.
-fn strongly_connected(
-    modules: &Modules,
-    edges: &BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>>,
-) -> Vec<BTreeSet<Vec<String>>> {
+fn strongly_connected(modules: &Modules, edges: &Edges) -> Vec<BTreeSet<Vec<String>>> {
     struct State<'a> {
-        edges: &'a BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>>,
+        edges: &'a Edges,
         index: BTreeMap<Vec<String>, usize>,
         low: BTreeMap<Vec<String>, usize>,
         stack: Vec<Vec<String>>,
