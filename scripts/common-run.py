@@ -7,7 +7,7 @@ one `POST /v1/batches` on a PostgreSQL database served by several nodes, resumab
         --known docs/data/common-4x13-0-9999-known \
         --faults docs/data/common-4x13-0-9999-faults.csv \
         [--time-ms 3600000] [--nodes 2] [--memory-mb 9000] [--spill-dir DIR] [--cpu FILE] \
-        [--hours H] \
+        [--hours H] [--second-pass-ms MS] [--database NAME] \
         [--kill-every-min 45] [--stop-every-min 70] [--pg-restart-every-min 55]
 
 What it does:
@@ -39,8 +39,15 @@ What it does:
 (docs/performance.md), and with EARLIER (another table's CSV) checks that the deals
 decided in both have the same verdicts.
 
-7. Ends when every deal of the batch is done (or after `--hours`), then checks that
-   `GET /v1/stats/win-rates` counts what `--out` holds, and that no deal has two rows.
+7. With `--second-pass-ms MS`, once every deal of the batch is done: each deal left
+   `unknown` is posted again as a job of its own (`POST /v1/jobs`, the deal, `common`,
+   `limits.time_ms` MS). A stored `unknown` answers only requests with no larger
+   limits, so the job searches; its verdict replaces the `unknown` in `verdicts`, where
+   the batch's rows read it. A job posted already (queued, running or done, in this
+   database) is not posted twice, so the pass resumes like the batch.
+8. Ends when every deal of the batch is done and, with a second pass, every job of
+   it (or after `--hours`), then checks that `GET /v1/stats/win-rates` counts what
+   `--out` holds, and that no deal has two rows.
 
 Leases are the service's (30 s); `queue.max_attempts` is raised to 50 so that a long
 search interrupted by faults is not failed for it. Standard library only (and `psql`).
@@ -61,7 +68,7 @@ import time
 from harness import free_port, psql, request_json
 
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-PG_NAME = "gaps_common_run"
+PG_NAME = "gaps_common_run"  # `--database` sets it (and PG_URL) for the whole run
 PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
 
 # The store's `verdicts` columns that a restore writes (everything but `updated_at`).
@@ -247,6 +254,38 @@ def restore_known(args):
     if done.returncode != 0:
         raise SystemExit(f"the restore failed: {done.stderr}")
     return len(rows)
+
+
+def use_database(name):
+    global PG_NAME, PG_URL
+    PG_NAME = name
+    PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+
+
+def second_pass(args, port, rows):
+    """Posts a job of its own for each deal of `rows` still `unknown` that has none yet
+    (at `--second-pass-ms`), and returns how many of those jobs are not finished."""
+    ms = args.second_pass_ms
+    left = 0
+    for r in rows:
+        if r["verdict"] != "unknown":
+            continue
+        deal = int(r["deal"])
+        state = psql(PG_URL, "SELECT state FROM jobs WHERE batch_id IS NULL AND "
+                     f"variant = 'common' AND suits = 4 AND ranks = 13 AND deal_seed = {deal} "
+                     f"AND limit_time_ms = {ms} AND state IN ('queued', 'running', 'done') "
+                     "ORDER BY seq DESC LIMIT 1", csv=True).strip()
+        if not state:
+            body = {"deal": {"seed": deal, "suits": 4, "ranks": 13}, "variant": "common",
+                    "limits": {"time_ms": ms, "threads": 1}}
+            status, answer = request_json(port, "POST", "/v1/jobs", body)
+            if status not in (200, 201, 202):
+                raise SystemExit(f"POST /v1/jobs (deal {deal}): {status} {answer}")
+            log(f"second pass: deal {deal} posted as job {answer['id']} at {ms} ms")
+            state = answer.get("state", "queued")
+        if state != "done":
+            left += 1
+    return left
 
 
 def find_batch(first, count):
@@ -471,11 +510,17 @@ def run(nodes):
     p.add_argument("--cpu", default="",
                    help="CSV ledger of the nodes' CPU time, a line a session of this driver")
     p.add_argument("--hours", type=float, default=0, help="stop after this long (0: at the end)")
+    p.add_argument("--second-pass-ms", type=int, default=0,
+                   help="after the batch, search each deal left unknown again as a job of "
+                        "its own with this time limit (0: no second pass)")
+    p.add_argument("--database", default="gaps_common_run",
+                   help="the PostgreSQL database of the run (created when absent)")
     p.add_argument("--save-min", type=float, default=10)
     p.add_argument("--kill-every-min", type=float, default=45)
     p.add_argument("--stop-every-min", type=float, default=70)
     p.add_argument("--pg-restart-every-min", type=float, default=55)
     args = p.parse_args()
+    use_database(args.database)
     os.makedirs(args.logs, exist_ok=True)
     first, count = args.deals
 
@@ -558,8 +603,13 @@ def run(nodes):
             ledger(rows)
             log(f"saved {len(rows)} rows; batch: {json.dumps(view.get('counts', view))[:300]}")
         if view.get("state") == "done" or view.get("done") == count:
-            done = True
-            break
+            if not args.second_pass_ms:
+                done = True
+                break
+            rows = save(args, batch)
+            if second_pass(args, port, rows) == 0:
+                done = True
+                break
         if args.hours and time.time() - started > args.hours * 3600:
             break
     rows = save(args, batch)
