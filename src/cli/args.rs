@@ -66,6 +66,7 @@ pub fn pysol_variant(
 /// source's default, by the rule the API applies too (`crate::request::rounds`).
 pub fn redeal_count(flag: Option<u8>, source: &DealSource, variant: Variant) -> anyhow::Result<u8> {
     rounds::redeal_count(flag.map(u64::from), source, variant)
+        .map(|count| count.get())
         .map_err(|refusal| input_error(refusal.for_cli()))
 }
 

@@ -77,7 +77,7 @@ pub fn board_options(
         algorithm: choice.algorithm,
         ..SolveOptions::default()
     };
-    Ok((options, choice.redeals))
+    Ok((options, choice.redeals.get()))
 }
 
 /// Solves game `number` of `game` with `redeals` (refusing more than the game's own).

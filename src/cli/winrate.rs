@@ -261,62 +261,136 @@ pub(super) fn run_options(
     Ok((options, threads))
 }
 
+/// A run as the command asks for it, checked: what is dealt, how each deal is searched,
+/// and how many run at once.
+struct Plan {
+    /// The PySolFC game dealt, if any.
+    pysol: Option<PysolGame>,
+    /// That game, when it is played on its own board (no variant: its own search).
+    on_board: Option<PysolGame>,
+    variant: Variant,
+    layout: Layout,
+    family: DealFamily,
+    /// The first deal number and how many.
+    seed: u64,
+    deals: u64,
+    options: SolveOptions,
+    /// Deals searched at once.
+    threads: usize,
+    /// Redeals each deal may use (the same for every deal of a family).
+    redeal_count: u8,
+}
+
+impl Plan {
+    fn of(cmd: &WinrateCmd) -> anyhow::Result<Plan> {
+        let pysol: Option<PysolGame> = cmd
+            .pysol
+            .as_deref()
+            .map(|g| PysolGame::named(g).map_err(|e| input_error(format!("--pysol: {e}"))))
+            .transpose()?;
+        let on_board = pysol.filter(|game| game.is_board_played());
+        let (variant, layout, family) = match pysol {
+            Some(game) if game.is_board_played() => {
+                let layout = Layout::new(4, game.spec().ranks.len()).expect("a 4-suit deck");
+                (Variant::Common, layout, DealFamily::Pysol(game))
+            }
+            Some(game) => {
+                let variant = cmd
+                    .search
+                    .variant_of_game(game, &format!("pysol game {game}"))?;
+                let first = PysolDeal::new(game, 1).expect("game 1 of a game the engine plays");
+                (variant, first.position().layout(), DealFamily::Pysol(game))
+            }
+            None => {
+                let layout = cmd.board.layout()?;
+                (cmd.search.variant()?, layout, DealFamily::Ours(layout))
+            }
+        };
+        // Every deal of a family has the same redeal rule: its first one answers for all.
+        let board_run = on_board
+            .map(|game| board::board_run(&cmd.search, cmd.threads, game, cmd.redeals))
+            .transpose()?;
+        let redeal_count = match &board_run {
+            Some((_, _, redeals)) => *redeals,
+            None => redeal_count(cmd.redeals, &family.source(1), variant)?,
+        };
+        let seed = cmd.seed.unwrap_or(u64::from(pysol.is_some()));
+        if pysol.is_some() && seed == 0 {
+            return Err(input_error("--seed: PySolFC game numbers start at 1"));
+        }
+        if cmd.deals == 0 {
+            return Err(input_error("--deals must be at least 1"));
+        }
+        if seed.checked_add(cmd.deals).is_none() {
+            return Err(input_error("--seed + --deals overflows the deal numbers"));
+        }
+        let (options, threads) = match board_run {
+            Some((options, threads, _)) => (options, threads),
+            None => run_options(&cmd.search, cmd.threads, variant)?,
+        };
+        Ok(Plan {
+            pysol,
+            on_board,
+            variant,
+            layout,
+            family,
+            seed,
+            deals: cmd.deals,
+            options,
+            threads,
+            redeal_count,
+        })
+    }
+
+    /// Redeals, when the run goes over rounds (its `--out` file then has their columns).
+    fn redeals(&self) -> Option<u8> {
+        (self.redeal_count > 0).then_some(self.redeal_count)
+    }
+
+    fn algorithm(&self) -> &'static str {
+        match self.on_board {
+            Some(_) => board_algorithm(self.options.algorithm),
+            None => self.options.algorithm.name(),
+        }
+    }
+}
+
+/// What a run did: its deals' tally (those of an `--out` file included), and what this
+/// process searched itself.
+struct Ran {
+    tally: Tally,
+    /// Deals and nodes searched by this process, and its wall time.
+    searched: usize,
+    nodes: u64,
+    elapsed: std::time::Duration,
+}
+
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
-    let pysol: Option<PysolGame> = cmd
-        .pysol
-        .as_deref()
-        .map(|g| PysolGame::named(g).map_err(|e| input_error(format!("--pysol: {e}"))))
-        .transpose()?;
-    // A game played on its own board: no variant, its own options and workers.
-    let on_board = pysol.filter(|game| game.is_board_played());
-    let (variant, layout, family) = match pysol {
-        Some(game) if game.is_board_played() => {
-            let layout = Layout::new(4, game.spec().ranks.len()).expect("a 4-suit deck");
-            (Variant::Common, layout, DealFamily::Pysol(game))
-        }
-        Some(game) => {
-            let variant = cmd
-                .search
-                .variant_of_game(game, &format!("pysol game {game}"))?;
-            let first = PysolDeal::new(game, 1).expect("game 1 of a game the engine plays");
-            (variant, first.position().layout(), DealFamily::Pysol(game))
-        }
-        None => {
-            let layout = cmd.board.layout()?;
-            (cmd.search.variant()?, layout, DealFamily::Ours(layout))
-        }
-    };
-    // Every deal of a family has the same redeal rule: its first one answers for all.
-    let board_run = on_board
-        .map(|game| board::board_run(&cmd.search, cmd.threads, game, cmd.redeals))
-        .transpose()?;
-    let redeal_count = match &board_run {
-        Some((_, _, redeals)) => *redeals,
-        None => redeal_count(cmd.redeals, &family.source(1), variant)?,
-    };
-    // With no redeal the run is a first-round run, its `--out` file in the old form.
-    let redeals = (redeal_count > 0).then_some(redeal_count);
-    let header = if redeals.is_some() {
+    let plan = Plan::of(&cmd)?;
+    let ran = solve_plan(&plan, cmd.out.as_deref(), cmd.search.table_bytes())?;
+    let json = summary(&plan, &ran);
+    if cmd.json {
+        outln!("{}", serde_json::to_string(&json)?);
+    } else {
+        print_summary(&json, plan.pysol)?;
+    }
+    Ok(())
+}
+
+/// Solves the plan's deals that `out` (if given) does not hold yet, appending a line
+/// to it for each, with a progress bar on a terminal.
+fn solve_plan(
+    plan: &Plan,
+    out: Option<&std::path::Path>,
+    table_bytes: usize,
+) -> anyhow::Result<Ran> {
+    let header = if plan.redeals().is_some() {
         ROUNDS_HEADER
     } else {
         OUT_HEADER
     };
-    let seed = cmd.seed.unwrap_or(u64::from(pysol.is_some()));
-    if pysol.is_some() && seed == 0 {
-        return Err(input_error("--seed: PySolFC game numbers start at 1"));
-    }
-    if cmd.deals == 0 {
-        return Err(input_error("--deals must be at least 1"));
-    }
-    if seed.checked_add(cmd.deals).is_none() {
-        return Err(input_error("--seed + --deals overflows the deal numbers"));
-    }
-    let (options, threads) = match board_run {
-        Some((options, threads, _)) => (options, threads),
-        None => run_options(&cmd.search, cmd.threads, variant)?,
-    };
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(cmd.deals);
+        let bar = ProgressBar::new(plan.deals);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} deals {per_sec} eta {eta}")
                 .expect("valid template"),
@@ -328,61 +402,69 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
     let began = Instant::now();
     let OutFile {
         mut tally, done, ..
-    } = match &cmd.out {
-        Some(path) => read_out(path, header, seed, cmd.deals)?,
+    } = match out {
+        Some(path) => read_out(path, header, plan.seed, plan.deals)?,
         None => OutFile::default(),
     };
     bar.inc(done.len() as u64);
-    let deals: Vec<u64> = (seed..seed + cmd.deals)
+    let deals: Vec<u64> = (plan.seed..plan.seed + plan.deals)
         .filter(|d| !done.contains(d))
         .collect();
-    let out = cmd
-        .out
-        .as_ref()
-        .map(|path| open_out(path, header))
-        .transpose()?;
+    let out = out.map(|path| open_out(path, header)).transpose()?;
     let on_deal = |number: u64, report: &SolveReport| {
         bar.inc(1);
         let Some(out) = &out else {
             return Ok(());
         };
-        let line = out_line(number, report, redeals.is_some());
+        let line = out_line(number, report, plan.redeals().is_some());
         let mut file = out.lock().expect("lock");
         file.write_all(line.as_bytes())?;
         file.flush()?;
         Ok(())
     };
-    let table_bytes = cmd.search.table_bytes();
     let ran = solve_deals(
-        family,
+        plan.family,
         &deals,
-        &options,
-        redeal_count,
+        &plan.options,
+        plan.redeal_count,
         table_bytes,
-        threads,
+        plan.threads,
         &on_deal,
     )?;
-    let ran_nodes = ran.nodes;
+    let nodes = ran.nodes;
     tally.merge(ran);
     bar.finish_and_clear();
-    let elapsed = began.elapsed();
+    Ok(Ran {
+        tally,
+        searched: deals.len(),
+        nodes,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// The run's figures: counts, the Wilson interval, speed and the time per deal.
+fn summary(plan: &Plan, ran: &Ran) -> WinrateJson {
+    let tally = &ran.tally;
     let mut times = tally.times.clone();
     times.sort_unstable();
     let quantile = |q: f64| {
         let i = ((times.len() as f64 - 1.0) * q).round() as usize;
         times.get(i).map_or(0.0, |t| t.as_secs_f64() * 1e3)
     };
-    let n = cmd.deals;
+    let n = plan.deals;
     let (ci95_low, ci95_high) = wilson_95(tally.solvable, n);
-    let json = WinrateJson {
-        pysol: pysol.map(PysolGame::name),
-        variant: match on_board {
+    let seconds = ran.elapsed.as_secs_f64();
+    let options = &plan.options;
+    let redeals = plan.redeals();
+    WinrateJson {
+        pysol: plan.pysol.map(PysolGame::name),
+        variant: match plan.on_board {
             Some(game) => board_variant(game),
-            None => variant.name(),
+            None => plan.variant.name(),
         },
-        suits: layout.suits(),
-        ranks: layout.ranks(),
-        seed,
+        suits: plan.layout.suits(),
+        ranks: plan.layout.ranks(),
+        seed: plan.seed,
         deals: n,
         solvable: tally.solvable,
         unsolvable: tally.unsolvable,
@@ -392,71 +474,67 @@ pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
         ci95_high,
         win_rate_unknown_as_loss: tally.solvable as f64 / n as f64,
         win_rate_unknown_as_win: (tally.solvable + tally.unknown) as f64 / n as f64,
-        algorithm: if let Some((board_options, _, _)) = &board_run {
-            board_algorithm(board_options.algorithm)
-        } else {
-            options.algorithm.name()
-        },
-        elapsed_ms: elapsed.as_secs_f64() * 1e3,
+        algorithm: plan.algorithm(),
+        elapsed_ms: seconds * 1e3,
         // Of the deals solved by this run (an `--out` file's are counted, not timed).
-        deals_per_second: deals.len() as f64 / elapsed.as_secs_f64(),
+        deals_per_second: ran.searched as f64 / seconds,
         nodes: tally.nodes,
-        nodes_per_second: ran_nodes as f64 / elapsed.as_secs_f64(),
+        nodes_per_second: ran.nodes as f64 / seconds,
         median_ms: quantile(0.5),
         p99_ms: quantile(0.99),
         max_ms: tally.max_time.as_secs_f64() * 1e3,
         max_nodes: tally.max_nodes,
-        threads,
+        threads: plan.threads,
         search_threads: options.threads,
-        memory_mb: if on_board.is_some() || sizes_memory(options.algorithm, variant) {
+        memory_mb: if plan.on_board.is_some() || sizes_memory(options.algorithm, plan.variant) {
             options.memory_limit.map_or(0, |bytes| (bytes >> 20) as u64)
         } else {
             0
         },
-        redeals: redeal_count,
+        redeals: plan.redeal_count,
         won_in_rounds: redeals.map(|_| tally.won_in_rounds),
         first_round: redeals.map(|_| tally.first_round),
+    }
+}
+
+/// The summary as lines of text.
+fn print_summary(json: &WinrateJson, pysol: Option<PysolGame>) -> anyhow::Result<()> {
+    let what = match pysol {
+        Some(game) => format!("PySolFC {game} ({})", json.variant),
+        None => format!("{} {}x{}", json.variant, json.suits, json.ranks),
     };
-    if cmd.json {
-        outln!("{}", serde_json::to_string(&json)?);
-    } else {
-        let what = match pysol {
-            Some(game) => format!("PySolFC {game} ({})", json.variant),
-            None => format!("{} {}x{}", json.variant, json.suits, json.ranks),
-        };
+    outln!(
+        "{what} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
+        json.seed,
+        json.seed + json.deals - 1,
+        json.solvable,
+        json.unsolvable,
+        json.unknown
+    );
+    outln!(
+        "win rate {:.2}% (95% Wilson interval {:.2}%..{:.2}%; unknown as win: {:.2}%)",
+        json.win_rate * 100.0,
+        json.ci95_low * 100.0,
+        json.ci95_high * 100.0,
+        json.win_rate_unknown_as_win * 100.0
+    );
+    if let (Some(won), Some(first)) = (json.won_in_rounds, json.first_round) {
         outln!(
-            "{what} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
-            seed,
-            seed + n - 1,
-            json.solvable,
-            json.unsolvable,
-            json.unknown
-        );
-        outln!(
-            "win rate {:.2}% (95% Wilson interval {:.2}%..{:.2}%; unknown as win: {:.2}%)",
-            json.win_rate * 100.0,
-            ci95_low * 100.0,
-            ci95_high * 100.0,
-            json.win_rate_unknown_as_win * 100.0
-        );
-        if let (Some(won), Some(first)) = (json.won_in_rounds, json.first_round) {
-            outln!(
-                "with {} redeal(s): won in round one {}, with one redeal {}, with two {}; first round alone: {} won, {} lost, {} unknown",
-                json.redeals, won[0], won[1], won[2], first[0], first[1], first[2]
-            );
-        }
-        outln!(
-            "time {:.2} s, {} deal(s) at a time on {} thread(s) each: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
-            json.elapsed_ms / 1e3,
-            threads,
-            json.search_threads,
-            json.deals_per_second,
-            json.nodes_per_second / 1e6,
-            json.median_ms,
-            json.p99_ms,
-            json.max_ms,
-            json.max_nodes
+            "with {} redeal(s): won in round one {}, with one redeal {}, with two {}; first round alone: {} won, {} lost, {} unknown",
+            json.redeals, won[0], won[1], won[2], first[0], first[1], first[2]
         );
     }
+    outln!(
+        "time {:.2} s, {} deal(s) at a time on {} thread(s) each: {:.0} deals/s, {:.2}M nodes/s; per deal median {:.2} ms, p99 {:.2} ms, max {:.1} ms ({} nodes)",
+        json.elapsed_ms / 1e3,
+        json.threads,
+        json.search_threads,
+        json.deals_per_second,
+        json.nodes_per_second / 1e6,
+        json.median_ms,
+        json.p99_ms,
+        json.max_ms,
+        json.max_nodes
+    );
     Ok(())
 }

@@ -8,6 +8,7 @@
 //! Invariant: [`BoardAsk::check`] is the one place these rules are applied; the
 //! command line and the API refuse the same requests with the same words.
 
+use super::rounds::RedealCount;
 use super::{Field, Refusal};
 use gaps_engine::{Algorithm, PysolGame};
 
@@ -28,7 +29,7 @@ pub struct BoardAsk<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardChoice {
     pub algorithm: Algorithm,
-    pub redeals: u8,
+    pub redeals: RedealCount,
 }
 
 impl BoardAsk<'_> {
@@ -81,7 +82,8 @@ impl BoardAsk<'_> {
                 )
             }
         };
-        if algorithm == Algorithm::Exact && redeals > 0 {
+        let redeals = RedealCount::new(redeals).expect("a game allows at most MAX_REDEALS");
+        if algorithm == Algorithm::Exact && redeals.any() {
             return bad(
                 Field::Algorithm,
                 format!(
@@ -115,7 +117,7 @@ mod tests {
             check(BoardAsk::default()),
             Ok(BoardChoice {
                 algorithm: Algorithm::Auto,
-                redeals: galary.own_redeals()
+                redeals: RedealCount::new(galary.own_redeals()).unwrap()
             })
         );
         let exact = BoardAsk {
@@ -128,7 +130,7 @@ mod tests {
             check(exact),
             Ok(BoardChoice {
                 algorithm: Algorithm::Exact,
-                redeals: 0
+                redeals: RedealCount::NONE
             })
         );
         for (ask, field) in [

@@ -25,14 +25,46 @@ pub fn pysol_variant(
     }
 }
 
+/// Redeals a search may use, 0 ..= [`MAX_REDEALS`]: made by [`redeal_count`] (or
+/// [`RedealCount::new`]) and carried as itself from the request to the stored job and
+/// the search, so no reader narrows an integer (the service stores it as an integer
+/// and checks it again when it reads a row).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(transparent)]
+pub struct RedealCount(u8);
+
+impl RedealCount {
+    /// The first round only.
+    pub const NONE: RedealCount = RedealCount(0);
+
+    /// `count` redeals, if no more than [`MAX_REDEALS`].
+    pub fn new(count: u8) -> Result<RedealCount, RedealsError> {
+        if count <= MAX_REDEALS {
+            Ok(RedealCount(count))
+        } else {
+            Err(RedealsError::TooMany(u64::from(count)))
+        }
+    }
+
+    /// The count, as the engine takes it.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// Whether the search goes over rounds (its verdict is then the deal's).
+    pub fn any(self) -> bool {
+        self.0 > 0
+    }
+}
+
 /// The redeals of a request for `source` under `variant`: `asked`, or the source's
 /// default.
 pub fn redeal_count(
     asked: Option<u64>,
     source: &DealSource,
     variant: Variant,
-) -> Result<u8, Refusal> {
-    source.redeal_count(asked, variant).map_err(|e| {
+) -> Result<RedealCount, Refusal> {
+    let count = source.redeal_count(asked, variant).map_err(|e| {
         let message = match e {
             RedealsError::TooMany(got) => {
                 format!(
@@ -46,5 +78,30 @@ pub fn redeal_count(
             ),
         };
         Refusal::new(Field::Redeals, message)
-    })
+    })?;
+    Ok(RedealCount::new(count).expect("the engine bounds redeals by MAX_REDEALS"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_redeal_count_holds_zero_to_max_redeals_only() {
+        assert_eq!(RedealCount::default(), RedealCount::NONE);
+        assert!(!RedealCount::NONE.any());
+        for n in 0..=MAX_REDEALS {
+            let count = RedealCount::new(n).unwrap();
+            assert_eq!(count.get(), n);
+            assert_eq!(count.any(), n > 0);
+        }
+        assert_eq!(
+            RedealCount::new(MAX_REDEALS + 1),
+            Err(RedealsError::TooMany(u64::from(MAX_REDEALS) + 1))
+        );
+        assert_eq!(
+            serde_json::to_string(&RedealCount::new(2).unwrap()).unwrap(),
+            "2"
+        );
+    }
 }

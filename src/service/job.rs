@@ -13,6 +13,8 @@
 //!   the engine does not know is a decode error, never a silent default), and at the
 //!   HTTP boundary, in the JSON views of `model`.
 
+use crate::request::rounds::RedealCount;
+use gaps_engine::MAX_REDEALS;
 use serde::{Deserialize, Serialize};
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
@@ -170,6 +172,44 @@ macro_rules! stored_as_text {
             }
         }
     };
+}
+
+/// A redeal count is an integer column on every backend, checked again when read.
+impl<DB: Database> sqlx::Type<DB> for RedealCount
+where
+    i64: sqlx::Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <i64 as sqlx::Type<DB>>::type_info()
+    }
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <i64 as sqlx::Type<DB>>::compatible(ty)
+    }
+}
+
+impl<'q, DB: Database> sqlx::Encode<'q, DB> for RedealCount
+where
+    i64: sqlx::Encode<'q, DB>,
+{
+    fn encode_by_ref(
+        &self,
+        buf: &mut <DB as Database>::ArgumentBuffer<'q>,
+    ) -> Result<IsNull, BoxDynError> {
+        <i64 as sqlx::Encode<'q, DB>>::encode(i64::from(self.get()), buf)
+    }
+}
+
+impl<'r, DB: Database> sqlx::Decode<'r, DB> for RedealCount
+where
+    i64: sqlx::Decode<'r, DB>,
+{
+    fn decode(value: <DB as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+        let stored = <i64 as sqlx::Decode<'r, DB>>::decode(value)?;
+        u8::try_from(stored)
+            .ok()
+            .and_then(|count| RedealCount::new(count).ok())
+            .ok_or_else(|| format!("stored redeals {stored}: at most {MAX_REDEALS}").into())
+    }
 }
 
 stored_as_text!(Stored<T>, generic T; stored => stored.0);

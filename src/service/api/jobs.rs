@@ -7,6 +7,7 @@
 //! every game; only the request and the view are a game's own.
 
 use super::{ApiJson, ApiQuery};
+use crate::request::rounds::RedealCount;
 use crate::service::access::Caller;
 use crate::service::error::{ApiError, ApiResult, Problem};
 use crate::service::job::{Game, JobState};
@@ -234,7 +235,7 @@ async fn create_gaps(
     // progress is about another position than its start (the runner answers it from
     // its own kind).
     let known = match job.redeals {
-        0 if job.played.is_none() => state
+        RedealCount::NONE if job.played.is_none() => state
             .store
             .known_verdict(job.variant.0, &job.position.0)
             .await?

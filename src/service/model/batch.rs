@@ -272,7 +272,7 @@ impl BatchRequest {
             threads: 1,
             created_by: Some(created_by.to_string()),
             pysol_game: Some(game.name().to_string()),
-            redeals: i64::from(redeals),
+            redeals,
             games: false,
         })
     }

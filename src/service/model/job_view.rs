@@ -185,7 +185,7 @@ impl From<JobRow> for JobView {
                 ranks: r.spec.ranks as usize,
             }),
             seed: r.spec.search_seed,
-            redeals: r.spec.redeals,
+            redeals: i64::from(r.spec.redeals.get()),
             batch_id: r.spec.batch_id,
             verdict: r.verdict.map(|v| v.0.name().into()),
             stopped: r.stopped.map(|s| s.0.name().into()),

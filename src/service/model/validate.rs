@@ -12,6 +12,7 @@ use crate::played::{canonical_steps, played_steps, GameInProgress, PlayedInputEr
 use crate::report::StepJson;
 use crate::request::board::{BoardAsk, BoardChoice};
 use crate::request::rounds;
+use crate::request::rounds::RedealCount;
 use crate::service::config::Config;
 use crate::service::error::ApiError;
 use crate::service::job::Stored;
@@ -119,9 +120,8 @@ pub fn redeals_of(
     asked: Option<u64>,
     source: &DealSource,
     variant: Variant,
-) -> Result<i64, ApiError> {
+) -> Result<RedealCount, ApiError> {
     rounds::redeal_count(asked, source, variant)
-        .map(i64::from)
         .map_err(|refusal| ApiError::Unprocessable(refusal.for_api()))
 }
 
@@ -242,8 +242,7 @@ impl JobRequest {
                 steps.len()
             ));
         }
-        // Validation stored at most 2 redeals.
-        let redeals = u8::try_from(job.redeals).unwrap_or(0);
+        let redeals = job.redeals.get();
         let checked = played_steps(steps)
             .and_then(|parsed| replay(redeals, steps).map(|_| parsed))
             .map_err(|e| ApiError::Unprocessable(format!("played: {e}")))?;
@@ -294,7 +293,7 @@ impl JobRequest {
             threads: 1,
             created_by: Some(created_by.to_string()),
             pysol: Some(Stored(JobPysol::Board(deal))),
-            redeals: i64::from(redeals),
+            redeals,
             played: None,
             review: false,
         };
@@ -331,7 +330,7 @@ impl JobRequest {
             threads: common.threads,
             created_by: Some(created_by.to_string()),
             pysol: None,
-            redeals: 0,
+            redeals: RedealCount::NONE,
             played: None,
             review: false,
         }
@@ -368,7 +367,7 @@ impl BoardAsked<'_> {
         game: PysolGame,
         what: &str,
         config: &Config,
-    ) -> Result<(Common, u8, Algorithm), ApiError> {
+    ) -> Result<(Common, RedealCount, Algorithm), ApiError> {
         let ask = BoardAsk {
             variant: self.variant,
             algorithm: self.algorithm,

@@ -33,6 +33,7 @@ use super::metrics::Metrics;
 use super::solver_pool::{SolverPriority, SolverThread};
 use super::store::{Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, Store};
 use crate::report::{JobStats, StatsJson};
+use crate::request::rounds::RedealCount;
 use gaps_engine::StopReason;
 use give_way::{Givers, Threads};
 use plan::{Plan, RunOf};
@@ -406,7 +407,7 @@ impl Runner {
             }
         }
         let known = match job.spec.redeals {
-            0 if job.spec.played.is_none() => {
+            RedealCount::NONE if job.spec.played.is_none() => {
                 self.store
                     .known_verdict(job.spec.variant.0, &job.spec.position.0)
                     .await?

@@ -81,7 +81,7 @@ pub(super) struct Searched {
 /// without steps, or with steps that no longer replay (validation never stores them).
 pub(super) fn game_in_progress(spec: &NewJob) -> Option<(Variant, GameInProgress)> {
     let played = &spec.played.as_ref()?.0;
-    let redeals = u8::try_from(spec.redeals).ok()?;
+    let redeals = spec.redeals.get();
     match (spec.engine(), spec.board()) {
         (Some((variant, _)), _) => Some((
             variant,
@@ -244,8 +244,8 @@ impl Plan {
                     algorithm: base.algorithm,
                     ..SolveOptions::default()
                 };
-                // Validation stored at most the game's own redeals (0..=2).
-                let redeals = u8::try_from(spec.redeals).unwrap_or(0);
+                // Validation stored at most the game's own redeals.
+                let redeals = spec.redeals.get();
                 let work = BoardWork {
                     deal,
                     redeals,

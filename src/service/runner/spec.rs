@@ -43,9 +43,7 @@ pub(super) fn pysol_deal(spec: &NewJob) -> Option<PysolDeal> {
 /// What the solve of a job passes to the solver about redeals: its source's rule
 /// ([`gaps_engine::DealSource::redeals`]) for the count it was validated with.
 pub(super) fn redeals_of(spec: &NewJob) -> Option<Redeals> {
-    // Validation stored 0..=2.
-    let count = u8::try_from(spec.redeals).unwrap_or(0);
-    spec.source()?.redeals(count)
+    spec.source()?.redeals(spec.redeals.get())
 }
 
 /// The engine's options for a stored job searched under `variant` on `threads`

@@ -11,6 +11,7 @@ use super::jobs::{bind_new_job, new_job_columns};
 use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
+use crate::request::rounds::RedealCount;
 use crate::service::job::{JobState, Stored};
 use crate::service::subject::JobVariant;
 use gaps_engine::Algorithm;
@@ -91,7 +92,7 @@ pub struct NewBatch {
     /// `seed .. seed+count-1` of it, in the game's variant.
     pub pysol_game: Option<String>,
     /// Redeals each job may use.
-    pub redeals: i64,
+    pub redeals: RedealCount,
     /// Whether it was given as its games, each a job request of its own (its jobs were
     /// inserted with it; `variant`, `suits`, `ranks` and the limits are its first's).
     pub games: bool,
@@ -368,6 +369,7 @@ mod tests {
     use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use super::super::{Finish, NewJob, Store};
     use super::{BatchCounts, NewBatch};
+    use crate::request::rounds::RedealCount;
     use crate::service::job::Stored;
     use gaps_engine::{Algorithm, Variant, Verdict};
 
@@ -393,7 +395,7 @@ mod tests {
             threads: 1,
             created_by: None,
             pysol_game: None,
-            redeals: 0,
+            redeals: RedealCount::NONE,
             games: false,
         }
     }

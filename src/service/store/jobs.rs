@@ -1,5 +1,5 @@
-//! Jobs: insert, read, list, finish and cancel (claims and leases: `leases`; known
-//! verdicts: `known`; what only a Morpion job has: `morpion`).
+//! Jobs: insert, read, list and cancel (the end of a search: `finish`; claims and
+//! leases: `leases`; known verdicts: `known`; what only a Morpion job has: `morpion`).
 //!
 //! Invariant: state changes are conditional on the current state (`WHERE state = ...`),
 //! so a late or repeated call can never move a job backwards or finish it twice.
@@ -9,9 +9,8 @@
 use super::any_job::{decode_any, AnyJob};
 use super::known::{cached_stats, KnownVerdict};
 use super::queue::{class_of, take_turns};
-use super::rows::{end_parts, Finish, JobFilter, JobRow, NewJob, ANY_JOB_SELECT};
+use super::rows::{end_parts, JobFilter, JobRow, NewJob, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
-use crate::report::JobStats;
 use crate::service::job::{JobState, Stored};
 use sqlx::types::Json;
 use sqlx::QueryBuilder;
@@ -168,171 +167,6 @@ impl Store {
         })
     }
 
-    /// Ends a running job; a verdict is also recorded as the position's known verdict.
-    /// Returns false if the job was not running (nothing changed).
-    pub async fn finish(&self, job: &JobRow, finish: &Finish) -> sqlx::Result<bool> {
-        in_transaction!(self, |Db, tx, d| {
-            let changed = match finish {
-                Finish::Verdict {
-                    verdict,
-                    solution,
-                    stats,
-                    stopped,
-                    used_algorithm,
-                    nodes,
-                    elapsed_ms,
-                    cached,
-                    played,
-                } => {
-                    let done = sqlx::query::<Db>(&format!(
-                        "UPDATE jobs SET state = 'done', verdict = $1, solution = $2, stats = $3,
-                         stopped = $4, used_algorithm = $5, nodes = $6, elapsed_ms = $7,
-                         cached = $8, played_answer = $11, finished_at = {now}
-                     WHERE id = $9 AND state = 'running'
-                         AND lease_token IS NOT DISTINCT FROM $10",
-                        now = d.now
-                    ))
-                    .bind(Stored(*verdict))
-                    .bind(solution.as_ref().map(Json))
-                    .bind(Json(stats))
-                    .bind(stopped.map(Stored))
-                    .bind(Stored(*used_algorithm))
-                    .bind(nodes)
-                    .bind(elapsed_ms)
-                    .bind(cached)
-                    .bind(&job.spec.id)
-                    .bind(&job.lease_token)
-                    .bind(played.as_deref().map(Json))
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected()
-                        == 1;
-                    // A game in progress's verdict is about the position its steps
-                    // reach, not its deal's: it is kept with the job only.
-                    let done_deal = done && job.spec.played.is_none();
-                    if done_deal && job.spec.redeals > 0 {
-                        // A verdict with redeals is the deal's, not the position's.
-                        let rounds = match stats {
-                            JobStats::Searched(s) => s.rounds.clone().unwrap_or_default(),
-                            JobStats::Cached(_) => Default::default(),
-                        };
-                        sqlx::query::<Db>(&format!(
-                            "INSERT INTO redeal_verdicts (source, kind, variant, suits, ranks,
-                                 redeals, position, verdict, solution, rounds_used, first_round,
-                                 nodes, elapsed_ms, job_id)
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-                                 $14)
-                             ON CONFLICT (source, variant, redeals) DO UPDATE SET
-                                 position = excluded.position, verdict = excluded.verdict,
-                                 solution = excluded.solution,
-                                 rounds_used = excluded.rounds_used,
-                                 first_round = excluded.first_round, nodes = excluded.nodes,
-                                 elapsed_ms = excluded.elapsed_ms, job_id = excluded.job_id,
-                                 updated_at = {now}
-                             WHERE redeal_verdicts.verdict = 'unknown'",
-                            now = d.now
-                        ))
-                        .bind(redeal_source(&job.spec))
-                        .bind(redeal_kind(&job.spec))
-                        .bind(job.spec.variant)
-                        .bind(job.spec.suits)
-                        .bind(job.spec.ranks)
-                        .bind(job.spec.redeals)
-                        .bind(job.spec.position)
-                        .bind(Stored(*verdict))
-                        .bind(solution.as_ref().map(Json))
-                        .bind(rounds.used as i64)
-                        .bind(rounds.first_round)
-                        .bind(nodes)
-                        .bind(elapsed_ms)
-                        .bind(&job.spec.id)
-                        .execute(&mut *tx)
-                        .await?;
-                    } else if done_deal && !cached {
-                        sqlx::query::<Db>(&format!(
-                        "INSERT INTO verdicts (variant, position, suits, ranks, verdict, solution,
-                             algorithm, nodes, elapsed_ms, limit_nodes, limit_time_ms, job_id,
-                             limit_probes, requested_algorithm, table_mb, threads)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                             $15, $16)
-                         ON CONFLICT (variant, position) DO UPDATE SET
-                             verdict = excluded.verdict, solution = excluded.solution,
-                             algorithm = excluded.algorithm, nodes = excluded.nodes,
-                             elapsed_ms = excluded.elapsed_ms, limit_nodes = excluded.limit_nodes,
-                             limit_time_ms = excluded.limit_time_ms, job_id = excluded.job_id,
-                             limit_probes = excluded.limit_probes,
-                             requested_algorithm = excluded.requested_algorithm,
-                             table_mb = excluded.table_mb, threads = excluded.threads,
-                             updated_at = {now}
-                         WHERE verdicts.verdict = 'unknown'",
-                        now = d.now
-                    ))
-                        .bind(job.spec.variant)
-                        .bind(job.spec.position)
-                        .bind(job.spec.suits)
-                        .bind(job.spec.ranks)
-                        .bind(Stored(*verdict))
-                        .bind(solution.as_ref().map(Json))
-                        .bind(Stored(*used_algorithm))
-                        .bind(nodes)
-                        .bind(elapsed_ms)
-                        .bind(job.spec.limit_nodes)
-                        .bind(job.spec.limit_time_ms)
-                        .bind(&job.spec.id)
-                        .bind(job.spec.limit_probes)
-                        .bind(job.spec.algorithm)
-                        .bind(job.spec.table_mb)
-                        .bind(job.spec.threads)
-                        .execute(&mut *tx)
-                        .await?;
-                        super::stats::record_effort!(
-                            Db,
-                            tx,
-                            d,
-                            (
-                                job.spec.variant,
-                                job.spec.suits,
-                                job.spec.ranks,
-                                Stored(*used_algorithm),
-                                Stored(*verdict)
-                            ),
-                            *nodes,
-                            *elapsed_ms
-                        );
-                    }
-                    done
-                }
-                // One fenced statement ends both: a running job has no statistics and
-                // no error yet, so what a finish does not give stays empty.
-                Finish::Cancelled { .. } | Finish::Failed { .. } => {
-                    let (state, stats, error) = match finish {
-                        Finish::Cancelled { stats } => (JobState::Cancelled, stats.as_ref(), None),
-                        Finish::Failed { error } => (JobState::Failed, None, Some(error)),
-                        Finish::Verdict { .. } => unreachable!("matched above"),
-                    };
-                    sqlx::query::<Db>(&format!(
-                        "UPDATE jobs SET state = $1, stats = COALESCE($2, stats),
-                             error = COALESCE($3, error), finished_at = {now}
-                         WHERE id = $4 AND state = 'running'
-                             AND lease_token IS NOT DISTINCT FROM $5",
-                        now = d.now
-                    ))
-                    .bind(state)
-                    .bind(stats.map(Json))
-                    .bind(error)
-                    .bind(&job.spec.id)
-                    .bind(&job.lease_token)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected()
-                        == 1
-                }
-            };
-            tx.commit().await?;
-            Ok(changed)
-        })
-    }
-
     /// Cancels a job of any game: a queued job ends `cancelled` at once, and so does a
     /// running job no node holds (a shared Morpion proof); a running job is flagged (its
     /// holder is stopped by the caller, or by its heartbeat on another node); its parts
@@ -422,7 +256,7 @@ pub fn redeal_source(job: &NewJob) -> String {
 }
 
 /// What a win-rate row counts a verdict with redeals under: `pysol-GAME` or `deals`.
-fn redeal_kind(job: &NewJob) -> String {
+pub(super) fn redeal_kind(job: &NewJob) -> String {
     match &job.pysol {
         Some(game) => format!("pysol-{}", game.0.game().name()),
         None => "deals".into(),

@@ -26,6 +26,7 @@ mod announcer;
 mod any_job;
 mod batches;
 mod deepen;
+mod finish;
 mod jobs;
 mod known;
 mod leases;
@@ -462,6 +463,28 @@ mod tests {
             store.win_rate_counts().await.unwrap()
         );
         assert_eq!(restored.effort().await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_stored_redeal_count_is_read_as_itself_and_one_out_of_range_is_refused() {
+        super::test_support::on_both(|store| async move {
+            let mut job = new_job("two", 1);
+            job.redeals = crate::request::rounds::RedealCount::new(2).unwrap();
+            store.insert_job(&job).await.unwrap();
+            let read = store.job("two").await.unwrap().unwrap();
+            assert_eq!(read.spec.redeals.get(), 2);
+            // A row no validation wrote (by hand, or by a later version) is an error
+            // on read, never a count narrowed to something else.
+            super::on_pool!(store, write, |Db, pool, _d| {
+                sqlx::query::<Db>("UPDATE jobs SET redeals = 300 WHERE id = 'two'")
+                    .execute(pool)
+                    .await
+                    .unwrap();
+            });
+            let refused = store.job("two").await.unwrap_err().to_string();
+            assert!(refused.contains("stored redeals 300"), "{refused}");
+        })
+        .await;
     }
 
     #[tokio::test]

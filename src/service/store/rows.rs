@@ -9,6 +9,7 @@
 
 use crate::played::PlayedAnswer;
 use crate::report::{JobStats, StepJson};
+use crate::request::rounds::RedealCount;
 use crate::service::job::{Game, JobState, Stored};
 use crate::service::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
 use gaps_engine::{
@@ -135,7 +136,7 @@ pub struct NewJob {
     pub pysol: Option<Stored<JobPysol>>,
     /// Redeals the search may use (0..=2; above 0 only for a deal or a PySolFC game,
     /// whose generator shuffles them). Its verdict then goes to `redeal_verdicts`.
-    pub redeals: i64,
+    pub redeals: RedealCount,
     /// A game in progress: the steps played since the deal (canonical, checked when the
     /// request came in); its verdict is about the position they reach.
     pub played: Option<Json<Vec<StepJson>>>,

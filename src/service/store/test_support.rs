@@ -6,6 +6,7 @@
 use super::testing::{temp_pg_database, TempPgDatabase};
 use super::{Finish, NewJob, Store};
 use crate::report::{JobStats, StatsJson};
+use crate::request::rounds::RedealCount;
 use crate::service::job::Stored;
 use crate::service::subject::{JobPosition, JobVariant};
 use gaps_engine::{deal, Algorithm, Layout, Variant, Verdict};
@@ -29,7 +30,7 @@ pub fn new_job(id: &str, seed: u64) -> NewJob {
         threads: 1,
         created_by: None,
         pysol: None,
-        redeals: 0,
+        redeals: RedealCount::NONE,
         played: None,
         review: false,
     }
