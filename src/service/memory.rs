@@ -1,5 +1,5 @@
 //! The node's memory budget as jobs and deepening draw from it: how much a search
-//! draws ([`draw_mb`]), and the draw itself, given back when dropped ([`MemoryDraw`]).
+//! draws (`draw_mb`), and the draw itself, given back when dropped (`MemoryDraw`).
 //!
 //! Invariant: the same request always draws the same memory (a job waits for it rather
 //! than run with less), so a stored `unknown` means the same search whenever it is read

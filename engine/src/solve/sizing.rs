@@ -19,7 +19,7 @@ pub const MIN_SIZED_BYTES: usize = DEFAULT_TABLE_BYTES;
 
 /// The memory limit to give a solve of `algorithm` on `variant` on `threads` threads
 /// within `time_limit` whose request names none, out of `available` bytes:
-/// [`MEMORY_PER_THREAD_SECOND`] for each second of the time limit and each thread (all
+/// `tuning::MEMORY_PER_THREAD_SECOND` for each second of the time limit and each thread (all
 /// of `available` without a time limit), at least
 /// [`MIN_SIZED_BYTES`], at most `available`. `None` for the algorithms whose memory is
 /// their solver's table (depth-first, block, sampling, suit-assignment and

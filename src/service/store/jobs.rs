@@ -170,7 +170,7 @@ impl Store {
     /// Cancels a job of any game: a queued job ends `cancelled` at once, and so does a
     /// running job no node holds (a shared Morpion proof); a running job is flagged (its
     /// holder is stopped by the caller, or by its heartbeat on another node); its parts
-    /// (a shared proof's units) are cancelled as well ([`END_PARTS`]). Returns the job
+    /// (a shared proof's units) are cancelled as well (`rows::END_PARTS`). Returns the job
     /// after the change, or `None` if there is no such job.
     pub async fn cancel(&self, id: &str) -> sqlx::Result<Option<AnyJob>> {
         in_transaction!(self, |Db, tx, d| {

@@ -44,7 +44,7 @@ impl ClaimScope {
 /// Where a queued job stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QueuePlace {
-    /// Queued jobs that will be claimed before it (counted up to [`PLACE_COUNT_CAP`]).
+    /// Queued jobs that will be claimed before it (counted up to `PLACE_COUNT_CAP`).
     pub ahead: i64,
     /// True when `ahead` reached the cap: at least that many.
     pub at_least: bool,
