@@ -130,11 +130,20 @@ fn the_checker_finds_a_cycle_through_a_front_door_and_a_grouped_use() {
 }
 
 fn assert_no_cycle(src: &Path) {
-    let found = cycles(src);
+    assert_none(&cycles(src), &format!("import cycles in {}", src.display()));
+}
+
+fn assert_no_room_cycle(src: &Path) {
+    assert_none(
+        &room_cycles(src),
+        &format!("rooms of {} that import each other", src.display()),
+    );
+}
+
+fn assert_none(found: &[Vec<String>], what: &str) {
     assert!(
         found.is_empty(),
-        "import cycles in {}:\n{}",
-        src.display(),
+        "{what}:\n{}",
         found
             .iter()
             .map(|cycle| cycle.join("\n    "))
@@ -147,40 +156,9 @@ fn assert_no_cycle(src: &Path) {
 fn cycles(src: &Path) -> Vec<Vec<String>> {
     let modules = modules(src);
     let edges = file_edges(&modules, false);
-    strongly_connected(&modules, &edges)
-        .into_iter()
-        .filter(|component| component.len() > 1)
-        .map(|component| {
-            let cycle = shortest_cycle(&component, &edges);
-            let mut lines = vec![format!(
-                "{} files tied together, among them this cycle:",
-                component.len()
-            )];
-            for pair in cycle.windows(2) {
-                lines.push(format!(
-                    "{} -> {} ({})",
-                    shown(&modules[&pair[0]], src),
-                    shown(&modules[&pair[1]], src),
-                    edges[&pair[0]][&pair[1]]
-                ));
-            }
-            lines
-        })
-        .collect()
-}
-
-fn assert_no_room_cycle(src: &Path) {
-    let found = room_cycles(src);
-    assert!(
-        found.is_empty(),
-        "rooms of {} that import each other:\n{}",
-        src.display(),
-        found
-            .iter()
-            .map(|cycle| cycle.join("\n    "))
-            .collect::<Vec<_>>()
-            .join("\n  and\n")
-    );
+    described_cycles(&modules, &edges, "files", |module| {
+        shown(&modules[module], src)
+    })
 }
 
 /// Each cycle among the crate's rooms (its top-level modules, and the root as `crate`)
@@ -206,22 +184,35 @@ fn room_cycles(src: &Path) -> Vec<Vec<String>> {
             }
         }
     }
-    let room_name = |room: &Vec<String>| room.first().cloned().unwrap_or_else(|| "crate".into());
-    strongly_connected(&rooms, &room_edges)
+    described_cycles(&rooms, &room_edges, "rooms", |room| {
+        room.first().cloned().unwrap_or_else(|| "crate".into())
+    })
+}
+
+/// Each strongly connected component of more than one node, as a heading (`N {what}
+/// tied together`) and the lines `a -> b (why)` of its shortest cycle, each node
+/// shown by `name`.
+fn described_cycles(
+    nodes: &Modules,
+    edges: &Edges,
+    what: &str,
+    name: impl Fn(&Vec<String>) -> String,
+) -> Vec<Vec<String>> {
+    strongly_connected(nodes, edges)
         .into_iter()
         .filter(|component| component.len() > 1)
         .map(|component| {
-            let cycle = shortest_cycle(&component, &room_edges);
+            let cycle = shortest_cycle(&component, edges);
             let mut lines = vec![format!(
-                "{} rooms tied together, among them this cycle:",
+                "{} {what} tied together, among them this cycle:",
                 component.len()
             )];
             for pair in cycle.windows(2) {
                 lines.push(format!(
                     "{} -> {} ({})",
-                    room_name(&pair[0]),
-                    room_name(&pair[1]),
-                    room_edges[&pair[0]][&pair[1]]
+                    name(&pair[0]),
+                    name(&pair[1]),
+                    edges[&pair[0]][&pair[1]]
                 ));
             }
             lines
