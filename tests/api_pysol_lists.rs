@@ -144,7 +144,7 @@ async fn bad_game_batches_and_lists_are_refused_and_store_nothing() {
         ),
         (
             json!({"pysol": {"game": "montana", "from": 0, "count": 5}}),
-            "from 1",
+            "pysol.from: PySolFC game numbers run from 1 to 10^20 (got 0)",
         ),
         (
             json!({"pysol": {"game": "montana", "from": 1, "count": 0}}),
@@ -173,11 +173,18 @@ async fn bad_game_batches_and_lists_are_refused_and_store_nothing() {
         ("game=klondike", "game"),
         ("game=montana&pysol=montana:5", "takes no"),
         ("game=montana&from=0", "from"),
-        ("game=galary&to=0", "to: PySolFC numbers"),
+        (
+            "game=galary&to=0",
+            "to: PySolFC game numbers run from 1 to 10^20 (got 0)",
+        ),
         ("game=montana&verdict=maybe", "verdict"),
         ("game=montana&variant=basic", "contradicts"),
         ("from=3", "go with `game`"),
-        ("game=montana&to=9223372036854775808", "to"),
+        (
+            "game=montana&to=100000000000000000001",
+            "to: PySolFC game numbers run",
+        ),
+        ("game=montana&from=12a", "from: PySolFC game numbers run"),
     ] {
         let (status, _, problem) = t.call("GET", &format!("/v1/verdicts?{query}"), None).await;
         assert_eq!(
@@ -190,4 +197,95 @@ async fn bad_game_batches_and_lists_are_refused_and_store_nothing() {
             "{query}: {problem}"
         );
     }
+}
+
+/// PySolFC's numbers run to 10^20, above JSON's exact integers and the databases'
+/// integers: a job, a batch, a list and a layout take them all, given as digits, and
+/// answer with them exactly; the same bound refuses the same numbers everywhere.
+#[tokio::test]
+async fn games_numbered_up_to_pysols_largest_are_taken_everywhere() {
+    // Batches of at most 2: one may start at 10^20 - 1.
+    let t = support::start_with(|config| config.limits.max_batch_deals = 2).await;
+    let largest = "100000000000000000000";
+    let body = json!({"pysol": {"game": "montana", "number": largest}, "redeals": 0,
+        "limits": {"time_ms": 200}});
+    let job = t.post_job(body, "?wait_ms=5000").await;
+    let id = job["id"].as_str().unwrap();
+    // Above 2^64-1 an answer gives a game number as its digits, as a request must.
+    let view = t.text(&format!("/v1/jobs/{id}")).await;
+    assert!(
+        view.contains(&format!("\"number\":\"{largest}\"")),
+        "{view}"
+    );
+    let board = gaps_engine::pysol_board(gaps_engine::PysolGame::Montana, 10u128.pow(20))
+        .unwrap()
+        .to_string();
+    assert_eq!(job["pysol"]["board"], board);
+    let (status, _, layout) = t
+        .call("GET", &format!("/v1/pysol/montana/{largest}"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{layout}");
+    assert_eq!(layout["board"], board);
+
+    // A batch that ends at the largest number, given as digits (an integer above
+    // 2^64-1 would lose digits in JSON).
+    let body = json!({"pysol": {"game": "montana", "from": "99999999999999999999",
+        "count": 2}, "redeals": 0, "limits": {"time_ms": 200}});
+    let (status, _, batch) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
+    assert_eq!(batch["pysol"]["from"], "99999999999999999999");
+    assert_eq!(batch["seed"], "99999999999999999999");
+    let id = batch["id"].as_str().unwrap();
+    assert_eq!(t.wait_batch(id).await["finished"], true);
+    let field = |text: &str, name: &str| -> Vec<Value> {
+        text.lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap()[name].clone())
+            .collect()
+    };
+    let results = t.text(&format!("/v1/batches/{id}/results")).await;
+    assert_eq!(
+        field(&results, "deal"),
+        [json!("99999999999999999999"), json!(largest)]
+    );
+    let csv = t
+        .text_with(&format!("/v1/batches/{id}/results"), ("accept", "text/csv"))
+        .await;
+    assert!(csv.contains("\n100000000000000000000,"), "{csv}");
+    let list = t
+        .text("/v1/verdicts?game=montana&from=99999999999999999998")
+        .await;
+    assert_eq!(
+        field(&list, "number"),
+        [json!("99999999999999999999"), json!(largest)]
+    );
+    // Up to 2^64-1 a number stays a JSON integer, as it always was.
+    let job = t
+        .post_job(
+            json!({"pysol": {"game": "montana", "number": "18446744073709551615"},
+                "redeals": 0, "limits": {"time_ms": 200}}),
+            "?wait_ms=5000",
+        )
+        .await;
+    assert_eq!(job["pysol"]["number"], json!(u64::MAX));
+
+    let bound = "PySolFC game numbers run from 1 to 10^20";
+    for (number, message) in [
+        (json!("100000000000000000001"), bound),
+        (json!(0), bound),
+        (json!(-3), bound),
+        (json!("12a"), bound),
+        (json!(1e20), "as a string of digits"),
+        (json!(2.5), bound),
+    ] {
+        let body = json!({"pysol": {"game": "montana", "number": number}});
+        t.assert_unprocessable("/v1/jobs", &body, message).await;
+    }
+    let (status, _, problem) = t
+        .call("GET", "/v1/pysol/montana/100000000000000000001", None)
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        problem["detail"].as_str().unwrap().contains(bound),
+        "{problem}"
+    );
 }

@@ -97,9 +97,12 @@ fn wait_done(served: &Served, ids: &[String], limit: Duration) -> Vec<Value> {
         if jobs.iter().all(|j| j["state"] == "done") {
             return jobs;
         }
+        let undone: Vec<&Value> = jobs.iter().filter(|j| j["state"] != "done").collect();
         assert!(
             began.elapsed() < limit,
-            "not all accepted jobs done after {limit:?}"
+            "not all accepted jobs done after {limit:?}: {} are not, the first {}",
+            undone.len(),
+            undone[0]
         );
         std::thread::sleep(Duration::from_millis(200));
     }

@@ -257,15 +257,27 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
         status(&t, "POST", "/v1/batches", Some(at(max_seed + 1))).await,
         StatusCode::UNPROCESSABLE_ENTITY
     );
-    // A batch of PySolFC games has the same caps, inside `pysol`.
+    // A batch of PySolFC games has the same count cap, inside `pysol`, and starts at
+    // most 10^20 + 1 - max_batch_deals (PySolFC's largest number ends the largest
+    // batch): a JSON integer up to 2^64-1, beyond it a string of digits.
     let games = &doc["components"]["schemas"]["PysolBatchSpec"]["properties"];
-    assert_eq!(games["from"]["maximum"], max_seed);
+    let max_from = "99999999999999999951";
+    let [integer, digits] = games["from"]["oneOf"].as_array().unwrap().as_slice() else {
+        panic!("pysol.from is an integer or a string: {}", games["from"]);
+    };
+    assert_eq!(integer["maximum"], u64::MAX);
+    let pattern = regex::Regex::new(digits["pattern"].as_str().unwrap()).unwrap();
+    assert!(pattern.is_match(max_from) && !pattern.is_match("99999999999999999952"));
     assert_eq!(games["count"]["maximum"], 50);
-    let games_at = |from: u64, count: u64| json!({"pysol": {"game": "blue-moon", "from": from, "count": count}, "limits": {"time_ms": 100}});
+    let games_at = |from: Value, count: u64| json!({"pysol": {"game": "blue-moon", "from": from, "count": count}, "limits": {"time_ms": 100}});
     for (body, want) in [
-        (games_at(max_seed, 1), StatusCode::ACCEPTED),
-        (games_at(max_seed + 1, 1), StatusCode::UNPROCESSABLE_ENTITY),
-        (games_at(1, 51), StatusCode::UNPROCESSABLE_ENTITY),
+        (games_at(json!(max_from), 1), StatusCode::ACCEPTED),
+        (games_at(json!(u64::MAX), 1), StatusCode::ACCEPTED),
+        (
+            games_at(json!("99999999999999999952"), 1),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (games_at(json!(1), 51), StatusCode::UNPROCESSABLE_ENTITY),
     ] {
         assert_eq!(
             status(&t, "POST", "/v1/batches", Some(body.clone())).await,

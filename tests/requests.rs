@@ -1,5 +1,5 @@
-//! One table of bad requests (a PySolFC game played on its own board, a variant beside
-//! a PySolFC game, redeals), sent through both front doors: `gaps solve` and `POST /v1/jobs` refuse each (exit 2, a 422) with
+//! One table of bad requests (a PySolFC game played on its own board, a PySolFC game
+//! number out of range, a variant beside a PySolFC game, redeals), sent through both front doors: `gaps solve` and `POST /v1/jobs` refuse each (exit 2, a 422) with
 //! the same words after their own name of the field (`--probes`, `limits.probes`).
 
 use crate::cli::gaps;
@@ -80,6 +80,19 @@ fn table() -> Vec<Bad> {
             galary(json!({"algorithm": "exact", "redeals": 0, "played": []})),
             "--algorithm",
             "algorithm",
+        ),
+        // PySolFC's game numbers: one bound, 1 to 10^20, in the engine's words.
+        bad(
+            &["--pysol", "montana:100000000000000000001"],
+            json!({"pysol": {"game": "montana", "number": "100000000000000000001"}}),
+            "--pysol",
+            "pysol: number",
+        ),
+        bad(
+            &["--pysol", "galary:0"],
+            json!({"pysol": {"game": "galary", "number": 0}}),
+            "--pysol",
+            "pysol: number",
         ),
         // The variants' rounds (`request::rounds`).
         bad(

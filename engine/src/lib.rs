@@ -51,9 +51,9 @@ pub use played::{
 };
 pub use position::{Position, MAX_MOVES};
 pub use pysol::{
-    parse_game_number, pysol_board, pysol_talon, Accepts, BoardMap, DealShape, EngineForm,
-    GameSpec, PysolBoard, PysolDeal, PysolError, PysolGame, RedealGaps, MAX_ROW_LEN,
-    PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
+    check_game_number, parse_game_number, parse_game_number_digits, pysol_board, pysol_talon,
+    Accepts, BoardMap, DealShape, EngineForm, GameSpec, PysolBoard, PysolDeal, PysolError,
+    PysolGame, RedealGaps, MAX_ROW_LEN, PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
 pub use redeal::{
     kept_cards, redeal, redeal_shown, run_length, RedealStream, Redeals, RedealsError, Redealt,

@@ -67,8 +67,9 @@ impl BatchFiller {
                     let seed = batch.spec.seed + k;
                     let (position, deal_seed, pysol) = match game {
                         Some(game) => {
-                            let game = JobPysol::new(game, seed as u128)
-                                .expect("validated: 1 <= number < 2^63, a game solved");
+                            let number = batch.spec.pysol_from.map_or(0, |from| from.0);
+                            let game = JobPysol::new(game, number + k as u128)
+                                .expect("validated: 1 <= number <= 10^20, a game solved");
                             let position = match game {
                                 JobPysol::Position(deal) => JobPosition::Engine(deal.position()),
                                 JobPysol::Board(deal) => JobPosition::Board(deal),

@@ -212,7 +212,28 @@ where
     }
 }
 
+/// A PySolFC game number as a column holds it: its decimal digits zero-padded to 21
+/// (the length of 10^20, PySolFC's largest), so that text order is number order on
+/// every backend; a number is text because PySolFC's reach 10^20, above the 2^63-1 of
+/// SQLite's and PostgreSQL's integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GameNumberKey(pub u128);
+
+impl Display for GameNumberKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:021}", self.0)
+    }
+}
+
+impl FromStr for GameNumberKey {
+    type Err = gaps_engine::PysolError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        gaps_engine::parse_game_number_digits(s).map(GameNumberKey)
+    }
+}
+
 stored_as_text!(Stored<T>, generic T; stored => stored.0);
+stored_as_text!(GameNumberKey; key => key);
 stored_as_text!(JobState; state => state);
 stored_as_text!(Game; game => game);
 
@@ -242,5 +263,22 @@ mod tests {
             [JobState::Done, JobState::Failed, JobState::Cancelled]
         );
         assert!("finished".parse::<JobState>().is_err());
+    }
+
+    #[test]
+    fn game_number_keys_sort_as_their_numbers_up_to_pysols_largest() {
+        let numbers = [1u128, 9, 10, 99, 4_600_000_000_000, i64::MAX as u128 + 1];
+        let numbers = numbers.into_iter().chain([gaps_engine::PYSOL_MAX_NUMBER]);
+        let keys: Vec<String> = numbers.map(|n| GameNumberKey(n).to_string()).collect();
+        assert!(keys.iter().all(|key| key.len() == 21));
+        assert!(keys.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!(
+            "100000000000000000000".parse::<GameNumberKey>().unwrap(),
+            GameNumberKey(gaps_engine::PYSOL_MAX_NUMBER)
+        );
+        assert_eq!("000000000000000000042".parse(), Ok(GameNumberKey(42)));
+        for bad in ["0", "100000000000000000001", "", "-1", "12a"] {
+            assert!(bad.parse::<GameNumberKey>().is_err(), "{bad}");
+        }
     }
 }

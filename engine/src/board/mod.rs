@@ -39,7 +39,7 @@ pub use search::{BoardOutcome, BoardSearcher};
 use crate::card::Card;
 use crate::moves::Step;
 use crate::pysol::{
-    check_number, parse_game_number, Accepts, DealShape, PysolBoard, PysolError, PysolGame,
+    check_game_number, parse_game_number, Accepts, DealShape, PysolBoard, PysolError, PysolGame,
 };
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
@@ -64,7 +64,7 @@ pub struct BoardDeal {
 impl BoardDeal {
     /// The deal, if `number` is one PySolFC deals and `game` is played on its board.
     pub fn new(game: PysolGame, number: u128) -> Result<BoardDeal, PysolError> {
-        check_number(number)?;
+        check_game_number(number)?;
         if !game.is_board_played() {
             return Err(PysolError::NotOnBoard(game));
         }

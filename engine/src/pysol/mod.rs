@@ -107,7 +107,7 @@ pub struct PysolDeal {
 impl PysolDeal {
     /// The deal, if `number` is one PySolFC deals and the engine plays `game`.
     pub fn new(game: PysolGame, number: u128) -> Result<PysolDeal, PysolError> {
-        check_number(number)?;
+        check_game_number(number)?;
         if !game.is_played() {
             return Err(PysolError::NotPlayed(game));
         }
@@ -168,16 +168,27 @@ pub fn parse_game_number(s: &str) -> Result<(PysolGame, u128), PysolError> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(PysolError::Malformed(s.to_string()));
     }
-    let number = digits
-        .parse::<u128>()
-        .map_err(|_| PysolError::NumberOutOfRange(digits.to_string()))?;
-    check_number(number)?;
-    Ok((game, number))
+    Ok((game, parse_game_number_digits(digits)?))
+}
+
+/// Reads a game number alone: decimal digits (leading zeros allowed) naming a number
+/// PySolFC accepts, `1..=PYSOL_MAX_NUMBER`; anything else is
+/// [`PysolError::NumberOutOfRange`], which states the bound.
+pub fn parse_game_number_digits(digits: &str) -> Result<u128, PysolError> {
+    let out_of_range = || PysolError::NumberOutOfRange(digits.to_string());
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(out_of_range());
+    }
+    // 10^20 has 21 digits; more digits are out of range even when u128 would hold them
+    // (after the leading zeros).
+    let number = digits.parse::<u128>().map_err(|_| out_of_range())?;
+    check_game_number(number)?;
+    Ok(number)
 }
 
 /// The starting board of any of the twelve games, for a number PySolFC accepts.
 pub fn pysol_board(game: PysolGame, number: u128) -> Result<PysolBoard, PysolError> {
-    check_number(number)?;
+    check_game_number(number)?;
     Ok(PysolBoard::deal(game, number))
 }
 
@@ -189,7 +200,9 @@ impl FromStr for PysolDeal {
     }
 }
 
-pub(crate) fn check_number(number: u128) -> Result<(), PysolError> {
+/// Whether `number` is one PySolFC accepts (`1..=PYSOL_MAX_NUMBER`), as the error that
+/// states the bound when it is not.
+pub fn check_game_number(number: u128) -> Result<(), PysolError> {
     if (1..=PYSOL_MAX_NUMBER).contains(&number) {
         Ok(())
     } else {
@@ -202,7 +215,7 @@ pub(crate) fn check_number(number: u128) -> Result<(), PysolError> {
 /// # Panics
 /// If `number` is outside `1..=PYSOL_MAX_NUMBER` (see [`PysolDeal::new`]).
 pub fn pysol_talon(number: u128) -> Vec<crate::card::Card> {
-    check_number(number).expect("a PySolFC game number");
+    check_game_number(number).expect("a PySolFC game number");
     talon(PysolGame::Montana, number)
 }
 

@@ -14,7 +14,7 @@ use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use gaps_engine::{format_position, DealSource, PysolGame};
+use gaps_engine::{format_position, parse_game_number_digits, DealSource, PysolGame};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -150,7 +150,10 @@ pub struct PysolGameView {
     pub game: String,
     /// PySolFC's title of the game ("Montana", "Blue Moon", ...).
     pub title: String,
-    pub number: u64,
+    /// The game number (an integer up to 2^64-1, digits above).
+    #[serde(serialize_with = "crate::service::model::serialize_game_number")]
+    #[schema(schema_with = crate::service::model::game_number_schema)]
+    pub number: u128,
     /// The variant its first round is played as (`board:GAME` for a game played on its
     /// own board: its own rules).
     pub variant: String,
@@ -168,7 +171,7 @@ pub struct PysolGameView {
 #[utoipa::path(get, path = "/v1/pysol/{game}/{number}",
     params(
         ("game" = String, Path, description = "A PySolFC Gaps game the engine solves (`montana`, `blue-moon`, `galary`, ...)"),
-        ("number" = u64, Path, description = "Game number, 1 ..= 2^63-1", minimum = 1),
+        ("number" = String, Path, description = "Game number, 1 ..= 10^20 (digits, leading zeros allowed)"),
     ),
     responses(
         (status = 200, description = "The game", body = PysolGameView),
@@ -179,17 +182,9 @@ pub async fn pysol_game(
 ) -> ApiResult<Json<PysolGameView>> {
     let bad = |m: String| ApiError::Unprocessable(m);
     let game = PysolGame::named(&game).map_err(|e| bad(format!("game: {e}")))?;
-    let number = number
-        .parse::<u64>()
-        .ok()
-        .filter(|&n| n <= i64::MAX as u64)
-        .ok_or_else(|| {
-            bad(format!(
-                "number {number:?}: give a whole number from 1 to 2^63-1"
-            ))
-        })?;
+    let number = parse_game_number_digits(&number).map_err(|e| bad(format!("number: {e}")))?;
     let (variant, position, board) =
-        match JobPysol::new(game, u128::from(number)).map_err(|e| bad(format!("{e}")))? {
+        match JobPysol::new(game, number).map_err(|e| bad(format!("{e}")))? {
             JobPysol::Position(deal) => (
                 game.variant().name().to_string(),
                 format_position(&DealSource::Pysol(deal).start()),

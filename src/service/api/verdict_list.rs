@@ -16,7 +16,7 @@ use crate::service::subject::{JobPosition, JobVariant};
 use crate::service::AppState;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
-use gaps_engine::{PysolGame, Variant, Verdict};
+use gaps_engine::{parse_game_number_digits, PysolGame, Variant, Verdict, PYSOL_MAX_NUMBER};
 use serde::Serialize;
 
 /// The header line of a list as CSV.
@@ -27,7 +27,8 @@ const CSV_HEADER: &str =
 #[derive(Serialize)]
 struct ListLine<'a> {
     game: &'a str,
-    number: i64,
+    #[serde(serialize_with = "crate::service::model::serialize_game_number")]
+    number: u128,
     verdict: &'static str,
     variant: String,
     /// Canonical notation, or the board as PySolFC shows it for a game played on its
@@ -46,7 +47,7 @@ impl<'a> ListLine<'a> {
     fn new(game: &'a str, row: &'a PysolVerdict) -> ListLine<'a> {
         ListLine {
             game,
-            number: row.number,
+            number: row.number.0,
             verdict: row.verdict.0.name(),
             variant: row.variant.0.to_string(),
             position: match row.variant.0 {
@@ -93,8 +94,8 @@ impl<'a> ListLine<'a> {
 pub struct ListQuery<'a> {
     pub game: &'a str,
     pub variant: Option<&'a str>,
-    pub from: Option<u64>,
-    pub to: Option<u64>,
+    pub from: Option<&'a str>,
+    pub to: Option<&'a str>,
     pub verdict: Option<&'a str>,
     /// True when the query also names a single position (`position`, `deal`, `suits`,
     /// `ranks` or `pysol`), which a list does not take.
@@ -130,19 +131,15 @@ impl ListQuery<'_> {
             }
             None => {}
         }
-        let from = self.from.unwrap_or(1);
-        let to = self.to.unwrap_or(i64::MAX as u64);
-        // The document's range (1 ..= 2^63-1) for both ends.
-        for (name, n) in [("from", from), ("to", to)] {
-            if n == 0 {
-                return Err(bad(format!(
-                    "{name}: PySolFC numbers its games from 1 (got 0)"
-                )));
+        // PySolFC's range (1 ..= 10^20) for both ends, in the engine's words.
+        let end = |name: &str, given: Option<&str>, default: u128| match given {
+            None => Ok(default),
+            Some(digits) => {
+                parse_game_number_digits(digits).map_err(|e| bad(format!("{name}: {e}")))
             }
-            if n > i64::MAX as u64 {
-                return Err(bad(format!("{name}: at most 2^63-1 here (got {n})")));
-            }
-        }
+        };
+        let from = end("from", self.from, 1)?;
+        let to = end("to", self.to, PYSOL_MAX_NUMBER)?;
         let verdict = self
             .verdict
             .map(|v| {
@@ -152,8 +149,8 @@ impl ListQuery<'_> {
             .transpose()?;
         Ok(PysolRange {
             game: parsed.name().to_string(),
-            from: from as i64,
-            to: to as i64,
+            from,
+            to,
             verdict,
         })
     }

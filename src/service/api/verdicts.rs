@@ -50,9 +50,9 @@ pub struct VerdictQuery {
     /// for numbers `from ..= to`, streamed (see `verdict_list`).
     pub game: Option<String>,
     /// First number of the list (default 1).
-    pub from: Option<u64>,
-    /// Last number of the list (default 2^63-1).
-    pub to: Option<u64>,
+    pub from: Option<String>,
+    /// Last number of the list (default 10^20, PySolFC's largest).
+    pub to: Option<String>,
     /// Only the numbers with this verdict (`solvable`, `unsolvable` or `unknown`).
     pub verdict: Option<String>,
 }
@@ -192,8 +192,8 @@ pub async fn lookup(
         let list = super::verdict_list::ListQuery {
             game,
             variant: query.variant.as_deref(),
-            from: query.from,
-            to: query.to,
+            from: query.from.as_deref(),
+            to: query.to.as_deref(),
             verdict: query.verdict.as_deref(),
             names_a_position: query.position.is_some()
                 || query.deal.is_some()

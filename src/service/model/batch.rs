@@ -13,37 +13,51 @@ use super::validate::{layout, pysol_variant, redeals_of, validate_common, BoardA
 use super::{BatchRequest, JobRequest, Limits, PysolBatchSpec};
 use crate::service::config::Config;
 use crate::service::error::ApiError;
-use crate::service::job::Stored;
+use crate::service::job::{GameNumberKey, Stored};
 use crate::service::store::{NewBatch, NewJob};
 use crate::service::subject::JobVariant;
-use gaps_engine::{BoardDeal, DealSource, PysolDeal, PysolGame, Variant};
+use gaps_engine::{check_game_number, BoardDeal, DealSource, PysolDeal, PysolGame, Variant};
 
 /// The most games one batch may list (a request's body is bounded anyway; a batch of
 /// more deals is a range).
 pub const MAX_BATCH_GAMES: usize = 1000;
 
-/// A batch's `count` (named `count.1`) within the configured maximum, and its first
-/// number (named `first.1`) at most [`super::schema::max_batch_seed`], so that its last
-/// deal is a number too; or a 422 naming the field.
-fn check_batch_range(
-    config: &Config,
-    count: (u64, &str),
-    first: (u64, &str),
-) -> Result<(), ApiError> {
-    let ((count, count_field), (seed, first_field)) = (count, first);
+/// A batch's `count` (named `field`) within the configured maximum, or a 422 naming
+/// the field.
+fn check_count(config: &Config, count: u64, field: &str) -> Result<(), ApiError> {
     let max_deals = config.limits.max_batch_deals;
     if count == 0 || count > max_deals {
         return Err(ApiError::Unprocessable(format!(
-            "{count_field} must be between 1 and {max_deals} (got {count})"
-        )));
-    }
-    let max_seed = super::schema::max_batch_seed(config);
-    if seed > max_seed {
-        return Err(ApiError::Unprocessable(format!(
-            "{first_field} must be at most {max_seed} (2^63 - limits.max_batch_deals; got {seed})"
+            "{field} must be between 1 and {max_deals} (got {count})"
         )));
     }
     Ok(())
+}
+
+/// A batch's first deal number at most [`super::schema::max_batch_seed`], so that its
+/// last deal is a number too.
+fn check_first_seed(config: &Config, seed: u64) -> Result<(), ApiError> {
+    let max_seed = super::schema::max_batch_seed(config);
+    if seed > max_seed {
+        return Err(ApiError::Unprocessable(format!(
+            "seed must be at most {max_seed} (2^63 - limits.max_batch_deals; got {seed})"
+        )));
+    }
+    Ok(())
+}
+
+/// A batch's first PySolFC game number (`pysol.from`): one PySolFC accepts, and at most
+/// [`super::schema::max_batch_game`], so that its last game is one too.
+fn check_first_game(config: &Config, from: u128) -> Result<GameNumberKey, ApiError> {
+    check_game_number(from).map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?;
+    let max_from = super::schema::max_batch_game(config);
+    if from > max_from {
+        return Err(ApiError::Unprocessable(format!(
+            "pysol.from must be at most {max_from} (10^20 + 1 - limits.max_batch_deals, \
+             so that any batch ends at a PySolFC number; got {from})"
+        )));
+    }
+    Ok(GameNumberKey(from))
 }
 
 impl BatchRequest {
@@ -126,6 +140,7 @@ impl BatchRequest {
             threads: first.threads,
             created_by: Some(created_by.to_string()),
             pysol_game: None,
+            pysol_from: None,
             redeals: first.redeals,
             games: true,
         };
@@ -140,76 +155,30 @@ impl BatchRequest {
         created_by: &str,
         config: &Config,
     ) -> Result<NewBatch, ApiError> {
-        let bad = |m: String| Err(ApiError::Unprocessable(m));
-        let game = match &self.pysol {
-            Some(spec) => {
-                if self.suits.is_some() || self.ranks.is_some() || self.seed.is_some() {
-                    return bad(
-                        "pysol: give the games' numbers in `pysol` (`from`, `count`), \
-                         without `seed`, `suits` or `ranks`"
-                            .into(),
-                    );
-                }
-                if self.count.is_some() {
-                    return bad("pysol: give `count` inside `pysol`, not beside it".into());
-                }
-                let game = PysolGame::named(&spec.game)
-                    .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
-                if game.is_board_played() {
-                    return self.board_batch(id, created_by, config, game, spec);
-                }
-                Some(game)
-            }
-            None => None,
+        let common = match &self.pysol {
+            Some(spec) => return self.games_range(id, created_by, config, spec),
+            None => validate_common(
+                self.variant.as_deref(),
+                self.algorithm.as_deref(),
+                &self.limits,
+                config,
+            )?,
         };
-        let variant = match (game, self.variant.as_deref()) {
-            (Some(game), named) => match named.map(str::parse::<Variant>).transpose() {
-                Ok(parsed) => {
-                    Some(pysol_variant(game, &format!("pysol game {game}"), parsed)?.name())
-                }
-                // `validate_common` refuses an unknown name, naming it.
-                Err(_) => named,
-            },
-            (None, named) => named,
-        };
-        let common = validate_common(variant, self.algorithm.as_deref(), &self.limits, config)?;
-        if self.limits.table_mb.is_some() {
-            return bad("limits.table_mb is not supported for batches".into());
-        }
-        let (suits, ranks, seed, count, field) = match &self.pysol {
-            Some(spec) => (4, 13, spec.from, Some(spec.count), "pysol.count"),
-            None => (
-                self.suits.unwrap_or(4) as usize,
-                self.ranks.unwrap_or(13) as usize,
-                self.seed.unwrap_or(0),
-                self.count,
-                "count",
-            ),
-        };
-        layout(suits, ranks)?;
-        let Some(count) = count else {
-            return bad(
+        no_table_mb(&self.limits)?;
+        let (suits, ranks) = (self.suits.unwrap_or(4), self.ranks.unwrap_or(13));
+        let layout = layout(suits as usize, ranks as usize)?;
+        let Some(count) = self.count else {
+            return Err(ApiError::Unprocessable(
                 "give `count` (deals `seed` .. `seed+count-1`) or `pysol` ({\"game\": \
                  \"montana\", \"from\": 1, \"count\": N})"
                     .into(),
-            );
+            ));
         };
-        let first = if game.is_some() { "pysol.from" } else { "seed" };
-        check_batch_range(config, (count, field), (seed, first))?;
-        if game.is_some() && seed == 0 {
-            return bad("pysol.from: PySolFC numbers its games from 1 (got 0)".into());
-        }
+        check_count(config, count, "count")?;
+        let seed = self.seed.unwrap_or(0);
+        check_first_seed(config, seed)?;
         // Every deal of a batch has the same redeal rule: its first one answers for all.
-        let batch_source = match game {
-            Some(game) => DealSource::Pysol(
-                PysolDeal::new(game, u128::from(seed))
-                    .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?,
-            ),
-            None => DealSource::Numbered {
-                seed,
-                layout: layout(suits, ranks)?,
-            },
-        };
+        let first = DealSource::Numbered { seed, layout };
         Ok(NewBatch {
             id,
             variant: Stored(JobVariant::Engine(common.variant)),
@@ -223,8 +192,70 @@ impl BatchRequest {
             limit_probes: common.limit_probes,
             threads: common.threads,
             created_by: Some(created_by.to_string()),
-            pysol_game: game.map(|g| g.name().to_string()),
-            redeals: redeals_of(self.redeals, &batch_source, common.variant)?,
+            pysol_game: None,
+            pysol_from: None,
+            redeals: redeals_of(self.redeals, &first, common.variant)?,
+            games: false,
+        })
+    }
+
+    /// The batch of PySolFC games `spec.from ..` of `spec.game`, as positions of their
+    /// variant or on their own board.
+    fn games_range(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+        spec: &PysolBatchSpec,
+    ) -> Result<NewBatch, ApiError> {
+        let bad = |m: &str| Err(ApiError::Unprocessable(m.into()));
+        if self.suits.is_some() || self.ranks.is_some() || self.seed.is_some() {
+            return bad(
+                "pysol: give the games' numbers in `pysol` (`from`, `count`), without \
+                 `seed`, `suits` or `ranks`",
+            );
+        }
+        if self.count.is_some() {
+            return bad("pysol: give `count` inside `pysol`, not beside it");
+        }
+        let game = PysolGame::named(&spec.game)
+            .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
+        if game.is_board_played() {
+            return self.board_batch(id, created_by, config, game, spec);
+        }
+        let variant = match self.variant.as_deref().map(str::parse::<Variant>) {
+            Some(Ok(named)) => {
+                Some(pysol_variant(game, &format!("pysol game {game}"), Some(named))?.name())
+            }
+            // `validate_common` refuses an unknown name, naming it.
+            Some(Err(_)) => self.variant.as_deref(),
+            None => Some(pysol_variant(game, &format!("pysol game {game}"), None)?.name()),
+        };
+        let common = validate_common(variant, self.algorithm.as_deref(), &self.limits, config)?;
+        no_table_mb(&self.limits)?;
+        check_count(config, spec.count, "pysol.count")?;
+        let from = check_first_game(config, spec.from)?;
+        // Every game of a batch has the same redeal rule: its first one answers for all.
+        let first = DealSource::Pysol(
+            PysolDeal::new(game, from.0)
+                .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?,
+        );
+        Ok(NewBatch {
+            id,
+            variant: Stored(JobVariant::Engine(common.variant)),
+            algorithm: Stored(common.algorithm),
+            suits: 4,
+            ranks: 13,
+            seed: 0,
+            count: spec.count as i64,
+            limit_nodes: common.limit_nodes,
+            limit_time_ms: common.limit_time_ms,
+            limit_probes: common.limit_probes,
+            threads: common.threads,
+            created_by: Some(created_by.to_string()),
+            pysol_game: Some(game.name().to_string()),
+            pysol_from: Some(from),
+            redeals: redeals_of(self.redeals, &first, common.variant)?,
             games: false,
         })
     }
@@ -238,7 +269,6 @@ impl BatchRequest {
         game: PysolGame,
         spec: &PysolBatchSpec,
     ) -> Result<NewBatch, ApiError> {
-        let bad = |m: String| Err(ApiError::Unprocessable(m));
         let asked = BoardAsked {
             variant: self.variant.as_deref(),
             algorithm: self.algorithm.as_deref(),
@@ -248,15 +278,10 @@ impl BatchRequest {
         };
         let (common, redeals, algorithm) =
             asked.check(game, &format!("pysol game {game}"), config)?;
-        if self.limits.table_mb.is_some() {
-            return bad("limits.table_mb is not supported for batches".into());
-        }
-        check_batch_range(
-            config,
-            (spec.count, "pysol.count"),
-            (spec.from, "pysol.from"),
-        )?;
-        BoardDeal::new(game, u128::from(spec.from))
+        no_table_mb(&self.limits)?;
+        check_count(config, spec.count, "pysol.count")?;
+        let from = check_first_game(config, spec.from)?;
+        BoardDeal::new(game, from.0)
             .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?;
         Ok(NewBatch {
             id,
@@ -264,7 +289,7 @@ impl BatchRequest {
             algorithm: Stored(algorithm),
             suits: 4,
             ranks: 13,
-            seed: spec.from as i64,
+            seed: 0,
             count: spec.count as i64,
             limit_nodes: common.limit_nodes,
             limit_time_ms: common.limit_time_ms,
@@ -272,8 +297,19 @@ impl BatchRequest {
             threads: 1,
             created_by: Some(created_by.to_string()),
             pysol_game: Some(game.name().to_string()),
+            pysol_from: Some(from),
             redeals,
             games: false,
         })
+    }
+}
+
+/// A batch takes no `limits.table_mb` (its jobs share the solvers' table).
+fn no_table_mb(limits: &Limits) -> Result<(), ApiError> {
+    match limits.table_mb {
+        Some(_) => Err(ApiError::Unprocessable(
+            "limits.table_mb is not supported for batches".into(),
+        )),
+        None => Ok(()),
     }
 }

@@ -137,10 +137,11 @@ pub struct Progress {
 /// The HTTP boundary of a job: engine values become their public names here.
 impl From<JobRow> for JobView {
     fn from(r: JobRow) -> Self {
-        let pysol =
-            r.spec.pysol.as_ref().and_then(|deal| {
-                PysolView::of(deal.0, r.solution.as_ref().map(|steps| &steps.0[..]))
-            });
+        let pysol = r
+            .spec
+            .pysol
+            .as_ref()
+            .map(|deal| PysolView::of(deal.0, r.solution.as_ref().map(|steps| &steps.0[..])));
         let answer = r.played_answer.map(|a| a.0);
         let (played, review) = match answer {
             Some(PlayedAnswer { played, review }) => (Some(played), review),

@@ -16,7 +16,10 @@ mod morpion;
 mod pysol;
 pub use job_view::{JobView, Progress, QueueView};
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
-pub use pysol::{PysolBatchSpec, PysolSpec, PysolView};
+pub use pysol::{
+    game_number_schema, serialize_game_number, serialize_game_number_opt, PysolBatchSpec,
+    PysolSpec, PysolView,
+};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
 
@@ -361,8 +364,11 @@ pub struct BatchView {
     pub algorithm: String,
     pub suits: i64,
     pub ranks: i64,
-    /// The first deal number (with `pysol`: the first game number).
-    pub seed: i64,
+    /// The first deal number (with `pysol`: the first game number, up to 10^20: an
+    /// integer up to 2^64-1, digits above).
+    #[serde(serialize_with = "pysol::serialize_game_number")]
+    #[schema(schema_with = pysol::batch_seed_schema)]
+    pub seed: u128,
     pub count: i64,
     /// The PySolFC games of the batch, if it was given as games.
     pub pysol: Option<PysolBatchSpec>,
@@ -402,7 +408,7 @@ impl BatchView {
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
             pysol: b.spec.pysol_game.clone().map(|game| PysolBatchSpec {
                 game,
-                from: b.spec.seed as u64,
+                from: b.spec.pysol_from.map_or(0, |from| from.0),
                 count: b.spec.count as u64,
             }),
             id: b.spec.id,
@@ -410,7 +416,10 @@ impl BatchView {
             algorithm: b.spec.algorithm.0.name().into(),
             suits: b.spec.suits,
             ranks: b.spec.ranks,
-            seed: b.spec.seed,
+            seed: match b.spec.pysol_from {
+                Some(from) => from.0,
+                None => b.spec.seed as u128,
+            },
             count: b.spec.count,
             created_at: b.created_at,
             jobs_created: b.materialized,

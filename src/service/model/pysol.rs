@@ -19,11 +19,125 @@ pub struct PysolSpec {
     /// `blue-moon` (#63; `basic`), `spaces`, `station`, `red-moon`, `paganini`,
     /// `house-of-commons`, `line-up` (docs/pysol.md).
     pub game: String,
-    /// The game number, 1 ..= 2^63-1 here (PySolFC's go up to 10^20: the CLI takes
-    /// them all; the numbers PySolFC draws for a new game are about 4.6e11).
-    #[serde(deserialize_with = "whole")]
-    #[schema(minimum = 1, maximum = 9_223_372_036_854_775_807_u64)]
-    pub number: u64,
+    /// The game number, 1 ..= 10^20 as in PySolFC: a JSON integer, or a string of
+    /// digits (a number above 2^53 loses digits in many JSON readers; above 2^64-1 it
+    /// must be a string here).
+    #[serde(
+        deserialize_with = "game_number",
+        serialize_with = "serialize_game_number"
+    )]
+    #[schema(schema_with = game_number_schema)]
+    pub number: u128,
+}
+
+/// The JSON Schema of a PySolFC game number: an integer up to 2^64-1 (what a JSON
+/// reader holds as an integer), or a string of digits, either from 1 to 10^20 (the
+/// pattern is that range, leading zeros allowed). Answers give it the same way
+/// ([`serialize_game_number`]).
+pub fn game_number_schema() -> utoipa::openapi::schema::Schema {
+    number_or_digits_schema(1, GAME_NUMBER_PATTERN, "A PySolFC game number, 1 ..= 10^20")
+}
+
+/// The JSON Schema of a batch's `seed`: a deal number (0 ..= 2^63-1) or, in a batch of
+/// PySolFC games, its first game number (up to 10^20), given as
+/// [`serialize_game_number`] gives it.
+pub fn batch_seed_schema() -> utoipa::openapi::schema::Schema {
+    number_or_digits_schema(
+        0,
+        "^[0-9]{1,21}$",
+        "The first deal number, or the first PySolFC game number",
+    )
+}
+
+fn number_or_digits_schema(
+    minimum: u64,
+    pattern: &str,
+    description: &str,
+) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+    let integer = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(minimum as f64))
+        .maximum(Some(u64::MAX as f64));
+    let digits = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(pattern));
+    OneOfBuilder::new()
+        .item(integer)
+        .item(digits)
+        .description(Some(description))
+        .into()
+}
+
+/// A PySolFC game number in an answer: a JSON integer up to 2^64-1, as every number
+/// before PySolFC's largest was, and above it the string of its digits (an integer
+/// there would reach most JSON readers as a float, its last digits lost), as a request
+/// must give it.
+pub fn serialize_game_number<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+    match u64::try_from(*n) {
+        Ok(n) => s.serialize_u64(n),
+        Err(_) => s.serialize_str(&n.to_string()),
+    }
+}
+
+/// [`serialize_game_number`] of a number that may be absent (`null`).
+pub fn serialize_game_number_opt<S: serde::Serializer>(
+    n: &Option<u128>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(n) => serialize_game_number(n, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// The digits of a number from 1 to 10^20, leading zeros allowed.
+pub const GAME_NUMBER_PATTERN: &str = "^0*([1-9][0-9]{0,19}|100000000000000000000)$";
+
+/// A PySolFC game number as JSON gives it: an integer, a float without a fraction
+/// below 2^53 (where a float is exact), or a string of digits. Its range is checked
+/// with the request (`PysolSpec::game`), in the engine's words.
+fn game_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+    struct Visitor;
+    impl serde::de::Visitor<'_> for Visitor {
+        type Value = u128;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a PySolFC game number (a whole number, or a string of digits)")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u128, E> {
+            Ok(u128::from(v))
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<u128, E> {
+            u128::try_from(v).map_err(|_| E::custom(out_of_range(&v.to_string())))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<u128, E> {
+            // JSON integers up to 2^64-1 arrive as integers; a float is exact below 2^53.
+            if v.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&v) {
+                Ok(v as u128)
+            } else if v.fract() == 0.0 && v > 0.0 {
+                Err(E::custom(format!(
+                    "{v} is too large for a JSON number to hold exactly: give the game \
+                     number as a string of digits (\"number\": \"...\")"
+                )))
+            } else {
+                Err(E::custom(out_of_range(&v.to_string())))
+            }
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<u128, E> {
+            // Digits are read here and their range checked with the request, as an
+            // integer's is; anything else is no number.
+            match v.bytes().all(|b| b.is_ascii_digit()) {
+                true => v.parse().map_err(|_| E::custom(out_of_range(v))),
+                false => Err(E::custom(out_of_range(v))),
+            }
+        }
+    }
+    d.deserialize_any(Visitor)
+}
+
+/// The engine's words for a number outside PySolFC's.
+fn out_of_range(number: &str) -> gaps_engine::PysolError {
+    gaps_engine::PysolError::NumberOutOfRange(number.to_string())
 }
 
 /// PySolFC games `from .. from+count-1` of one game: `{"game": "montana", "from": 1,
@@ -33,10 +147,14 @@ pub struct PysolSpec {
 pub struct PysolBatchSpec {
     /// A PySolFC Gaps game the engine plays (`montana`, `blue-moon`, ...; docs/pysol.md).
     pub game: String,
-    /// The first game number (1 ..= 2^63 - `limits.max_batch_deals`).
-    #[serde(deserialize_with = "whole")]
-    #[schema(minimum = 1)]
-    pub from: u64,
+    /// The first game number (1 ..= 10^20, and the last, `from + count - 1`, at most
+    /// 10^20); a JSON integer or a string of digits, as a job's `number`.
+    #[serde(
+        deserialize_with = "game_number",
+        serialize_with = "serialize_game_number"
+    )]
+    #[schema(schema_with = game_number_schema)]
+    pub from: u128,
     /// Number of games (1 ..= configured maximum).
     #[serde(deserialize_with = "whole")]
     #[schema(minimum = 1)]
@@ -49,8 +167,10 @@ pub struct PysolBatchSpec {
 pub struct PysolView {
     /// The game.
     pub game: String,
-    /// The game number.
-    pub number: u64,
+    /// The game number, up to 10^20 (an integer up to 2^64-1, digits above).
+    #[serde(serialize_with = "serialize_game_number")]
+    #[schema(schema_with = game_number_schema)]
+    pub number: u128,
     /// The starting board as PySolFC shows it (`gaps deal --pysol GAME:N`).
     pub board: String,
     /// The solution's steps on that board (absent until the job has a solution).
@@ -61,10 +181,9 @@ pub struct PysolView {
 
 impl PysolView {
     /// The view of `game` with the job's `solution` (of the engine's position, or of
-    /// the board), or `None` for a number beyond the API's (the API takes numbers up to
-    /// 2^63-1).
-    pub fn of(game: JobPysol, solution: Option<&[StepJson]>) -> Option<PysolView> {
-        let number = u64::try_from(game.number()).ok()?;
+    /// the board).
+    pub fn of(game: JobPysol, solution: Option<&[StepJson]>) -> PysolView {
+        let number = game.number();
         let solution = solution.filter(|steps| !steps.is_empty());
         let (board, board_solution) = match game {
             JobPysol::Position(deal) => {
@@ -73,11 +192,11 @@ impl PysolView {
             }
             JobPysol::Board(deal) => (deal.board(), solution.map(<[StepJson]>::to_vec)),
         };
-        Some(PysolView {
+        PysolView {
             game: game.game().name().into(),
             number,
             board: board.to_string(),
             board_solution,
-        })
+        }
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::service::config::Config;
 use crate::service::job::Game;
-use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict, MAX_REDEALS};
+use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict, MAX_REDEALS, PYSOL_MAX_NUMBER};
 use serde_json::{json, Value};
 
 /// The largest deal number.
@@ -79,7 +79,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     // Every game the engine solves: as a position of its variant, or on its own board.
     let games: Vec<&str> = solved().map(|g| g.name()).collect();
     pysol["game"]["enum"] = json!(games);
-    pysol["number"]["maximum"] = json!(MAX_SEED);
+    pysol["number"] = game_number(PYSOL_MAX_NUMBER);
     let batch = &mut schemas["BatchRequest"];
     let mut count_cap = limits.max_batch_deals;
     if limits.max_queued_per_client > 0 {
@@ -101,7 +101,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     ]);
     let games_batch = &mut schemas["PysolBatchSpec"]["properties"];
     games_batch["game"]["enum"] = json!(games);
-    games_batch["from"]["maximum"] = json!(max_batch_seed(config));
+    games_batch["from"] = game_number(max_batch_game(config));
     games_batch["count"]["maximum"] = json!(count_cap);
 
     doc["paths"]["/v1/verdicts"]["get"]["parameters"] =
@@ -243,10 +243,58 @@ fn redeal_refusals(with_position: bool) -> Value {
 /// syntax).
 fn pysol_pattern() -> String {
     let games: Vec<&str> = solved().map(|g| g.name()).collect();
-    format!(
-        "^({}):0*(100000000000000000000|[1-9][0-9]{{0,19}})$",
-        games.join("|")
-    )
+    format!("^({}):{}$", games.join("|"), number_up_to(PYSOL_MAX_NUMBER))
+}
+
+/// The first PySolFC game number a batch may start at: any batch of the largest size
+/// ends at or below PySolFC's largest number.
+pub fn max_batch_game(config: &Config) -> u128 {
+    PYSOL_MAX_NUMBER - u128::from(config.limits.max_batch_deals - 1)
+}
+
+/// A PySolFC game number from 1 to `max` in a request body: a JSON integer (exact up to
+/// 2^64-1, JSON's largest here) or a string of digits (`model::pysol`'s reading).
+fn game_number(max: u128) -> Value {
+    let integer_max = u64::try_from(max).unwrap_or(u64::MAX);
+    json!({
+        "description": "A PySolFC game number: an integer, or a string of digits (above 2^64-1 only a string)",
+        "oneOf": [
+            {"type": "integer", "minimum": 1, "maximum": integer_max},
+            {"type": "string", "pattern": digits_up_to(max)},
+        ],
+    })
+}
+
+/// A pattern of the strings of digits naming a number from 1 to `max`.
+fn digits_up_to(max: u128) -> String {
+    format!("^{}$", number_up_to(max))
+}
+
+/// A regular expression (no anchors) of the numbers 1 ..= `max` written in decimal,
+/// leading zeros allowed: the numbers with fewer digits than `max`, then for each digit
+/// of `max` those sharing its digits before and smaller there, then `max` itself.
+fn number_up_to(max: u128) -> String {
+    let digits: Vec<u8> = max.to_string().bytes().map(|b| b - b'0').collect();
+    let len = digits.len();
+    let mut cases = Vec::new();
+    if len > 1 {
+        cases.push(format!("[1-9][0-9]{{0,{}}}", len - 2));
+    }
+    for (i, &d) in digits.iter().enumerate() {
+        let low = u8::from(i == 0);
+        if d > low {
+            let prefix: String = digits[..i].iter().map(|d| char::from(b'0' + d)).collect();
+            let rest = len - i - 1;
+            let tail = if rest > 0 {
+                format!("[0-9]{{{rest}}}")
+            } else {
+                String::new()
+            };
+            cases.push(format!("{prefix}[{low}-{}]{tail}", d - 1));
+        }
+    }
+    cases.push(max.to_string());
+    format!("0*({})", cases.join("|"))
 }
 
 /// The query of `GET /v1/verdicts` as one object parameter (form style, exploded, so
@@ -285,8 +333,8 @@ fn verdict_lookup(variants: &[&str], games: &[&str], verdicts: &[&str]) -> Value
                 "ranks": {"type": "integer", "minimum": 3, "maximum": 13},
                 "pysol": {"type": "string", "pattern": pysol_pattern()},
                 "game": {"type": "string", "enum": games},
-                "from": {"type": "integer", "minimum": 1, "maximum": MAX_SEED},
-                "to": {"type": "integer", "minimum": 1, "maximum": MAX_SEED},
+                "from": {"type": "string", "pattern": digits_up_to(PYSOL_MAX_NUMBER)},
+                "to": {"type": "string", "pattern": digits_up_to(PYSOL_MAX_NUMBER)},
                 "verdict": {"type": "string", "enum": verdicts},
             },
             "oneOf": [
@@ -468,8 +516,7 @@ fn complete_operation(
                 schema["enum"] = json!(solved().map(|g| g.name()).collect::<Vec<_>>())
             }
             "number" if path == "/v1/pysol/{game}/{number}" => {
-                schema["minimum"] = json!(1);
-                schema["maximum"] = json!(MAX_SEED);
+                *schema = json!({"type": "string", "pattern": digits_up_to(PYSOL_MAX_NUMBER)});
             }
             _ => {}
         }
@@ -537,4 +584,41 @@ fn on_board() -> impl Iterator<Item = PysolGame> {
 /// Every PySolFC game the engine solves: those it plays and those on their boards.
 fn solved() -> impl Iterator<Item = PysolGame> {
     played().chain(on_board())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{digits_up_to, number_up_to};
+
+    /// The pattern of 1 ..= max takes exactly those numbers, with and without leading
+    /// zeros, for every max up to 1,200 and for PySolFC's largest.
+    #[test]
+    fn the_number_pattern_is_exactly_one_to_its_maximum() {
+        for max in 1..=1200u128 {
+            let pattern = regex::Regex::new(&digits_up_to(max)).unwrap();
+            for n in 0..=1300u128 {
+                let expected = (1..=max).contains(&n);
+                assert_eq!(
+                    pattern.is_match(&n.to_string()),
+                    expected,
+                    "{n} of 1..={max}"
+                );
+                assert_eq!(pattern.is_match(&format!("00{n}")), expected, "00{n}");
+            }
+            assert!(!pattern.is_match("") && !pattern.is_match("1a") && !pattern.is_match("-1"));
+        }
+        let largest = regex::Regex::new(&digits_up_to(gaps_engine::PYSOL_MAX_NUMBER)).unwrap();
+        for (digits, expected) in [
+            ("100000000000000000000", true),
+            ("99999999999999999999", true),
+            ("100000000000000000001", false),
+            ("200000000000000000000", false),
+            ("0000100000000000000000000", true),
+            ("1000000000000000000000", false),
+            ("0", false),
+        ] {
+            assert_eq!(largest.is_match(digits), expected, "{digits}");
+        }
+        assert!(number_up_to(9).starts_with("0*("));
+    }
 }

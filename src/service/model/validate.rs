@@ -394,13 +394,7 @@ impl PysolSpec {
     fn game(&self) -> Result<JobPysol, ApiError> {
         let game = PysolGame::named(&self.game)
             .map_err(|e| ApiError::Unprocessable(format!("pysol: game: {e}")))?;
-        if self.number > i64::MAX as u64 {
-            return Err(ApiError::Unprocessable(format!(
-                "pysol: number: at most 2^63-1 here (got {}; the CLI takes up to 10^20)",
-                self.number
-            )));
-        }
-        JobPysol::new(game, u128::from(self.number))
+        JobPysol::new(game, self.number)
             .map_err(|e| ApiError::Unprocessable(format!("pysol: number: {e}")))
     }
 }

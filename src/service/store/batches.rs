@@ -12,7 +12,7 @@ use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::request::rounds::RedealCount;
-use crate::service::job::{JobState, Stored};
+use crate::service::job::{GameNumberKey, JobState, Stored};
 use crate::service::subject::JobVariant;
 use gaps_engine::Algorithm;
 
@@ -88,9 +88,11 @@ pub struct NewBatch {
     pub threads: i64,
     /// The caller that created it (see [`super::NewJob::created_by`]); its jobs carry it.
     pub created_by: Option<String>,
-    /// The PySolFC game (`montana`) of a batch given as games: its jobs are games
-    /// `seed .. seed+count-1` of it, in the game's variant.
+    /// The PySolFC game (`montana`) of a batch of games by number: its jobs are games
+    /// `pysol_from .. pysol_from+count-1` of it, in the game's variant (`seed` is 0).
     pub pysol_game: Option<String>,
+    /// The first game number of a batch of PySolFC games by number.
+    pub pysol_from: Option<GameNumberKey>,
     /// Redeals each job may use.
     pub redeals: RedealCount,
     /// Whether it was given as its games, each a job request of its own (its jobs were
@@ -101,7 +103,13 @@ pub struct NewBatch {
 /// One line of a batch's results.
 #[derive(Clone, Debug, sqlx::FromRow, serde::Serialize, PartialEq)]
 pub struct BatchResult {
-    pub deal: Option<i64>,
+    /// The deal's number, or in a batch of PySolFC games the game's.
+    #[sqlx(skip)]
+    #[serde(serialize_with = "crate::service::model::serialize_game_number_opt")]
+    pub deal: Option<u128>,
+    /// The job's deal number (none for a PySolFC game).
+    #[serde(skip)]
+    pub deal_seed: Option<i64>,
     pub position: String,
     pub state: JobState,
     pub verdict: Option<String>,
@@ -172,8 +180,9 @@ impl Store {
         in_transaction!(self, |Db, tx, d| {
             let mut row = sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
-                 limit_time_ms, limit_probes, threads, created_by, pysol_game, redeals, games)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                 limit_time_ms, limit_probes, threads, created_by, pysol_game, pysol_from,
+                 redeals, games)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
              RETURNING *",
         )
         .bind(&batch.id)
@@ -189,6 +198,7 @@ impl Store {
         .bind(batch.threads)
         .bind(&batch.created_by)
         .bind(&batch.pysol_game)
+        .bind(batch.pysol_from)
         .bind(batch.redeals)
         .bind(batch.games)
         .fetch_one(&mut *tx)
@@ -269,7 +279,7 @@ impl Store {
         use futures_util::TryStreamExt;
         on_pool!(self, read, |Db, pool, _d| {
             let mut rows = sqlx::query_as::<Db, BatchResult>(
-                "SELECT deal_seed AS deal, position, state, verdict, nodes,
+                "SELECT deal_seed, position, state, verdict, nodes,
                      elapsed_ms AS milliseconds, used_algorithm AS algorithm, node_id, pysol
                  FROM jobs WHERE batch_id = $1 ORDER BY seq",
             )
@@ -280,11 +290,10 @@ impl Store {
                 let end = !matches!(row, Ok(Some(_)));
                 let sent = match row {
                     Ok(Some(mut row)) => {
-                        if let Some((_, number)) =
-                            row.pysol.as_deref().and_then(|p| p.split_once(':'))
-                        {
-                            row.deal = number.parse().ok();
-                        }
+                        row.deal = match row.pysol.as_deref().and_then(|p| p.split_once(':')) {
+                            Some((_, number)) => number.parse().ok(),
+                            None => row.deal_seed.and_then(|seed| u128::try_from(seed).ok()),
+                        };
                         out.send(Ok(row)).await
                     }
                     Ok(None) => break,
@@ -395,6 +404,7 @@ mod tests {
             threads: 1,
             created_by: None,
             pysol_game: None,
+            pysol_from: None,
             redeals: RedealCount::NONE,
             games: false,
         }
@@ -521,7 +531,7 @@ mod tests {
                 deals.push(row.unwrap().deal);
             }
             stream.await.unwrap().unwrap();
-            let expected: Vec<Option<i64>> = (0..n).map(|i| Some(1000 + i as i64)).collect();
+            let expected: Vec<Option<u128>> = (0..n).map(|i| Some(1000 + i as u128)).collect();
             assert_eq!(deals, expected);
         })
         .await;

@@ -240,8 +240,27 @@ impl Store {
     /// (`normal` or `full`) and `readers` apply to SQLite; `readers` also sizes the
     /// PostgreSQL pool.
     pub async fn open(url: &str, synchronous: &str, readers: u32) -> anyhow::Result<Store> {
+        Self::open_migrated(
+            url,
+            synchronous,
+            readers,
+            &SQLITE_MIGRATOR,
+            &POSTGRES_MIGRATOR,
+        )
+        .await
+    }
+
+    /// [`Store::open`] with the migrations of `sqlite` or `postgres` (a test opens a
+    /// database at an earlier schema with the first of them).
+    async fn open_migrated(
+        url: &str,
+        synchronous: &str,
+        readers: u32,
+        sqlite: &sqlx::migrate::Migrator,
+        postgres: &sqlx::migrate::Migrator,
+    ) -> anyhow::Result<Store> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            return Self::open_postgres(url, readers + 1).await;
+            return Self::open_postgres(url, readers + 1, postgres).await;
         }
         if !url.starts_with("sqlite:") {
             anyhow::bail!("database url: expected sqlite://PATH or postgres://USER@HOST/DATABASE");
@@ -271,7 +290,7 @@ impl Store {
             .acquire_timeout(Duration::from_secs(30))
             .connect_with(common.clone().create_if_missing(true))
             .await?;
-        SQLITE_MIGRATOR.run(&writer).await?;
+        sqlite.run(&writer).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(readers)
             .acquire_timeout(Duration::from_secs(30))
@@ -284,17 +303,25 @@ impl Store {
             announcer: None,
         };
         store.rebuild_pending_aggregates().await?;
+        // Migrations write the schema (a table rebuilt, a whole new database) into the
+        // WAL; folded into the database file now, before any reader holds a snapshot,
+        // they do not sit in a WAL that a full disk would keep from being checkpointed.
+        store.reset_wal(0).await?;
         Ok(store)
     }
 
-    async fn open_postgres(url: &str, connections: u32) -> anyhow::Result<Store> {
+    async fn open_postgres(
+        url: &str,
+        connections: u32,
+        migrator: &sqlx::migrate::Migrator,
+    ) -> anyhow::Result<Store> {
         let pool = PgPoolOptions::new()
             .max_connections(connections.max(2))
             .acquire_timeout(Duration::from_secs(10))
             .connect(url)
             .await
             .map_err(|e| anyhow::anyhow!("database: cannot connect to PostgreSQL: {e}"))?;
-        POSTGRES_MIGRATOR.run(&pool).await?;
+        migrator.run(&pool).await?;
         let store = Store {
             announcer: Some(announcer::Announcer::start(pool.clone())),
             pools: Pools::Postgres(pool),
@@ -422,6 +449,8 @@ impl Store {
 
 #[cfg(test)]
 pub(crate) mod test_support;
+#[cfg(test)]
+mod upgrades;
 
 #[cfg(test)]
 mod tests {

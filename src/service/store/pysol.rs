@@ -14,7 +14,7 @@
 //!   while the client reads and needs constant memory.
 
 use super::{on_pool, Store};
-use crate::service::job::Stored;
+use crate::service::job::{GameNumberKey, Stored};
 use crate::service::subject::{JobAlgorithm, JobVariant};
 use gaps_engine::Verdict;
 
@@ -34,7 +34,7 @@ pub struct PysolCounts {
 /// The known verdict of one PySolFC game number.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct PysolVerdict {
-    pub number: i64,
+    pub number: GameNumberKey,
     pub variant: Stored<JobVariant>,
     pub position: String,
     pub verdict: Stored<Verdict>,
@@ -50,8 +50,8 @@ pub struct PysolVerdict {
 #[derive(Clone, Debug)]
 pub struct PysolRange {
     pub game: String,
-    pub from: i64,
-    pub to: i64,
+    pub from: u128,
+    pub to: u128,
     pub verdict: Option<Verdict>,
 }
 
@@ -121,11 +121,11 @@ impl Store {
                     return;
                 }
             };
-            let Some(last) = rows.last().map(|row| row.number) else {
+            let Some(GameNumberKey(last)) = rows.last().map(|row| row.number) else {
                 return;
             };
             let full = rows.len() as i64 == LIST_PAGE;
-            if out.send(Ok(rows)).await.is_err() || !full || last == i64::MAX {
+            if out.send(Ok(rows)).await.is_err() || !full || last >= range.to {
                 return;
             }
             next = last + 1;
@@ -136,7 +136,7 @@ impl Store {
     async fn pysol_verdict_page(
         &self,
         range: &PysolRange,
-        from: i64,
+        from: u128,
     ) -> sqlx::Result<Vec<PysolVerdict>> {
         on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, PysolVerdict>(
@@ -149,8 +149,8 @@ impl Store {
                  ORDER BY p.number LIMIT $5",
             )
             .bind(&range.game)
-            .bind(from)
-            .bind(range.to)
+            .bind(GameNumberKey(from))
+            .bind(GameNumberKey(range.to))
             .bind(range.verdict.map(|v| v.name()))
             .bind(LIST_PAGE)
             .fetch_all(pool)
@@ -164,29 +164,33 @@ mod pysol_tests {
     use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use super::{PysolCounts, PysolRange, LIST_PAGE};
     use crate::service::job::Stored;
-    use gaps_engine::{Variant, Verdict};
+    use gaps_engine::{Variant, Verdict, PYSOL_MAX_NUMBER};
 
     /// A queued job for PySolFC `game:number`, standing for deal `seed`'s position.
-    fn game_job(id: &str, seed: u64, game: &str, number: i64) -> super::super::NewJob {
+    fn game_job(id: &str, seed: u64, game: &str, number: u128) -> super::super::NewJob {
         let mut job = new_job(id, seed);
         job.deal_seed = None;
         job.pysol = Some(format!("{game}:{number}").parse().expect("a PySolFC game"));
         job
     }
 
-    async fn listed(store: &super::Store, range: PysolRange) -> Vec<(i64, Verdict)> {
+    async fn listed(store: &super::Store, range: PysolRange) -> Vec<(u128, Verdict)> {
         let (tx, mut rx) = tokio::sync::mpsc::channel(4);
         let reader = store.clone();
         let stream = tokio::spawn(async move { reader.stream_pysol_verdicts(range, tx).await });
         let mut out = Vec::new();
         while let Some(page) = rx.recv().await {
-            out.extend(page.unwrap().iter().map(|row| (row.number, row.verdict.0)));
+            out.extend(
+                page.unwrap()
+                    .iter()
+                    .map(|row| (row.number.0, row.verdict.0)),
+            );
         }
         stream.await.unwrap();
         out
     }
 
-    fn range(from: i64, to: i64, verdict: Option<Verdict>) -> PysolRange {
+    fn range(from: u128, to: u128, verdict: Option<Verdict>) -> PysolRange {
         PysolRange {
             game: "montana".into(),
             from,
@@ -292,7 +296,7 @@ mod pysol_tests {
                 rx.recv().await.unwrap().unwrap().remove(0)
             };
             assert_eq!(
-                (row.variant, row.number),
+                (row.variant, row.number.0),
                 (
                     Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
                     9
@@ -302,14 +306,19 @@ mod pysol_tests {
         .await;
     }
 
-    /// A listing longer than a page reads on from where each page stopped, and ends at
-    /// the largest number without overflowing.
+    /// A listing longer than a page reads on from where each page stopped, in number
+    /// order across numbers of every length (one above 2^63-1 among them), and ends at
+    /// PySolFC's largest number.
     #[tokio::test]
     async fn a_listing_crosses_pages_and_ends_at_the_largest_number() {
         on_both(|store| async move {
             let n = LIST_PAGE + 5;
             for k in 0..n {
-                let number = if k == n - 1 { i64::MAX } else { 10 + 2 * k };
+                let number = match k {
+                    k if k == n - 1 => PYSOL_MAX_NUMBER,
+                    k if k == n - 2 => i64::MAX as u128 + 1,
+                    k => 10 + 2 * k as u128,
+                };
                 let job = game_job(&format!("j{k}"), k as u64, "montana", number);
                 store.insert_job(&job).await.unwrap();
                 let job = store
@@ -322,11 +331,12 @@ mod pysol_tests {
                     .await
                     .unwrap();
             }
-            let all = listed(&store, range(1, i64::MAX, None)).await;
+            let all = listed(&store, range(1, PYSOL_MAX_NUMBER, None)).await;
             assert_eq!(all.len() as i64, n);
             assert_eq!(all[0].0, 10);
-            assert_eq!(all[n as usize - 2].0, 10 + 2 * (n - 2));
-            assert_eq!(all[n as usize - 1].0, i64::MAX);
+            assert_eq!(all[n as usize - 3].0, 10 + 2 * (n as u128 - 3));
+            assert_eq!(all[n as usize - 2].0, i64::MAX as u128 + 1);
+            assert_eq!(all[n as usize - 1].0, PYSOL_MAX_NUMBER);
             assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
             assert_eq!(listed(&store, range(11, 13, None)).await.len(), 1);
         })

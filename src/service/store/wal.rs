@@ -9,6 +9,10 @@
 //! size and, past [`WAL_RESET_BYTES`], runs a `TRUNCATE` checkpoint on the writer
 //! connection that waits at most [`READER_WAIT`] for the readers of older snapshots;
 //! `journal_size_limit` (set when the store opens) also trims the file at any reset.
+//! The store also resets it once when it opens, after the migrations: a new database's
+//! whole schema would otherwise sit in the WAL, where a full disk keeps a checkpoint
+//! from moving it (the database file must grow to take it) and every write fails until
+//! the disk has room for both.
 //!
 //! Invariants: a checkpoint only copies committed frames into the database file, so it
 //! never loses or changes data; it runs on the one writer connection, as one more write

@@ -326,14 +326,17 @@ const GAME_NAMES = {
   'spaces-and-aces': 'Spaces and Aces',
 };
 
+// PySolFC's largest game number (the API's bound too).
+const PYSOL_MAX_NUMBER = 100000000000000000000n;
+
 async function loadPysol(event) {
   event.preventDefault();
   const game = $('pysol-game').value;
   const number = $('pysol-number').value.trim();
   const err = $('pysol-error');
   err.textContent = '';
-  if (!/^\d+$/.test(number) || BigInt(number) < 1n || BigInt(number) > 9223372036854775807n) {
-    err.textContent = 'The game number must be a whole number from 1 to 9223372036854775807.';
+  if (!/^\d+$/.test(number) || BigInt(number) < 1n || BigInt(number) > PYSOL_MAX_NUMBER) {
+    err.textContent = 'The game number must be a whole number from 1 to 10^20 (100000000000000000000).';
     return;
   }
   try {
@@ -447,11 +450,11 @@ async function solve(event) {
   // A board game takes no variant, algorithm or probes: its rules and search are its own.
   if (onBoard) delete limits.probes;
   const body = onBoard ? { limits } : { variant, algorithm: $('algorithm').value, limits };
-  if (game) Object.assign(body, { pysol: { game: game.game, number: 0 }, redeals });
+  // The game number goes as a string of its digits (exact above 2^53, where a
+  // JavaScript number is not; the API takes either).
+  if (game) Object.assign(body, { pysol: { game: game.game, number: game.number }, redeals });
   else body.position = position;
-  // The game number goes in as its digits (exact above 2^53, where a JavaScript number is not).
-  let json = JSON.stringify(body);
-  if (game) json = json.replace('"number":0}', `"number":${game.number}}`);
+  const json = JSON.stringify(body);
   try {
     const job = await api('/v1/jobs', { method: 'POST', body: json });
     followJob(job);
@@ -608,8 +611,10 @@ async function openJob(id) {
     const grid = gridOf(job.position, job.variant);
     setPosition(grid, `Job ${job.id} loaded.`);
     // A board game's rules are not one of the variants the form offers: the game stays
-    // loaded instead (its number kept where a JavaScript number holds it exactly).
-    if (isBoardGame(job.variant) && job.pysol && Number.isSafeInteger(job.pysol.number)) {
+    // loaded instead (its number kept where a JavaScript number holds it exactly, or
+    // where the service gave it as digits: above 2^64-1).
+    const number = job.pysol && job.pysol.number;
+    if (isBoardGame(job.variant) && (Number.isSafeInteger(number) || (typeof number === 'string' && /^\d+$/.test(number)))) {
       state.game = { game: job.pysol.game, number: String(job.pysol.number), variant: job.variant, text: formatGrid(grid), board: true };
     }
     if (!isBoardGame(job.variant)) {

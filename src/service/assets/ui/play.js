@@ -89,13 +89,13 @@ const gridOfText = (text) => parseBoard(text);
 function jobBody(steps, review) {
   const body = { redeals: play.redeals, played: steps, limits: { time_ms: PLAY_TIME_MS } };
   if (review) body.review = true;
-  if (play.source.kind === 'pysol') body.pysol = { game: play.source.game, number: 0 };
+  // A game number goes as a string of its digits (the API takes either).
+  if (play.source.kind === 'pysol') body.pysol = { game: play.source.game, number: play.source.number };
   else if (play.source.kind === 'position') Object.assign(body, { position: play.source.notation, variant: play.variant });
   else Object.assign(body, { deal: { seed: 0, suits: play.source.suits, ranks: play.source.ranks }, variant: play.variant });
   // Numbers go in as their digits (exact above 2^53, where a JavaScript number is not).
   let json = JSON.stringify(body);
-  if (play.source.kind === 'pysol') json = json.replace('"number":0}', `"number":${play.source.number}}`);
-  else if (play.source.kind === 'deal') json = json.replace('"seed":0,', `"seed":${play.source.seed},`);
+  if (play.source.kind === 'deal') json = json.replace('"seed":0,', `"seed":${play.source.seed},`);
   return json;
 }
 
@@ -318,8 +318,8 @@ function newGame(event) {
     number = String(1 + Math.floor(Math.random() * 31999));
     $('play-number').value = number;
   }
-  if (!/^\d+$/.test(number) || BigInt(number) < 1n || BigInt(number) > 9223372036854775807n) {
-    $('play-error').textContent = 'The game number must be a whole number from 1 to 9223372036854775807.';
+  if (!/^\d+$/.test(number) || BigInt(number) < 1n || BigInt(number) > 100000000000000000000n) {
+    $('play-error').textContent = 'The game number must be a whole number from 1 to 10^20 (100000000000000000000).';
     return;
   }
   startGame({ kind: 'pysol', game, number: BigInt(number).toString() });
