@@ -306,7 +306,11 @@ impl Store {
         // Migrations write the schema (a table rebuilt, a whole new database) into the
         // WAL; folded into the database file now, before any reader holds a snapshot,
         // they do not sit in a WAL that a full disk would keep from being checkpointed.
-        store.reset_wal(0).await?;
+        // A reset that fails (that disk already full) leaves the WAL as it was: the
+        // store still opens, and its writes answer 503 until there is room.
+        if let Err(e) = store.reset_wal(0).await {
+            tracing::warn!(error = %e, "the WAL could not be checkpointed at start");
+        }
         Ok(store)
     }
 
