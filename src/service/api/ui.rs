@@ -152,7 +152,7 @@ pub struct PysolGameView {
     pub title: String,
     /// The game number (an integer up to 2^64-1, digits above).
     #[serde(serialize_with = "crate::service::model::serialize_game_number")]
-    #[schema(schema_with = crate::service::model::game_number_schema)]
+    #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
     /// The variant its first round is played as (`board:GAME` for a game played on its
     /// own board: its own rules).

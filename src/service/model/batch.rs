@@ -16,7 +16,7 @@ use crate::service::error::ApiError;
 use crate::service::job::{GameNumberKey, Stored};
 use crate::service::store::{NewBatch, NewJob};
 use crate::service::subject::JobVariant;
-use gaps_engine::{check_game_number, BoardDeal, DealSource, PysolDeal, PysolGame, Variant};
+use gaps_engine::{check_game_number, DealSource, PysolDeal, PysolGame, Variant};
 
 /// The most games one batch may list (a request's body is bounded anyway; a batch of
 /// more deals is a range).
@@ -281,8 +281,6 @@ impl BatchRequest {
         no_table_mb(&self.limits)?;
         check_count(config, spec.count, "pysol.count")?;
         let from = check_first_game(config, spec.from)?;
-        BoardDeal::new(game, from.0)
-            .map_err(|e| ApiError::Unprocessable(format!("pysol.from: {e}")))?;
         Ok(NewBatch {
             id,
             variant: Stored(JobVariant::Board(game)),

@@ -8,6 +8,7 @@
 //! document calls invalid is refused.
 
 mod batch;
+mod number_schema;
 mod schema;
 mod validate;
 
@@ -17,8 +18,7 @@ mod pysol;
 pub use job_view::{JobView, Progress, QueueView};
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
 pub use pysol::{
-    game_number_schema, serialize_game_number, serialize_game_number_opt, PysolBatchSpec,
-    PysolSpec, PysolView,
+    serialize_game_number, serialize_game_number_opt, PysolBatchSpec, PysolSpec, PysolView,
 };
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
@@ -367,7 +367,7 @@ pub struct BatchView {
     /// The first deal number (with `pysol`: the first game number, up to 10^20: an
     /// integer up to 2^64-1, digits above).
     #[serde(serialize_with = "pysol::serialize_game_number")]
-    #[schema(schema_with = pysol::batch_seed_schema)]
+    #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub seed: u128,
     pub count: i64,
     /// The PySolFC games of the batch, if it was given as games.

@@ -26,47 +26,8 @@ pub struct PysolSpec {
         deserialize_with = "game_number",
         serialize_with = "serialize_game_number"
     )]
-    #[schema(schema_with = game_number_schema)]
+    #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
-}
-
-/// The JSON Schema of a PySolFC game number: an integer up to 2^64-1 (what a JSON
-/// reader holds as an integer), or a string of digits, either from 1 to 10^20 (the
-/// pattern is that range, leading zeros allowed). Answers give it the same way
-/// ([`serialize_game_number`]).
-pub fn game_number_schema() -> utoipa::openapi::schema::Schema {
-    number_or_digits_schema(1, GAME_NUMBER_PATTERN, "A PySolFC game number, 1 ..= 10^20")
-}
-
-/// The JSON Schema of a batch's `seed`: a deal number (0 ..= 2^63-1) or, in a batch of
-/// PySolFC games, its first game number (up to 10^20), given as
-/// [`serialize_game_number`] gives it.
-pub fn batch_seed_schema() -> utoipa::openapi::schema::Schema {
-    number_or_digits_schema(
-        0,
-        "^[0-9]{1,21}$",
-        "The first deal number, or the first PySolFC game number",
-    )
-}
-
-fn number_or_digits_schema(
-    minimum: u64,
-    pattern: &str,
-    description: &str,
-) -> utoipa::openapi::schema::Schema {
-    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
-    let integer = ObjectBuilder::new()
-        .schema_type(Type::Integer)
-        .minimum(Some(minimum as f64))
-        .maximum(Some(u64::MAX as f64));
-    let digits = ObjectBuilder::new()
-        .schema_type(Type::String)
-        .pattern(Some(pattern));
-    OneOfBuilder::new()
-        .item(integer)
-        .item(digits)
-        .description(Some(description))
-        .into()
 }
 
 /// A PySolFC game number in an answer: a JSON integer up to 2^64-1, as every number
@@ -90,9 +51,6 @@ pub fn serialize_game_number_opt<S: serde::Serializer>(
         None => s.serialize_none(),
     }
 }
-
-/// The digits of a number from 1 to 10^20, leading zeros allowed.
-pub const GAME_NUMBER_PATTERN: &str = "^0*([1-9][0-9]{0,19}|100000000000000000000)$";
 
 /// A PySolFC game number as JSON gives it: an integer, a float without a fraction
 /// below 2^53 (where a float is exact), or a string of digits. Its range is checked
@@ -153,7 +111,7 @@ pub struct PysolBatchSpec {
         deserialize_with = "game_number",
         serialize_with = "serialize_game_number"
     )]
-    #[schema(schema_with = game_number_schema)]
+    #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub from: u128,
     /// Number of games (1 ..= configured maximum).
     #[serde(deserialize_with = "whole")]
@@ -169,7 +127,7 @@ pub struct PysolView {
     pub game: String,
     /// The game number, up to 10^20 (an integer up to 2^64-1, digits above).
     #[serde(serialize_with = "serialize_game_number")]
-    #[schema(schema_with = game_number_schema)]
+    #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
     /// The starting board as PySolFC shows it (`gaps deal --pysol GAME:N`).
     pub board: String,

@@ -8,6 +8,7 @@
 //! it) and one invalid by it is refused with a 4xx. `tests/openapi.rs` checks both
 //! directions on examples; `scripts/schemathesis.sh` fuzzes them.
 
+use super::number_schema::{batch_seed, digits_up_to, game_number, number_up_to};
 use crate::service::config::Config;
 use crate::service::job::Game;
 use gaps_engine::{Algorithm, Limit, PysolGame, Variant, Verdict, MAX_REDEALS, PYSOL_MAX_NUMBER};
@@ -79,7 +80,7 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     // Every game the engine solves: as a position of its variant, or on its own board.
     let games: Vec<&str> = solved().map(|g| g.name()).collect();
     pysol["game"]["enum"] = json!(games);
-    pysol["number"] = game_number(PYSOL_MAX_NUMBER);
+    set_number(&mut pysol["number"], game_number(PYSOL_MAX_NUMBER));
     let batch = &mut schemas["BatchRequest"];
     let mut count_cap = limits.max_batch_deals;
     if limits.max_queued_per_client > 0 {
@@ -101,8 +102,20 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     ]);
     let games_batch = &mut schemas["PysolBatchSpec"]["properties"];
     games_batch["game"]["enum"] = json!(games);
-    games_batch["from"] = game_number(max_batch_game(config));
+    set_number(
+        &mut games_batch["from"],
+        game_number(max_batch_game(config)),
+    );
     games_batch["count"]["maximum"] = json!(count_cap);
+    // Answers give a game number as requests take it.
+    for view in ["PysolView", "PysolGameView"] {
+        let number = &mut schemas[view]["properties"]["number"];
+        set_number(number, game_number(PYSOL_MAX_NUMBER));
+    }
+    set_number(
+        &mut schemas["BatchView"]["properties"]["seed"],
+        batch_seed(),
+    );
 
     doc["paths"]["/v1/verdicts"]["get"]["parameters"] =
         json!([verdict_lookup(&variants, &games, &verdicts)]);
@@ -252,49 +265,13 @@ pub fn max_batch_game(config: &Config) -> u128 {
     PYSOL_MAX_NUMBER - u128::from(config.limits.max_batch_deals - 1)
 }
 
-/// A PySolFC game number from 1 to `max` in a request body: a JSON integer (exact up to
-/// 2^64-1, JSON's largest here) or a string of digits (`model::pysol`'s reading).
-fn game_number(max: u128) -> Value {
-    let integer_max = u64::try_from(max).unwrap_or(u64::MAX);
-    json!({
-        "description": "A PySolFC game number: an integer, or a string of digits (above 2^64-1 only a string)",
-        "oneOf": [
-            {"type": "integer", "minimum": 1, "maximum": integer_max},
-            {"type": "string", "pattern": digits_up_to(max)},
-        ],
-    })
-}
-
-/// A pattern of the strings of digits naming a number from 1 to `max`.
-fn digits_up_to(max: u128) -> String {
-    format!("^{}$", number_up_to(max))
-}
-
-/// A regular expression (no anchors) of the numbers 1 ..= `max` written in decimal,
-/// leading zeros allowed: the numbers with fewer digits than `max`, then for each digit
-/// of `max` those sharing its digits before and smaller there, then `max` itself.
-fn number_up_to(max: u128) -> String {
-    let digits: Vec<u8> = max.to_string().bytes().map(|b| b - b'0').collect();
-    let len = digits.len();
-    let mut cases = Vec::new();
-    if len > 1 {
-        cases.push(format!("[1-9][0-9]{{0,{}}}", len - 2));
+/// Puts `schema` (of a number, `number_schema`) in a field's place, keeping the
+/// field's own description from its doc comment.
+fn set_number(field: &mut Value, mut schema: Value) {
+    if let Some(description) = field.get("description").filter(|d| d.is_string()) {
+        schema["description"] = description.clone();
     }
-    for (i, &d) in digits.iter().enumerate() {
-        let low = u8::from(i == 0);
-        if d > low {
-            let prefix: String = digits[..i].iter().map(|d| char::from(b'0' + d)).collect();
-            let rest = len - i - 1;
-            let tail = if rest > 0 {
-                format!("[0-9]{{{rest}}}")
-            } else {
-                String::new()
-            };
-            cases.push(format!("{prefix}[{low}-{}]{tail}", d - 1));
-        }
-    }
-    cases.push(max.to_string());
-    format!("0*({})", cases.join("|"))
+    *field = schema;
 }
 
 /// The query of `GET /v1/verdicts` as one object parameter (form style, exploded, so
@@ -584,41 +561,4 @@ fn on_board() -> impl Iterator<Item = PysolGame> {
 /// Every PySolFC game the engine solves: those it plays and those on their boards.
 fn solved() -> impl Iterator<Item = PysolGame> {
     played().chain(on_board())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{digits_up_to, number_up_to};
-
-    /// The pattern of 1 ..= max takes exactly those numbers, with and without leading
-    /// zeros, for every max up to 1,200 and for PySolFC's largest.
-    #[test]
-    fn the_number_pattern_is_exactly_one_to_its_maximum() {
-        for max in 1..=1200u128 {
-            let pattern = regex::Regex::new(&digits_up_to(max)).unwrap();
-            for n in 0..=1300u128 {
-                let expected = (1..=max).contains(&n);
-                assert_eq!(
-                    pattern.is_match(&n.to_string()),
-                    expected,
-                    "{n} of 1..={max}"
-                );
-                assert_eq!(pattern.is_match(&format!("00{n}")), expected, "00{n}");
-            }
-            assert!(!pattern.is_match("") && !pattern.is_match("1a") && !pattern.is_match("-1"));
-        }
-        let largest = regex::Regex::new(&digits_up_to(gaps_engine::PYSOL_MAX_NUMBER)).unwrap();
-        for (digits, expected) in [
-            ("100000000000000000000", true),
-            ("99999999999999999999", true),
-            ("100000000000000000001", false),
-            ("200000000000000000000", false),
-            ("0000100000000000000000000", true),
-            ("1000000000000000000000", false),
-            ("0", false),
-        ] {
-            assert_eq!(largest.is_match(digits), expected, "{digits}");
-        }
-        assert!(number_up_to(9).starts_with("0*("));
-    }
 }

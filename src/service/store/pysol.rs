@@ -161,7 +161,7 @@ impl Store {
 
 #[cfg(test)]
 mod pysol_tests {
-    use super::super::test_support::{new_job, on_both, test_lease, verdict};
+    use super::super::test_support::{listed, new_job, on_both, test_lease, verdict};
     use super::{PysolCounts, PysolRange, LIST_PAGE};
     use crate::service::job::Stored;
     use gaps_engine::{Variant, Verdict, PYSOL_MAX_NUMBER};
@@ -172,22 +172,6 @@ mod pysol_tests {
         job.deal_seed = None;
         job.pysol = Some(format!("{game}:{number}").parse().expect("a PySolFC game"));
         job
-    }
-
-    async fn listed(store: &super::Store, range: PysolRange) -> Vec<(u128, Verdict)> {
-        let (tx, mut rx) = tokio::sync::mpsc::channel(4);
-        let reader = store.clone();
-        let stream = tokio::spawn(async move { reader.stream_pysol_verdicts(range, tx).await });
-        let mut out = Vec::new();
-        while let Some(page) = rx.recv().await {
-            out.extend(
-                page.unwrap()
-                    .iter()
-                    .map(|row| (row.number.0, row.verdict.0)),
-            );
-        }
-        stream.await.unwrap();
-        out
     }
 
     fn range(from: u128, to: u128, verdict: Option<Verdict>) -> PysolRange {

@@ -1,10 +1,10 @@
 //! What the store's tests share: a queued Gaps job, a lease, finishes, claims that
-//! must be of one game, and fresh stores on both backends.
+//! must be of one game, fresh stores on both backends, and PySolFC verdicts as listed.
 //!
 //! Invariant: compiled for tests only; every store it makes is a fresh database.
 
 use super::testing::{temp_pg_database, TempPgDatabase};
-use super::{Finish, NewJob, Store};
+use super::{Finish, NewJob, PysolRange, Store};
 use crate::report::{JobStats, StatsJson};
 use crate::request::rounds::RedealCount;
 use crate::service::job::Stored;
@@ -114,4 +114,22 @@ pub async fn temp_store() -> (Store, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("t.db").display());
     (Store::open(&url, "normal", 2).await.unwrap(), dir)
+}
+
+/// The known verdicts of PySolFC games in `range` as the store streams them, in the
+/// order listed: (number, verdict).
+pub async fn listed(store: &Store, range: PysolRange) -> Vec<(u128, Verdict)> {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+    let reader = store.clone();
+    let stream = tokio::spawn(async move { reader.stream_pysol_verdicts(range, tx).await });
+    let mut out = Vec::new();
+    while let Some(page) = rx.recv().await {
+        out.extend(
+            page.unwrap()
+                .iter()
+                .map(|row| (row.number.0, row.verdict.0)),
+        );
+    }
+    stream.await.unwrap();
+    out
 }

@@ -7,7 +7,7 @@
 //! ones), and its rows by the store's code where that code writes no new column, else
 //! by SQL of that schema.
 
-use super::test_support::{new_job, test_lease, verdict};
+use super::test_support::{listed, new_job, test_lease, verdict};
 use super::testing::temp_pg_database;
 use super::{PysolCounts, PysolRange, Store, POSTGRES_MIGRATOR, SQLITE_MIGRATOR};
 use crate::service::job::GameNumberKey;
@@ -56,26 +56,14 @@ async fn game(store: &Store, seed: u64, game: &str, number: u128, verdict_of: Ve
 }
 
 /// The known verdicts of `game` over all of PySolFC's numbers, in the order listed.
-async fn listed(store: &Store, game: &str) -> Vec<(u128, Verdict)> {
-    let (tx, mut rx) = tokio::sync::mpsc::channel(4);
+async fn listed_all(store: &Store, game: &str) -> Vec<(u128, Verdict)> {
     let range = PysolRange {
         game: game.into(),
         from: 1,
         to: PYSOL_MAX_NUMBER,
         verdict: None,
     };
-    let reader = store.clone();
-    let stream = tokio::spawn(async move { reader.stream_pysol_verdicts(range, tx).await });
-    let mut out = Vec::new();
-    while let Some(page) = rx.recv().await {
-        out.extend(
-            page.unwrap()
-                .iter()
-                .map(|row| (row.number.0, row.verdict.0)),
-        );
-    }
-    stream.await.unwrap();
-    out
+    listed(store, range).await
 }
 
 /// A batch of PySolFC games and one of numbered deals, written as the schema before
@@ -134,10 +122,13 @@ async fn game_numbers_survive_the_upgrade(url: &str) {
 
     let store = Store::open(url, "normal", 2).await.expect("the upgrade");
     assert_eq!(
-        listed(&store, "montana").await,
+        listed_all(&store, "montana").await,
         [(9, Verdict::Unsolvable), (12, Verdict::Solvable)]
     );
-    assert_eq!(listed(&store, "blue-moon").await, [(3, Verdict::Solvable)]);
+    assert_eq!(
+        listed_all(&store, "blue-moon").await,
+        [(3, Verdict::Solvable)]
+    );
     assert_eq!(store.pysol_win_rate_counts().await.unwrap(), counts_before);
     let games = store.batch("games").await.unwrap().unwrap();
     assert_eq!(
@@ -158,7 +149,7 @@ async fn game_numbers_survive_the_upgrade(url: &str) {
     )
     .await;
     assert_eq!(
-        listed(&store, "montana").await,
+        listed_all(&store, "montana").await,
         [
             (9, Verdict::Unsolvable),
             (12, Verdict::Solvable),
