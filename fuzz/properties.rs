@@ -2,8 +2,8 @@
 //! runs them on every committed corpus and regression input under plain `cargo test`.
 //! Each takes any bytes and panics only when a property fails.
 
+use gaps::service::api::model::{from_json, BatchRequest, JobRequest};
 use gaps::service::config::Config;
-use gaps::service::model::{from_json, BatchRequest, JobRequest};
 use gaps_engine::{
     deal, format_position, parse_position, verify_solution, Card, Layout, Move, MoveList,
     ReplayError, Variant, MAX_MOVES,

@@ -44,7 +44,9 @@ decided in both have the same verdicts.
    `limits.time_ms` MS). A stored `unknown` answers only requests with no larger
    limits, so the job searches; its verdict replaces the `unknown` in `verdicts`, where
    the batch's rows read it. A job posted already (queued, running or done, in this
-   database) is not posted twice, so the pass resumes like the batch.
+   database) is not posted twice, so the pass resumes like the batch. The faults pause
+   during the pass unless `--faults-in-second-pass`: a search is not resumable, and
+   a fault would start a search of hours again from its start.
 8. Ends when every deal of the batch is done and, with a second pass, every job of
    it (or after `--hours`), then checks that `GET /v1/stats/win-rates` counts what
    `--out` holds, and that no deal has two rows.
@@ -510,6 +512,9 @@ def run(nodes):
     p.add_argument("--cpu", default="",
                    help="CSV ledger of the nodes' CPU time, a line a session of this driver")
     p.add_argument("--hours", type=float, default=0, help="stop after this long (0: at the end)")
+    p.add_argument("--faults-in-second-pass", action="store_true",
+                   help="go on with the faults during the second pass (off: a fault "
+                        "there starts a search of hours again)")
     p.add_argument("--second-pass-ms", type=int, default=0,
                    help="after the batch, search each deal left unknown again as a job of "
                         "its own with this time limit (0: no second pass)")
@@ -575,6 +580,7 @@ def run(nodes):
         return False
 
     done = False
+    in_second_pass = False
     while not stop_requested:
         time.sleep(10)
         for node in nodes:
@@ -583,17 +589,20 @@ def run(nodes):
                 node.start()
                 if node.index == 0:
                     wait_healthy(port)
-        # A node killed or stopped (the nodes in turn), started again 10 s later.
+        # A node killed or stopped (the nodes in turn), started again 10 s later. Not
+        # in the second pass (unless asked): a search is not resumable, so a fault
+        # there starts a search of hours again from its start.
+        faults_on = not in_second_pass or args.faults_in_second_pass
         for key, minutes, what, sig in (("kill", args.kill_every_min, "kill -9", signal.SIGKILL),
                                         ("stop", args.stop_every_min, "SIGTERM", signal.SIGTERM)):
-            if every(key, minutes):
+            if every(key, minutes if faults_on else 0):
                 node = nodes[turn % len(nodes)]
                 turn += 1
                 fault(args, what, node.name)
                 node.signal(sig)
                 time.sleep(10)
                 node.start()
-        if every("pg", args.pg_restart_every_min):
+        if every("pg", args.pg_restart_every_min if faults_on else 0):
             fault(args, "postgres restart")
             subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", "15", "main", "restart"],
                            check=False)
@@ -612,6 +621,7 @@ def run(nodes):
                 done = True
                 break
             rows = save(args, batch)
+            in_second_pass = True
             if second_pass(args, port, rows) == 0:
                 done = True
                 break

@@ -1,69 +1,47 @@
 //! The HTTP solving service (docs/http.md): jobs API, bounded solver pool, SQLite or
 //! PostgreSQL store, historical win rates, batches and operations endpoints.
 //!
-//! Its rooms, by kind (this file wires them: [`serve`], [`work`]):
-//! - the HTTP edge: `api/` (routes, layers, OpenAPI), `listener` (the accept loop),
-//!   `model/` (the JSON shapes and their validation; the rules the command line shares
-//!   are `crate::request`'s), `error` (problem details);
-//! - the jobs: `job` (the state machine and typed values), `subject` (what a Gaps job
-//!   searches), `runner/` (the lanes on the solver threads), `morpion/` (Morpion's
-//!   proofs and units);
-//! - the background loops: `batch_filler`, `deepen`, `maintenance`;
-//! - the resources: `solver_pool` (the threads), `memory` (the node's budget),
-//!   `wait_slots`, `access` and `tokens` (who may ask what), `metrics`, `config`;
-//! - the data: `store/` (SQLite or PostgreSQL).
+//! This file wires the node ([`serve`], [`work`]); its rooms stand in layers (none
+//! imports another that imports it back, `tests/imports`), from the bottom:
+//! - `config/` (what a node is told: the settings, validated once, and the tokens'
+//!   names), `job` (a job's lifecycle: the state machine and the typed values it
+//!   carries), `gaps/` (what a Gaps job searches);
+//! - `store/`: the data (SQLite or PostgreSQL);
+//! - `resources/`: what jobs share (`solver_pool`, `memory`, `metrics`);
+//! - `runner/`: the lanes that claim jobs and run them on the solver threads;
+//! - `morpion/`: Morpion's proofs and their units, run through the runner;
+//! - `loops/`: the background loops (`batch_filler`, `deepen`, `maintenance`);
+//! - `api/`: the HTTP edge (routes; `model/`, the JSON shapes and their validation,
+//!   whose rules the command line shares through `crate::request`; `error`, `access`,
+//!   `wait_slots`, `listener`; and `state`, what every handler reaches).
 //!
 //! Invariants: the service knows the engine only through its public API (parse, deal,
 //! solve); no solve runs on the async runtime; start-up runs the migrations and
 //! re-queues jobs a crash left running before any request is served.
 
-pub mod access;
 pub mod api;
-pub mod batch_filler;
 pub mod config;
-pub mod deepen;
-pub mod error;
+pub mod gaps;
 pub mod job;
-pub mod listener;
-pub mod maintenance;
-pub mod memory;
-pub mod metrics;
-pub mod model;
+pub mod loops;
 pub mod morpion;
+pub mod resources;
 pub mod runner;
-pub mod solver_pool;
 pub mod store;
-pub mod subject;
-pub mod tokens;
-pub mod wait_slots;
 
-use batch_filler::BatchFiller;
+use api::access::Access;
+use api::listener::ConnectionLimits;
+use api::state::AppState;
+use api::wait_slots::WaitSlots;
 use config::Config;
-use metrics::Metrics;
+use loops::batch_filler::BatchFiller;
+use loops::{deepen, maintenance};
+use resources::metrics::Metrics;
 use runner::{PoolSize, QueueRole, Runner};
 use std::sync::Arc;
 use std::time::Duration;
 use store::{Lease, Reclaimed, Store};
 use tokio::task::JoinHandle;
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    /// Validated configuration.
-    pub config: Arc<Config>,
-    /// The database.
-    pub store: Store,
-    /// The job runner (lanes, cancellation, waiting).
-    pub runner: Arc<Runner>,
-    /// Inserts the jobs of posted batches.
-    pub batches: Arc<BatchFiller>,
-    /// Metrics registry.
-    pub metrics: Arc<Metrics>,
-    /// Tokens and rate limits.
-    pub access: Arc<access::Access>,
-    /// The bound on requests waiting for a job.
-    pub waits: Arc<wait_slots::WaitSlots>,
-}
 
 /// A started service core: state for the router plus the lanes to await at shutdown.
 pub struct Service {
@@ -153,8 +131,8 @@ impl Service {
         }
         Ok(Service {
             state: AppState {
-                access: Arc::new(access::Access::new(&config)),
-                waits: wait_slots::WaitSlots::new(
+                access: Arc::new(Access::new(&config)),
+                waits: WaitSlots::new(
                     config.limits.max_waiters,
                     config.limits.max_waiters_per_client,
                 ),
@@ -199,8 +177,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     tracing::info!(address = %listener.local_addr()?, "listening");
     let runner = service.state.runner.clone();
-    let limits = service.state.config.connection_limits();
-    listener::serve(listener, service.router(), limits, async move {
+    let limits = ConnectionLimits::of(&service.state.config);
+    api::listener::serve(listener, service.router(), limits, async move {
         shutdown_signal().await;
         tracing::info!("shutting down: no new jobs; running solves are re-queued");
         runner.begin_shutdown();

@@ -53,6 +53,14 @@ fn the_service_and_clis_rooms_stand_in_layers() {
 }
 
 #[test]
+fn the_services_rooms_stand_in_layers() {
+    assert_no_room_cycle_within(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        "service",
+    );
+}
+
+#[test]
 fn the_checker_finds_rooms_that_import_each_other_through_acyclic_files() {
     let dir = tempfile::tempdir().unwrap();
     let write = |path: &str, text: &str| {
@@ -94,6 +102,35 @@ fn the_checker_finds_rooms_that_import_each_other_through_acyclic_files() {
         found[0][1..].iter().any(|l| l.starts_with("b -> crate")),
         "{found:?}"
     );
+}
+
+#[test]
+fn the_checker_finds_a_room_that_imports_through_its_parents_front_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "pub mod s;\n");
+    write(
+        "s/mod.rs",
+        "pub mod a;\npub mod b;\nuse a::A;\npub struct S(pub A);\n",
+    );
+    write("s/a.rs", "pub struct A;\n");
+    write("s/b.rs", "use crate::s::S;\npub struct B(pub S);\n");
+    // `b` uses its parent's own item: no cycle, since the parent does not use `b`.
+    assert!(room_cycles_within(dir.path(), &["s".into()]).is_empty());
+    write("s/a.rs", "pub struct A;\nfn f(_: crate::s::S) {}\n");
+    // `a` names the front door's `S`, which holds an `a::A`: the two are tied.
+    let found = room_cycles_within(dir.path(), &["s".into()]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0][1].starts_with("a -> s") || found[0][1].starts_with("s -> a"),
+        "{found:?}"
+    );
+    // The crate's own rooms see one room, `s`, and no cycle.
+    assert!(room_cycles(dir.path()).is_empty());
 }
 
 #[test]
@@ -140,6 +177,13 @@ fn assert_no_room_cycle(src: &Path) {
     );
 }
 
+fn assert_no_room_cycle_within(src: &Path, within: &str) {
+    assert_none(
+        &room_cycles_within(src, &[within.to_string()]),
+        &format!("rooms of {}/{within} that import each other", src.display()),
+    );
+}
+
 fn assert_none(found: &[Vec<String>], what: &str) {
     assert!(
         found.is_empty(),
@@ -155,7 +199,7 @@ fn assert_none(found: &[Vec<String>], what: &str) {
 /// Each cycle as lines `file -> file (name)`, one strongly connected component each.
 fn cycles(src: &Path) -> Vec<Vec<String>> {
     let modules = modules(src);
-    let edges = file_edges(&modules, false);
+    let edges = file_edges(&modules, None);
     described_cycles(&modules, &edges, "files", |module| {
         shown(&modules[module], src)
     })
@@ -164,16 +208,27 @@ fn cycles(src: &Path) -> Vec<Vec<String>> {
 /// Each cycle among the crate's rooms (its top-level modules, and the root as `crate`)
 /// as lines `room -> room (file names path)`, one strongly connected component each.
 fn room_cycles(src: &Path) -> Vec<Vec<String>> {
+    room_cycles_within(src, &[])
+}
+
+/// Each cycle among the rooms of the module `within` (its child modules, and
+/// `within` itself as their front door: a room that names an item `within` defines
+/// or re-exports depends on it), as [`room_cycles`] gives them; what lies outside
+/// `within` is left to the check of the rooms it belongs to.
+fn room_cycles_within(src: &Path, within: &[String]) -> Vec<Vec<String>> {
     let modules = modules(src);
-    let edges = file_edges(&modules, true);
-    let room_of = |module: &Vec<String>| module.first().cloned().into_iter().collect::<Vec<_>>();
+    let edges = file_edges(&modules, Some(within));
+    let depth = within.len();
+    let room_of = |module: &Vec<String>| module[..module.len().min(depth + 1)].to_vec();
+    let inside = |module: &Vec<String>| module.starts_with(within);
     let rooms: Modules = modules
         .iter()
+        .filter(|(module, _)| inside(module))
         .map(|(module, file)| (room_of(module), file.clone()))
         .collect();
     let mut room_edges = Edges::new();
-    for (from, targets) in &edges {
-        for (to, name) in targets {
+    for (from, targets) in edges.iter().filter(|(from, _)| inside(from)) {
+        for (to, name) in targets.iter().filter(|(to, _)| inside(to)) {
             let (a, b) = (room_of(from), room_of(to));
             if a != b {
                 room_edges
@@ -185,7 +240,11 @@ fn room_cycles(src: &Path) -> Vec<Vec<String>> {
         }
     }
     described_cycles(&rooms, &room_edges, "rooms", |room| {
-        room.first().cloned().unwrap_or_else(|| "crate".into())
+        if room.len() == depth {
+            room.last().cloned().unwrap_or_else(|| "crate".into())
+        } else {
+            room[depth..].join("::")
+        }
     })
 }
 
@@ -221,10 +280,10 @@ fn described_cycles(
 }
 
 /// Every dependency between two modules of `modules`, as the module docs define it;
-/// with `through_root`, also each module's use of an item of the crate root (for rooms:
-/// the root is every module's ancestor, but naming what it re-exports is an import
-/// through the front door).
-fn file_edges(modules: &Modules, through_root: bool) -> Edges {
+/// with a `front_door`, also each use of an item of that module by a module under it
+/// (for rooms: the front door is every room's ancestor, but naming what it defines or
+/// re-exports is an import through it).
+fn file_edges(modules: &Modules, front_door: Option<&[String]>) -> Edges {
     // Each file read and lexed once.
     let lexed: BTreeMap<&Vec<String>, String> = modules
         .iter()
@@ -249,8 +308,8 @@ fn file_edges(modules: &Modules, through_root: bool) -> Edges {
             // A module may use what its ancestors own (Rust's privacy is built so:
             // `super::Position` in a file that adds methods to it); every other edge
             // counts, so siblings, cousins and a parent's use of its child do.
-            let into_root = through_root && target.is_empty() && !module.is_empty();
-            if into_root || !module.starts_with(&target) {
+            let through_door = front_door.is_some_and(|door| target == door && module != door);
+            if through_door || !module.starts_with(&target) {
                 edges
                     .entry(module.clone())
                     .or_default()

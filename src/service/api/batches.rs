@@ -9,11 +9,11 @@
 
 use super::lines::{streamed, wants_csv};
 use super::ApiJson;
-use crate::service::access::Caller;
-use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::model::{BatchRequest, BatchView};
+use crate::service::api::access::Caller;
+use crate::service::api::error::{ApiError, ApiResult, Problem};
+use crate::service::api::model::{BatchRequest, BatchView};
+use crate::service::api::state::AppState;
 use crate::service::store::{csv_line, ndjson_line, CSV_HEADER};
-use crate::service::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -8,16 +8,16 @@
 
 use super::{ApiJson, ApiQuery};
 use crate::request::rounds::RedealCount;
-use crate::service::access::Caller;
-use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::job::{Game, JobState};
-use crate::service::model::{
+use crate::service::api::access::Caller;
+use crate::service::api::error::{ApiError, ApiResult, Problem};
+use crate::service::api::model::{
     from_json, is_cursor, AnyJobRequest, AnyJobView, JobPage, JobRequest, JobView, ListQuery,
     MorpionJobRequest, MorpionJobView, Progress, QueueView, WaitQuery, MAX_WAIT_QUERY_MS,
 };
+use crate::service::api::state::AppState;
+use crate::service::api::wait_slots::WaitSlot;
+use crate::service::job::{Game, JobState};
 use crate::service::store::{Announce, AnyJob, JobFilter, JobRow, MorpionJobRow};
-use crate::service::wait_slots::WaitSlot;
-use crate::service::AppState;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};

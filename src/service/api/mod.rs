@@ -5,17 +5,21 @@
 //! work (solves go through the runner's threads); extractor rejections become
 //! [`ApiError`]s so every 4xx has the same shape.
 
+pub mod access;
 mod batches;
+pub mod error;
 mod jobs;
 mod lines;
+pub mod listener;
+pub mod model;
 mod ops;
+pub mod state;
 mod ui;
 mod verdict_list;
 mod verdicts;
+pub mod wait_slots;
 
-use super::error::{problem_response, ApiError};
-use super::metrics::Metrics;
-use super::AppState;
+use crate::service::resources::metrics::Metrics;
 use axum::extract::{FromRequest, FromRequestParts, MatchedPath, Query, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -23,7 +27,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use error::{problem_response, ApiError};
 use serde::de::DeserializeOwned;
+use state::AppState;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -38,10 +44,10 @@ pub struct ApiJson<T>(pub T);
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
     /// Malformed JSON is a 400; JSON that is not an object of the request's shape a
-    /// 422 (see [`crate::service::model::from_json`]).
+    /// 422 (see [`crate::service::api::model::from_json`]).
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
         let Json(value) = Json::<serde_json::Value>::from_request(req, state).await?;
-        crate::service::model::from_json(value).map(ApiJson)
+        crate::service::api::model::from_json(value).map(ApiJson)
     }
 }
 
@@ -92,8 +98,8 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(
-            state.clone(),
-            crate::service::access::guard,
+            (state.access.clone(), state.metrics.clone()),
+            access::guard,
         ))
         .layer(middleware::from_fn_with_state(
             RequestTimeout {

@@ -3,15 +3,15 @@
 //! Invariant: the OpenAPI document is generated from the same types and annotations the
 //! handlers use, so it cannot drift from them.
 
-use crate::service::error::{ApiError, ApiResult, Problem};
-use crate::service::job::JobState;
-use crate::service::model::openapi_document;
-use crate::service::model::{
+use crate::service::api::error::{ApiError, ApiResult, Problem};
+use crate::service::api::model::openapi_document;
+use crate::service::api::model::{
     BatchRequest, BatchView, DealSpec, Effort, JobPage, JobRequest, JobView, Limits, Progress,
     Rates, WinRateRow,
 };
-use crate::service::subject::JobVariant;
-use crate::service::AppState;
+use crate::service::api::state::AppState;
+use crate::service::gaps::subject::JobVariant;
+use crate::service::job::JobState;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -46,15 +46,15 @@ use utoipa::OpenApi;
         super::verdicts::VerdictView,
         JobRequest,
         JobView,
-        crate::service::model::AnyJobRequest,
-        crate::service::model::AnyJobView,
-        crate::service::model::MorpionJobRequest,
-        crate::service::model::MorpionJobView,
-        crate::service::model::MorpionLimits,
+        crate::service::api::model::AnyJobRequest,
+        crate::service::api::model::AnyJobView,
+        crate::service::api::model::MorpionJobRequest,
+        crate::service::api::model::MorpionJobView,
+        crate::service::api::model::MorpionLimits,
         JobPage,
         DealSpec,
-        crate::service::model::PysolSpec,
-        crate::service::model::PysolBatchSpec,
+        crate::service::api::model::PysolSpec,
+        crate::service::api::model::PysolBatchSpec,
         Limits,
         BatchRequest,
         BatchView,
@@ -81,7 +81,7 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
         .map(|c| WinRateRow {
             source: "positions".into(),
             redeals: 0,
-            rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+            rates: crate::service::api::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
             variant: c.variant.0.to_string(),
             suits: c.suits,
             ranks: c.ranks,
@@ -112,7 +112,7 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
             suits: 4,
             ranks: 13,
             redeals: 0,
-            rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+            rates: crate::service::api::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
             effort: Vec::new(),
         });
     }
@@ -123,7 +123,7 @@ pub async fn win_rates(State(state): State<AppState>) -> ApiResult<Json<Vec<WinR
             suits: c.suits,
             ranks: c.ranks,
             redeals: c.redeals,
-            rates: crate::service::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
+            rates: crate::service::api::model::Rates::new(c.solvable, c.unsolvable, c.unknown),
             effort: Vec::new(),
         });
     }

@@ -7,9 +7,9 @@
 //! their inputs and store nothing.
 
 use super::ApiQuery;
-use crate::service::error::{ApiError, ApiResult};
-use crate::service::model::DealSpec;
-use crate::service::subject::{JobPysol, JobVariant};
+use crate::service::api::error::{ApiError, ApiResult};
+use crate::service::api::model::DealSpec;
+use crate::service::gaps::subject::{JobPysol, JobVariant};
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -120,7 +120,7 @@ pub struct DealView {
 #[utoipa::path(get, path = "/v1/deals/{seed}", params(("seed" = u64, Path, description = "Deal number"), DealQuery),
     responses(
         (status = 200, description = "The deal", body = DealView),
-        (status = 422, description = "Bad deal number or size", body = crate::service::error::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad deal number or size", body = crate::service::api::error::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn deal(
     Path(seed): Path<String>,
@@ -151,7 +151,7 @@ pub struct PysolGameView {
     /// PySolFC's title of the game ("Montana", "Blue Moon", ...).
     pub title: String,
     /// The game number (an integer up to 2^64-1, digits above).
-    #[serde(serialize_with = "crate::service::model::serialize_game_number")]
+    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
     /// The variant its first round is played as (`board:GAME` for a game played on its
@@ -175,7 +175,7 @@ pub struct PysolGameView {
     ),
     responses(
         (status = 200, description = "The game", body = PysolGameView),
-        (status = 422, description = "Unknown game or bad number", body = crate::service::error::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Unknown game or bad number", body = crate::service::api::error::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn pysol_game(
     Path((game, number)): Path<(String, String)>,

@@ -9,11 +9,11 @@
 //! failed read ends the body unfinished, so the client sees it was cut.
 
 use super::lines::{streamed, wants_csv};
-use crate::service::error::{ApiError, ApiResult};
-use crate::service::model::pysol_variant;
+use crate::service::api::error::{ApiError, ApiResult};
+use crate::service::api::model::pysol_variant;
+use crate::service::api::state::AppState;
+use crate::service::gaps::subject::{JobPosition, JobVariant};
 use crate::service::store::{PysolRange, PysolVerdict};
-use crate::service::subject::{JobPosition, JobVariant};
-use crate::service::AppState;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;
 use gaps_engine::{parse_game_number_digits, PysolGame, Variant, Verdict, PYSOL_MAX_NUMBER};
@@ -27,7 +27,7 @@ const CSV_HEADER: &str =
 #[derive(Serialize)]
 struct ListLine<'a> {
     game: &'a str,
-    #[serde(serialize_with = "crate::service::model::serialize_game_number")]
+    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
     number: u128,
     verdict: &'static str,
     variant: String,

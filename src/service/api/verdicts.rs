@@ -11,10 +11,10 @@
 
 use super::ApiQuery;
 use crate::report::MoveJson;
-use crate::service::error::{ApiError, ApiResult};
-use crate::service::model::{pysol_variant, DealSpec};
-use crate::service::subject::{JobPosition, JobPysol, JobVariant};
-use crate::service::AppState;
+use crate::service::api::error::{ApiError, ApiResult};
+use crate::service::api::model::{pysol_variant, DealSpec};
+use crate::service::api::state::AppState;
+use crate::service::gaps::subject::{JobPosition, JobPysol, JobVariant};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -180,8 +180,8 @@ impl VerdictQuery {
         (status = 200, description = "The best verdict stored for the position (JSON); with `game`, one line per number of the range that has a known verdict, in number order: game, number, verdict, variant, position, algorithm, nodes, elapsed_ms, job_id, time_ms (for `unknown`), as NDJSON, or CSV with a header line when `Accept: text/csv`",
             content((VerdictView = "application/json"), (String = "application/x-ndjson"), (String = "text/csv"))),
         (status = 304, description = "Not modified (`If-None-Match`)"),
-        (status = 404, description = "Nothing stored for this position", body = crate::service::error::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Bad position, deal, game or combination", body = crate::service::error::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Nothing stored for this position", body = crate::service::api::error::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad position, deal, game or combination", body = crate::service::api::error::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn lookup(
     State(state): State<AppState>,

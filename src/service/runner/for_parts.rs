@@ -7,8 +7,8 @@
 //! (`Runner::take_threads`), so the pool's bound covers it.
 
 use super::Runner;
-use crate::service::error::database_unavailable;
-use crate::service::solver_pool::SolverPriority;
+use crate::service::config::SolverPriority;
+use crate::service::store::database_unavailable;
 use crate::service::store::Store;
 use std::time::Duration;
 

@@ -28,12 +28,13 @@
 //!   for it if needed, so together they never exceed it; the threads' own tables are
 //!   outside it (`Config::search_memory_mb`).
 
-use super::memory::MemoryDraw;
-use super::metrics::Metrics;
-use super::solver_pool::{SolverPriority, SolverThread};
 use super::store::{Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, Store};
 use crate::report::{JobStats, StatsJson};
 use crate::request::rounds::RedealCount;
+use crate::service::config::SolverPriority;
+use crate::service::resources::memory::MemoryDraw;
+use crate::service::resources::metrics::Metrics;
+use crate::service::resources::solver_pool::SolverThread;
 use gaps_engine::StopReason;
 use give_way::{Givers, Threads};
 use plan::{Plan, RunOf};

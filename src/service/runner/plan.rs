@@ -12,10 +12,12 @@ use crate::played::{GameInProgress, PlayedAnswer};
 use crate::report::{
     board_steps_json, redeals_shown, solution_steps, RoundsJson, StatsJson, StepJson,
 };
-use crate::service::memory::draw_mb;
-use crate::service::solver_pool::{BoardWork, PlayedWork, SolveWork, SolverThread, Steering};
+use crate::service::gaps::subject::JobAlgorithm;
+use crate::service::resources::memory::draw_mb;
+use crate::service::resources::solver_pool::{
+    BoardWork, PlayedWork, SolveWork, SolverThread, Steering,
+};
 use crate::service::store::NewJob;
-use crate::service::subject::JobAlgorithm;
 use gaps_engine::{
     Algorithm, BoardDeal, PauseGate, Position, SolveOptions, StopReason, Variant, Verdict,
 };

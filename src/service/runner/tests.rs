@@ -11,7 +11,9 @@ use std::sync::atomic::AtomicUsize;
 #[test]
 fn a_stored_job_becomes_the_engine_options_it_asked_for() {
     let spec = NewJob {
-        variant: Stored(crate::service::subject::JobVariant::Engine(Variant::Common)),
+        variant: Stored(crate::service::gaps::subject::JobVariant::Engine(
+            Variant::Common,
+        )),
         algorithm: Stored(Algorithm::Exact),
         limit_nodes: Some(5_000),
         limit_time_ms: 2_500,

@@ -12,8 +12,8 @@ use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::request::rounds::RedealCount;
+use crate::service::gaps::subject::JobVariant;
 use crate::service::job::{GameNumberKey, JobState, Stored};
-use crate::service::subject::JobVariant;
 use gaps_engine::Algorithm;
 
 /// Inserts `$jobs`, a batch's next jobs in order, queued in the batch class, in the
@@ -105,7 +105,7 @@ pub struct NewBatch {
 pub struct BatchResult {
     /// The deal's number, or in a batch of PySolFC games the game's.
     #[sqlx(skip)]
-    #[serde(serialize_with = "crate::service::model::serialize_game_number_opt")]
+    #[serde(serialize_with = "crate::service::job::serialize_game_number_opt")]
     pub deal: Option<u128>,
     /// The job's deal number (none for a PySolFC game).
     #[serde(skip)]
@@ -392,7 +392,9 @@ mod tests {
     fn batch(id: &str, count: i64) -> NewBatch {
         NewBatch {
             id: id.into(),
-            variant: Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
+            variant: Stored(crate::service::gaps::subject::JobVariant::Engine(
+                Variant::Basic,
+            )),
             algorithm: Stored(Algorithm::Auto),
             suits: 2,
             ranks: 3,

@@ -451,6 +451,36 @@ impl Store {
     }
 }
 
+/// Whether `e` says the database is away or busy rather than that a query is wrong.
+pub fn database_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => {
+            let code = db.code().unwrap_or_default();
+            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                // SQLite result codes (the primary code is the low byte): busy (5),
+                // locked (6), I/O error (10), disk full (13), cannot open (14).
+                let primary = code.parse::<i32>().map_or(0, |c| c & 0xff);
+                matches!(primary, 5 | 6 | 10 | 13 | 14)
+            } else {
+                // PostgreSQL SQLSTATE: connection exceptions (08), insufficient
+                // resources (53), operator intervention (57P: shutdown, terminated),
+                // and a database that does not exist or takes no connections now.
+                code.starts_with("08")
+                    || code.starts_with("53")
+                    || code.starts_with("57P")
+                    || code == "3D000"
+                    || code == "55000"
+            }
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod test_support;
 #[cfg(test)]

@@ -14,8 +14,8 @@
 //!   while the client reads and needs constant memory.
 
 use super::{on_pool, Store};
+use crate::service::gaps::subject::{JobAlgorithm, JobVariant};
 use crate::service::job::{GameNumberKey, Stored};
-use crate::service::subject::{JobAlgorithm, JobVariant};
 use gaps_engine::Verdict;
 
 /// Numbers read per query of a listing.
@@ -282,7 +282,9 @@ mod pysol_tests {
             assert_eq!(
                 (row.variant, row.number.0),
                 (
-                    Stored(crate::service::subject::JobVariant::Engine(Variant::Basic)),
+                    Stored(crate::service::gaps::subject::JobVariant::Engine(
+                        Variant::Basic
+                    )),
                     9
                 )
             );

@@ -10,8 +10,8 @@
 use crate::played::PlayedAnswer;
 use crate::report::{JobStats, StepJson};
 use crate::request::rounds::RedealCount;
+use crate::service::gaps::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
 use crate::service::job::{Game, JobState, Stored};
-use crate::service::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
 use gaps_engine::{
     Algorithm, BoardDeal, DealSource, Layout, Position, StopReason, Variant, Verdict,
 };

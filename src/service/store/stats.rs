@@ -16,8 +16,8 @@
 //!   for the true median `x`.
 
 use super::{in_transaction, on_pool, Store};
+use crate::service::gaps::subject::{JobAlgorithm, JobVariant};
 use crate::service::job::Stored;
-use crate::service::subject::{JobAlgorithm, JobVariant};
 use futures_util::TryStreamExt;
 use gaps_engine::Verdict;
 use std::collections::{BTreeMap, HashMap};

@@ -7,8 +7,8 @@ use super::testing::{temp_pg_database, TempPgDatabase};
 use super::{Finish, NewJob, PysolRange, Store};
 use crate::report::{JobStats, StatsJson};
 use crate::request::rounds::RedealCount;
+use crate::service::gaps::subject::{JobPosition, JobVariant};
 use crate::service::job::Stored;
-use crate::service::subject::{JobPosition, JobVariant};
 use gaps_engine::{deal, Algorithm, Layout, Variant, Verdict};
 
 /// A queued `basic` job for deal `seed` of 4 x 5 (distinct seeds: distinct positions).
@@ -77,7 +77,7 @@ pub fn searched(verdict: Verdict, nodes: i64, elapsed_ms: f64) -> Finish {
         solution: None,
         stats: JobStats::Searched(StatsJson::default()),
         stopped: None,
-        used_algorithm: crate::service::subject::JobAlgorithm::Engine(Algorithm::Dfs),
+        used_algorithm: crate::service::gaps::subject::JobAlgorithm::Engine(Algorithm::Dfs),
         nodes,
         elapsed_ms,
         cached: false,

@@ -17,14 +17,12 @@ mod morpion;
 mod pysol;
 pub use job_view::{JobView, Progress, QueueView};
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
-pub use pysol::{
-    serialize_game_number, serialize_game_number_opt, PysolBatchSpec, PysolSpec, PysolView,
-};
+pub use pysol::{PysolBatchSpec, PysolSpec, PysolView};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
 
-use super::store::{BatchCounts, BatchRow};
 use crate::report::{wilson_95, StepJson};
+use crate::service::store::{BatchCounts, BatchRow};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -33,8 +31,8 @@ use utoipa::{IntoParams, ToSchema};
 /// struct, field by field, which the OpenAPI document does not allow.
 pub fn from_json<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
-) -> Result<T, super::error::ApiError> {
-    use super::error::ApiError;
+) -> Result<T, crate::service::api::error::ApiError> {
+    use crate::service::api::error::ApiError;
     if !value.is_object() {
         return Err(ApiError::Unprocessable(
             "the body must be a JSON object".into(),
@@ -366,7 +364,7 @@ pub struct BatchView {
     pub ranks: i64,
     /// The first deal number (with `pysol`: the first game number, up to 10^20: an
     /// integer up to 2^64-1, digits above).
-    #[serde(serialize_with = "pysol::serialize_game_number")]
+    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub seed: u128,
     pub count: i64,

@@ -6,10 +6,10 @@
 //! or holds a write transaction across a wait, and each ends once the runner shuts down
 //! (or the store closes).
 
-use super::config::Config;
-use super::metrics::Metrics;
-use super::runner::Runner;
-use super::store::{self, Announce, Reclaimed, Store};
+use crate::service::config::Config;
+use crate::service::resources::metrics::Metrics;
+use crate::service::runner::Runner;
+use crate::service::store::{self, Announce, Reclaimed, Store};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -9,6 +9,7 @@
 //! descriptors) pauses the loop instead of ending it. On shutdown the loop stops
 //! accepting and open connections finish their current request, up to `grace`.
 
+use crate::service::config::Config;
 use axum::extract::connect_info::IntoMakeServiceWithConnectInfo;
 use axum::Router;
 use hyper::server::conn::http1;
@@ -32,6 +33,17 @@ pub struct ConnectionLimits {
     pub header_read_timeout: Duration,
     /// Longest wait for open connections at shutdown.
     pub grace: Duration,
+}
+
+impl ConnectionLimits {
+    /// The bounds that `config`'s `server` section sets.
+    pub fn of(config: &Config) -> ConnectionLimits {
+        ConnectionLimits {
+            max_connections: config.server.max_connections,
+            header_read_timeout: Duration::from_millis(config.server.header_read_timeout_ms),
+            grace: Duration::from_secs(config.server.shutdown_grace_s),
+        }
+    }
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then lets open connections

@@ -5,7 +5,7 @@
 //! than run with less), so a stored `unknown` means the same search whenever it is read
 //! back; the in-use gauge counts exactly the draws alive.
 
-use super::metrics::Metrics;
+use crate::service::resources::metrics::Metrics;
 use gaps_engine::{sized_memory, Algorithm, Variant};
 use std::time::Duration;
 use tokio::sync::SemaphorePermit;

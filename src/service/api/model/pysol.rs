@@ -7,7 +7,7 @@
 
 use super::whole;
 use crate::report::{steps_on_board, StepJson};
-use crate::service::subject::JobPysol;
+use crate::service::gaps::subject::JobPysol;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -24,32 +24,10 @@ pub struct PysolSpec {
     /// must be a string here).
     #[serde(
         deserialize_with = "game_number",
-        serialize_with = "serialize_game_number"
+        serialize_with = "crate::service::job::serialize_game_number"
     )]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
-}
-
-/// A PySolFC game number in an answer: a JSON integer up to 2^64-1, as every number
-/// before PySolFC's largest was, and above it the string of its digits (an integer
-/// there would reach most JSON readers as a float, its last digits lost), as a request
-/// must give it.
-pub fn serialize_game_number<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
-    match u64::try_from(*n) {
-        Ok(n) => s.serialize_u64(n),
-        Err(_) => s.serialize_str(&n.to_string()),
-    }
-}
-
-/// [`serialize_game_number`] of a number that may be absent (`null`).
-pub fn serialize_game_number_opt<S: serde::Serializer>(
-    n: &Option<u128>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    match n {
-        Some(n) => serialize_game_number(n, s),
-        None => s.serialize_none(),
-    }
 }
 
 /// A PySolFC game number as JSON gives it: an integer, a float without a fraction
@@ -109,7 +87,7 @@ pub struct PysolBatchSpec {
     /// 10^20); a JSON integer or a string of digits, as a job's `number`.
     #[serde(
         deserialize_with = "game_number",
-        serialize_with = "serialize_game_number"
+        serialize_with = "crate::service::job::serialize_game_number"
     )]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub from: u128,
@@ -126,7 +104,7 @@ pub struct PysolView {
     /// The game.
     pub game: String,
     /// The game number, up to 10^20 (an integer up to 2^64-1, digits above).
-    #[serde(serialize_with = "serialize_game_number")]
+    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
     /// The starting board as PySolFC shows it (`gaps deal --pysol GAME:N`).

@@ -11,11 +11,11 @@
 
 use super::validate::{layout, pysol_variant, redeals_of, validate_common, BoardAsked};
 use super::{BatchRequest, JobRequest, Limits, PysolBatchSpec};
+use crate::service::api::error::ApiError;
 use crate::service::config::Config;
-use crate::service::error::ApiError;
+use crate::service::gaps::subject::JobVariant;
 use crate::service::job::{GameNumberKey, Stored};
 use crate::service::store::{NewBatch, NewJob};
-use crate::service::subject::JobVariant;
 use gaps_engine::{check_game_number, DealSource, PysolDeal, PysolGame, Variant};
 
 /// The most games one batch may list (a request's body is bounded anyway; a batch of

@@ -5,7 +5,6 @@
 //! positive, caps are ordered (default time within the maximum) and the listen address
 //! parses, so the rest of the service never re-checks them.
 
-use super::solver_pool::SolverPriority;
 use crate::machine::{default_search_memory_bytes, physical_memory_bytes};
 use figment::providers::{Env, Format, Toml};
 use figment::Figment;
@@ -14,8 +13,25 @@ use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::Path;
 
+pub mod tokens;
+
+/// How solver threads share the CPU with the rest of the node (configuration
+/// `solver.priority`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverPriority {
+    /// The same as every other thread.
+    Normal,
+    /// Nice 19: a solver gets a small share of a core that other threads want.
+    Low,
+    /// `SCHED_IDLE`: a solver runs only when no other thread of the machine is ready, so
+    /// a request never waits for a search (measured in docs/performance.md).
+    #[default]
+    Idle,
+}
+
 /// The defaults, as shipped in `config/default.toml`.
-pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
+pub const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
 
 /// Everything the service reads from configuration.
 #[derive(Clone, Debug, Deserialize)]
@@ -326,17 +342,6 @@ impl Config {
         format!("{host}-{}", std::process::id())
     }
 
-    /// The bounds of the HTTP accept loop.
-    pub fn connection_limits(&self) -> super::listener::ConnectionLimits {
-        super::listener::ConnectionLimits {
-            max_connections: self.server.max_connections,
-            header_read_timeout: std::time::Duration::from_millis(
-                self.server.header_read_timeout_ms,
-            ),
-            grace: std::time::Duration::from_secs(self.server.shutdown_grace_s),
-        }
-    }
-
     /// The listen address.
     pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
         self.server.listen.parse().map_err(|e| {
@@ -458,11 +463,7 @@ impl Config {
         if a.protect_reads && a.tokens.is_empty() {
             return bad("auth.protect_reads needs auth.tokens");
         }
-        let names: Vec<String> = a
-            .tokens
-            .iter()
-            .map(|t| super::tokens::token_name(t))
-            .collect();
+        let names: Vec<String> = a.tokens.iter().map(|t| tokens::token_name(t)).collect();
         if (1..names.len()).any(|k| names[..k].contains(&names[k])) {
             return bad("auth.tokens: two tokens have the same name");
         }

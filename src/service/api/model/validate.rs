@@ -13,11 +13,11 @@ use crate::report::StepJson;
 use crate::request::board::{BoardAsk, BoardChoice};
 use crate::request::rounds;
 use crate::request::rounds::RedealCount;
+use crate::service::api::error::ApiError;
 use crate::service::config::Config;
-use crate::service::error::ApiError;
+use crate::service::gaps::subject::{JobPosition, JobPysol, JobVariant};
 use crate::service::job::Stored;
 use crate::service::store::NewJob;
-use crate::service::subject::{JobPosition, JobPysol, JobVariant};
 use gaps_engine::DealSource;
 use gaps_engine::{
     check_request, parse_position, runs_on_threads, sizes_memory, Algorithm, Layout, Limit,

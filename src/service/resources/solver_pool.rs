@@ -9,12 +9,12 @@
 //! core do not delay the HTTP workers, the heartbeats or a local database server.
 
 use crate::played::{answer_game, GameAnswer, GameInProgress};
+use crate::service::config::SolverPriority;
 use crate::spill::FileStore;
 use gaps_engine::{
     Algorithm, BoardDeal, BoardReport, PauseGate, Position, Redeals, SolveControls, SolveOptions,
     SolveReport, Solver, SpillStore,
 };
-use serde::Deserialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -98,21 +98,6 @@ enum Request {
     Engine(SolveWork, oneshot::Sender<SolveResult>),
     Board(BoardWork, oneshot::Sender<BoardResult>),
     Played(PlayedWork, oneshot::Sender<PlayedResult>),
-}
-
-/// How solver threads share the CPU with the rest of the node (configuration
-/// `solver.priority`).
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum SolverPriority {
-    /// The same as every other thread.
-    Normal,
-    /// Nice 19: a solver gets a small share of a core that other threads want.
-    Low,
-    /// `SCHED_IDLE`: a solver runs only when no other thread of the machine is ready, so
-    /// a request never waits for a search (measured in docs/performance.md).
-    #[default]
-    Idle,
 }
 
 impl SolverPriority {

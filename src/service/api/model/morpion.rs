@@ -8,8 +8,8 @@
 //! bounds `schema` writes into the OpenAPI document.
 
 use super::{object, whole, whole_opt, Progress, QueueView};
+use crate::service::api::error::ApiError;
 use crate::service::config::Config;
-use crate::service::error::ApiError;
 use crate::service::job::JobState;
 use crate::service::morpion::MAX_UNITS;
 use crate::service::store::{MorpionJobRow, NewMorpionJob};

@@ -7,11 +7,11 @@
 //! never insert the same jobs; a stop between chunks loses nothing (the next start goes
 //! on from `materialized`). Each chunk wakes the lanes and the other nodes.
 
-use super::job::Stored;
-use super::metrics::Metrics;
-use super::runner::Runner;
-use super::store::{Announce, BatchRow, NewJob, Store};
-use super::subject::{JobPosition, JobPysol};
+use crate::service::gaps::subject::{JobPosition, JobPysol};
+use crate::service::job::Stored;
+use crate::service::resources::metrics::Metrics;
+use crate::service::runner::Runner;
+use crate::service::store::{Announce, BatchRow, NewJob, Store};
 use gaps_engine::{deal, Layout, PysolGame};
 use std::sync::Arc;
 

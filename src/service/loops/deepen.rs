@@ -14,14 +14,15 @@
 //! - Only `verdicts` rows change (see `store::deepen`); every solution is replayed by
 //!   the engine before it is returned, as for jobs.
 
-use super::config::Config;
-use super::job::Stored;
-use super::memory::draw_mb;
-use super::metrics::Metrics;
-use super::runner::Runner;
-use super::solver_pool::{SolveWork, SolverPriority, SolverThread, Steering};
-use super::store::{Deepened, Store, UnknownVerdict};
 use crate::report::solution_json;
+use crate::service::config::Config;
+use crate::service::config::SolverPriority;
+use crate::service::job::Stored;
+use crate::service::resources::memory::draw_mb;
+use crate::service::resources::metrics::Metrics;
+use crate::service::resources::solver_pool::{SolveWork, SolverThread, Steering};
+use crate::service::runner::Runner;
+use crate::service::store::{Deepened, Store, UnknownVerdict};
 use gaps_engine::{resolve_algorithm, Algorithm, SolveOptions, StopReason, Verdict};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;

@@ -18,10 +18,10 @@
 //!   is not itself a trusted proxy (entries further left could be forged by the
 //!   client). A malformed header is ignored (the peer's address is used).
 
-use super::config::Config;
-use super::error::{problem_response, ApiError};
-use super::tokens::{digest, token_name};
-use super::AppState;
+use crate::service::api::error::{problem_response, ApiError};
+use crate::service::config::tokens::{digest, token_name};
+use crate::service::config::Config;
+use crate::service::resources::metrics::Metrics;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -31,6 +31,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
 /// Who sent a request, as the handlers see it (a request extension).
@@ -48,7 +49,7 @@ pub struct Caller {
 impl Caller {
     /// Counts a job or batch this caller created, by token name (callers without a
     /// token are not counted by name: addresses would make labels unbounded).
-    pub fn count_creation(&self, metrics: &super::metrics::Metrics) {
+    pub fn count_creation(&self, metrics: &crate::service::resources::metrics::Metrics) {
         if self.authenticated {
             metrics
                 .created_by_token
@@ -187,8 +188,13 @@ fn creates_work(method: &Method, path: &str) -> bool {
 }
 
 /// The middleware: authenticates, rate-limits creation, and hands the [`Caller`] on.
-pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let access = &state.access;
+/// Its state is the node's access rules and the metrics it counts refusals in.
+pub async fn guard(
+    State((access, metrics)): State<(Arc<Access>, Arc<Metrics>)>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let access = &*access;
     let path = req.uri().path().to_string();
     let method = req.method().clone();
     let caller = if access.is_protected() {
@@ -199,7 +205,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
                 authenticated: true,
             },
             None if access.needs_token(&method, &path) => {
-                state.metrics.unauthorized.inc();
+                metrics.unauthorized.inc();
                 return unauthorized(&req);
             }
             None => Caller {
@@ -217,7 +223,7 @@ pub async fn guard(State(state): State<AppState>, mut req: Request, next: Next) 
     };
     if creates_work(&method, &path) {
         if let Err(seconds) = access.take(&caller.name) {
-            state.metrics.count_refusal("rate");
+            metrics.count_refusal("rate");
             tracing::info!(client = %caller.name, "rate limited");
             return too_many(seconds);
         }
