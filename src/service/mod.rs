@@ -36,7 +36,7 @@ use api::wait_slots::WaitSlots;
 use config::Config;
 use loops::batch_filler::BatchFiller;
 use loops::{deepen, maintenance};
-use resources::metrics::Metrics;
+use resources::metrics::{Metrics, NodeLabels};
 use runner::{PoolSize, QueueRole, Runner};
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,7 +75,9 @@ impl Service {
         let metrics = Arc::new(Metrics::default());
         metrics
             .node
-            .get_or_create(&vec![("node_id", node_id.clone())])
+            .get_or_create(&NodeLabels {
+                node_id: node_id.clone(),
+            })
             .set(1);
         metrics
             .memory_budget

@@ -21,7 +21,7 @@
 use crate::service::api::error::{problem_response, ApiError};
 use crate::service::config::tokens::{digest, token_name};
 use crate::service::config::Config;
-use crate::service::resources::metrics::Metrics;
+use crate::service::resources::metrics::{Metrics, Refusal, TokenLabels};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -49,11 +49,13 @@ pub struct Caller {
 impl Caller {
     /// Counts a job or batch this caller created, by token name (callers without a
     /// token are not counted by name: addresses would make labels unbounded).
-    pub fn count_creation(&self, metrics: &crate::service::resources::metrics::Metrics) {
+    pub fn count_creation(&self, metrics: &Metrics) {
         if self.authenticated {
             metrics
                 .created_by_token
-                .get_or_create(&vec![("name", self.name.clone())])
+                .get_or_create(&TokenLabels {
+                    name: self.name.clone(),
+                })
                 .inc();
         }
     }
@@ -223,7 +225,7 @@ pub async fn guard(
     };
     if creates_work(&method, &path) {
         if let Err(seconds) = access.take(&caller.name) {
-            metrics.count_refusal("rate");
+            metrics.count_refusal(Refusal::Rate);
             tracing::info!(client = %caller.name, "rate limited");
             return too_many(seconds);
         }

@@ -13,6 +13,7 @@ use crate::service::api::access::Caller;
 use crate::service::api::error::{ApiError, ApiResult, Problem};
 use crate::service::api::model::{BatchRequest, BatchView};
 use crate::service::api::state::AppState;
+use crate::service::resources::metrics::Refusal;
 use crate::service::store::{csv_line, ndjson_line, CSV_HEADER};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -48,7 +49,7 @@ pub async fn create(
         }
         let waiting = state.store.queued_by(&caller.name).await?;
         if waiting + batch.count > cap as i64 {
-            state.metrics.count_refusal("queued");
+            state.metrics.count_refusal(Refusal::Queued);
             return Err(ApiError::TooManyRequests(format!(
                 "this client has {waiting} jobs waiting and may have at most {cap}; retry when some have run"
             )));

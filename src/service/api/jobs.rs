@@ -17,6 +17,7 @@ use crate::service::api::model::{
 use crate::service::api::state::AppState;
 use crate::service::api::wait_slots::WaitSlot;
 use crate::service::job::{Game, JobState};
+use crate::service::resources::metrics::{JobKind, Refusal};
 use crate::service::store::{Announce, AnyJob, JobFilter, JobRow, MorpionJobRow};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
@@ -123,7 +124,7 @@ async fn waited(state: &AppState, job: AnyJob, used: Duration) -> ApiResult<AnyJ
 async fn check_queued_cap(state: &AppState, client: &str) -> ApiResult<()> {
     let cap = state.config.limits.max_queued_per_client;
     if cap > 0 && state.store.queued_by(client).await? >= cap as i64 {
-        state.metrics.count_refusal("queued");
+        state.metrics.count_refusal(Refusal::Queued);
         return Err(ApiError::TooManyRequests(format!(
             "this client has {cap} jobs queued, the most allowed; retry when some have run"
         )));
@@ -247,7 +248,7 @@ async fn create_gaps(
             let row = state.store.insert_answered_job(&job, &known).await?;
             state
                 .runner
-                .count_finished("gaps", "done", known.verdict.0.name());
+                .count_finished(JobKind::Gaps, JobState::Done, known.verdict.0.into());
             row
         }
         None => {

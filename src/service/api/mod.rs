@@ -19,7 +19,7 @@ mod verdict_list;
 mod verdicts;
 pub mod wait_slots;
 
-use crate::service::resources::metrics::Metrics;
+use crate::service::resources::metrics::{HttpLabels, Metrics};
 use axum::extract::{FromRequest, FromRequestParts, MatchedPath, Query, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -217,11 +217,11 @@ async fn record_latency(
     state
         .metrics
         .http_seconds
-        .get_or_create(&vec![
-            ("method", method),
-            ("route", route),
-            ("status", response.status().as_u16().to_string()),
-        ])
+        .get_or_create(&HttpLabels {
+            method,
+            route,
+            status: response.status().as_u16(),
+        })
         .observe(began.elapsed().as_secs_f64());
     response
 }

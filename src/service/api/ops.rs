@@ -12,6 +12,7 @@ use crate::service::api::model::{
 use crate::service::api::state::AppState;
 use crate::service::gaps::subject::JobVariant;
 use crate::service::job::JobState;
+use crate::service::resources::metrics::StateLabels;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -158,7 +159,7 @@ pub async fn metrics(State(state): State<AppState>) -> ApiResult<Response> {
         state
             .metrics
             .jobs
-            .get_or_create(&vec![("state", s.name().to_string())])
+            .get_or_create(&StateLabels { state: s })
             .set(n);
         if s == JobState::Queued {
             state.metrics.queue_depth.set(n);

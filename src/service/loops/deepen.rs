@@ -19,7 +19,7 @@ use crate::service::config::Config;
 use crate::service::config::SolverPriority;
 use crate::service::job::Stored;
 use crate::service::resources::memory::draw_mb;
-use crate::service::resources::metrics::Metrics;
+use crate::service::resources::metrics::{DeepenLabels, DeepenOutcome, Metrics};
 use crate::service::resources::solver_pool::{SolveWork, SolverThread, Steering};
 use crate::service::runner::Runner;
 use crate::service::store::{Deepened, Store, UnknownVerdict};
@@ -125,7 +125,7 @@ async fn round(
             // An engine error on a stored position is a bug: say so, and store the
             // larger limits as tried so the loop moves on instead of repeating it.
             tracing::error!(position = %from.position.0, %error, "deepening search failed");
-            count(metrics, "failed");
+            count(metrics, DeepenOutcome::Failed);
             let tried = Deepened {
                 verdict: Verdict::Unknown,
                 solution: None,
@@ -143,7 +143,7 @@ async fn round(
         .deepen_seconds
         .inc_by(report.stats.elapsed.as_secs_f64());
     if report.stopped == Some(StopReason::Cancelled) {
-        count(metrics, "preempted");
+        count(metrics, DeepenOutcome::Preempted);
         return Ok(Round::Searched);
     }
     let found = Deepened {
@@ -157,7 +157,12 @@ async fn round(
     };
     if store.record_deepened(&from, &found).await? {
         let improved = found.verdict != Verdict::Unknown;
-        count(metrics, if improved { "improved" } else { "unknown" });
+        let outcome = if improved {
+            DeepenOutcome::Improved
+        } else {
+            DeepenOutcome::Unknown
+        };
+        count(metrics, outcome);
         if improved {
             tracing::info!(
                 position = %from.position.0,
@@ -169,10 +174,10 @@ async fn round(
     Ok(Round::Searched)
 }
 
-fn count(metrics: &Metrics, outcome: &str) {
+fn count(metrics: &Metrics, outcome: DeepenOutcome) {
     metrics
         .deepen_searches
-        .get_or_create(&vec![("outcome", outcome.to_string())])
+        .get_or_create(&DeepenLabels { outcome })
         .inc();
 }
 

@@ -7,7 +7,7 @@
 //! (or the store closes).
 
 use crate::service::config::Config;
-use crate::service::resources::metrics::Metrics;
+use crate::service::resources::metrics::{Metrics, WalResetLabels, WalResetResult};
 use crate::service::runner::Runner;
 use crate::service::store::{self, Announce, Reclaimed, Store};
 use std::sync::Arc;
@@ -77,7 +77,7 @@ async fn keep_wal_bounded(runner: Arc<Runner>, store: Store, metrics: Arc<Metric
             Ok(store::WalReset::NotNeeded) => continue,
             Ok(store::WalReset::Truncated) => {
                 busy_in_a_row = 0;
-                "truncated"
+                WalResetResult::Truncated
             }
             Ok(store::WalReset::Busy) => {
                 busy_in_a_row += 1;
@@ -89,7 +89,7 @@ async fn keep_wal_bounded(runner: Arc<Runner>, store: Store, metrics: Arc<Metric
                         "the SQLite WAL cannot be reset: a long read holds it"
                     );
                 }
-                "busy"
+                WalResetResult::Busy
             }
             Err(e) => {
                 tracing::warn!(error = %e, "resetting the SQLite WAL failed; retried later");
@@ -98,7 +98,7 @@ async fn keep_wal_bounded(runner: Arc<Runner>, store: Store, metrics: Arc<Metric
         };
         metrics
             .wal_resets
-            .get_or_create(&vec![("result", result.to_string())])
+            .get_or_create(&WalResetLabels { result })
             .inc();
     }
 }

@@ -23,6 +23,7 @@
 use super::work::{finish, on_solver_thread};
 use crate::report::morpion_line;
 use crate::service::job::JobState;
+use crate::service::resources::metrics::{EndVerdict, JobKind};
 use crate::service::runner::Runner;
 use crate::service::store::{
     Announce, MorpionFinish, MorpionJobRow, MorpionResult, MorpionUnitRow, Store, UnitDone,
@@ -264,7 +265,7 @@ async fn end_unit(
     if !stored {
         return Ok(false);
     }
-    runner.count_finished("morpion_unit", ended.state().name(), "");
+    runner.count_finished(JobKind::MorpionUnit, ended.state(), EndVerdict::None);
     let units_left = *left.lock().expect("units left");
     if units_left == Some(0) {
         conclude_now(runner, cache, &unit.parent_id).await?;

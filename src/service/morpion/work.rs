@@ -4,6 +4,7 @@
 //! Invariant: nothing here runs a search on the async runtime; every end of a Morpion
 //! job is stored under the runner's one retry policy and counted once.
 
+use crate::service::resources::metrics::{EndVerdict, JobKind};
 use crate::service::runner::Runner;
 use crate::service::store::{MorpionFinish, MorpionJobRow};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -40,7 +41,12 @@ pub async fn finish(
         .finish_retrying(&job.id, || store.finish_morpion(job, finish))
         .await?;
     if stored {
-        runner.count_finished("morpion", finish.state_name(), finish.verdict_name());
+        let verdict = match finish {
+            MorpionFinish::Done(result) if result.proved => EndVerdict::Proved,
+            MorpionFinish::Done(_) => EndVerdict::NotProved,
+            MorpionFinish::Cancelled(_) | MorpionFinish::Failed(_) => EndVerdict::None,
+        };
+        runner.count_finished(JobKind::Morpion, finish.state(), verdict);
     }
     Ok(stored)
 }

@@ -8,6 +8,8 @@
 
 use super::Runner;
 use crate::service::config::SolverPriority;
+use crate::service::job::JobState;
+use crate::service::resources::metrics::{EndVerdict, JobKind};
 use crate::service::store::database_unavailable;
 use crate::service::store::Store;
 use std::time::Duration;
@@ -79,16 +81,9 @@ impl Runner {
         }
     }
 
-    /// Counts a job of `game` (`gaps`, `morpion`) that ended in `state` with `verdict`
-    /// (empty when it has none) in `gaps_jobs_finished_total`.
-    pub(crate) fn count_finished(&self, game: &str, state: &str, verdict: &str) {
-        self.metrics
-            .jobs_finished
-            .get_or_create(&vec![
-                ("game", game.to_string()),
-                ("state", state.to_string()),
-                ("verdict", verdict.to_string()),
-            ])
-            .inc();
+    /// Counts a job of `game` that ended in `state` with `verdict` in
+    /// `gaps_jobs_finished_total`.
+    pub(crate) fn count_finished(&self, game: JobKind, state: JobState, verdict: EndVerdict) {
+        self.metrics.count_finished(game, state, verdict);
     }
 }

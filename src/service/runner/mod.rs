@@ -32,8 +32,9 @@ use super::store::{Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, S
 use crate::report::{JobStats, StatsJson};
 use crate::request::rounds::RedealCount;
 use crate::service::config::SolverPriority;
+use crate::service::job::JobState;
 use crate::service::resources::memory::MemoryDraw;
-use crate::service::resources::metrics::Metrics;
+use crate::service::resources::metrics::{EndVerdict, JobKind, Metrics};
 use crate::service::resources::solver_pool::SolverThread;
 use gaps_engine::StopReason;
 use give_way::{Givers, Threads};
@@ -567,11 +568,11 @@ impl Runner {
     /// was taken back: the job's current holder decides).
     async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<bool> {
         let (state, verdict) = match &finish {
-            Finish::Verdict { verdict, .. } => ("done", verdict.name()),
-            Finish::Cancelled { .. } => ("cancelled", ""),
+            Finish::Verdict { verdict, .. } => (JobState::Done, EndVerdict::from(*verdict)),
+            Finish::Cancelled { .. } => (JobState::Cancelled, EndVerdict::None),
             Finish::Failed { error } => {
                 tracing::error!(job = %job.spec.id, %error, "job failed");
-                ("failed", "")
+                (JobState::Failed, EndVerdict::None)
             }
         };
         if !self
@@ -580,8 +581,13 @@ impl Runner {
         {
             return Ok(false);
         }
-        self.count_finished("gaps", state, verdict);
-        tracing::debug!(job = %job.spec.id, state, verdict, "job finished");
+        self.count_finished(JobKind::Gaps, state, verdict);
+        tracing::debug!(
+            job = %job.spec.id,
+            state = state.name(),
+            verdict = verdict.name(),
+            "job finished"
+        );
         Ok(true)
     }
 }

@@ -127,21 +127,11 @@ pub enum MorpionFinish {
 
 impl MorpionFinish {
     /// The state it ends the job in.
-    pub fn state_name(&self) -> &'static str {
+    pub fn state(&self) -> JobState {
         match self {
-            MorpionFinish::Done(_) => "done",
-            MorpionFinish::Cancelled(_) => "cancelled",
-            MorpionFinish::Failed(_) => "failed",
-        }
-    }
-
-    /// The verdict `gaps_jobs_finished_total` counts it under: `proved` or
-    /// `not_proved` for a search that ended, else empty.
-    pub fn verdict_name(&self) -> &'static str {
-        match self {
-            MorpionFinish::Done(result) if result.proved => "proved",
-            MorpionFinish::Done(_) => "not_proved",
-            MorpionFinish::Cancelled(_) | MorpionFinish::Failed(_) => "",
+            MorpionFinish::Done(_) => JobState::Done,
+            MorpionFinish::Cancelled(_) => JobState::Cancelled,
+            MorpionFinish::Failed(_) => JobState::Failed,
         }
     }
 }
