@@ -30,8 +30,8 @@ use std::time::Duration;
 /// The view of Gaps job `row`, with the node count so far (live when a lane of this
 /// process runs it, else as its holder last wrote) and what it waits for.
 fn view(state: &AppState, row: JobRow) -> JobView {
-    let running = row.state == JobState::Running;
-    let (id, written) = (row.spec.id.clone(), row.progress_nodes);
+    let running = row.life.state == JobState::Running;
+    let (id, written) = (row.spec.id.clone(), row.life.progress_nodes);
     let mut view = JobView::from(row);
     if running {
         let nodes = state.runner.progress(&id).unwrap_or(written as u64);
@@ -49,7 +49,7 @@ fn view(state: &AppState, row: JobRow) -> JobView {
 /// process proves it whole (else the count its holder last wrote); for a shared proof,
 /// the units done and the nodes of every unit so far.
 async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<MorpionJobView> {
-    let running = row.state == JobState::Running;
+    let running = row.life.state == JobState::Running;
     let (id, split, frontier) = (row.id.clone(), row.units_total, row.frontier_nodes);
     let mut view = MorpionJobView::from(row);
     if split.is_some() {

@@ -170,7 +170,7 @@ pub(super) async fn run_unit(
         let gone = UnitFinish::Failed(format!("its proof {} is gone", unit.parent_id));
         return end_unit(runner, cache, unit, &gone).await;
     };
-    if job.state.is_final() {
+    if job.life.state.is_final() {
         // Ended meanwhile (cancelled, failed): release the unit unsearched.
         return end_unit(runner, cache, unit, &UnitFinish::Cancelled).await;
     }
@@ -276,7 +276,9 @@ async fn end_unit(
 /// Concludes proof `id` now that no unit of it is left to run.
 async fn conclude_now(runner: &Runner, cache: &Cache, id: &str) -> sqlx::Result<()> {
     match runner.store().morpion_job(id).await? {
-        Some(job) if job.state == JobState::Running => conclude_proof(runner, cache, &job).await,
+        Some(job) if job.life.state == JobState::Running => {
+            conclude_proof(runner, cache, &job).await
+        }
         _ => Ok(()),
     }
 }
@@ -319,12 +321,13 @@ fn conclusion(p: &Prepared, units: &[MorpionUnitRow]) -> Result<MorpionResult, S
     let mut stop = None;
     let mut elapsed_ms = 0.0;
     for row in units {
-        if row.state != JobState::Done {
+        if row.life.state != JobState::Done {
             return Err(format!(
                 "unit {} ended {}{}",
                 row.unit,
-                row.state,
-                row.error
+                row.life.state,
+                row.life
+                    .error
                     .as_deref()
                     .map(|e| format!(": {e}"))
                     .unwrap_or_default()

@@ -7,7 +7,7 @@
 
 use super::morpion::MorpionJobRow;
 use super::morpion_units::MorpionUnitRow;
-use super::rows::{Claim, JobRow};
+use super::rows::{Claim, JobLife, JobRow};
 use crate::service::job::{Game, JobState};
 
 /// A job of any game, read as its game's row.
@@ -35,12 +35,17 @@ impl AnyJob {
         }
     }
 
-    pub fn state(&self) -> JobState {
+    /// Its life: the columns every kind of job has.
+    pub fn life(&self) -> &JobLife {
         match self {
-            AnyJob::Gaps(row) => row.state,
-            AnyJob::Morpion(row) => row.state,
-            AnyJob::MorpionUnit(row) => row.state,
+            AnyJob::Gaps(row) => &row.life,
+            AnyJob::Morpion(row) => &row.life,
+            AnyJob::MorpionUnit(row) => &row.life,
         }
+    }
+
+    pub fn state(&self) -> JobState {
+        self.life().state
     }
 
     /// True once the job can no longer change.
@@ -59,25 +64,17 @@ impl AnyJob {
 
     /// The claim it is held under (as read).
     pub fn claim(&self) -> Claim {
-        match self {
-            AnyJob::Gaps(row) => row.claim(),
-            AnyJob::Morpion(row) => row.claim(),
-            AnyJob::MorpionUnit(row) => row.claim(),
-        }
+        self.life().claim(self.id())
     }
 
     /// Its place in the queue's order: class, turn, seq.
     pub fn queue_key(&self) -> (i64, i64, i64) {
-        match self {
-            AnyJob::Gaps(row) => (row.queue_class, row.turn, row.seq),
-            AnyJob::Morpion(row) => (row.queue_class, row.turn, row.seq),
-            AnyJob::MorpionUnit(row) => (row.queue_class, row.turn, row.seq),
-        }
+        self.life().queue_key()
     }
 
     /// The `seq` a list's cursor names.
     pub fn seq(&self) -> i64 {
-        self.queue_key().2
+        self.life().seq
     }
 
     /// The Gaps job, if it is one.

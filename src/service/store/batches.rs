@@ -522,7 +522,7 @@ mod tests {
             for k in [0, super::ROWS_PER_INSERT - 1, super::ROWS_PER_INSERT, n - 1] {
                 let row = store.job(&jobs[k].id).await.unwrap().unwrap();
                 assert_eq!(row.spec, jobs[k], "job {k} stored as given");
-                assert_eq!(row.state, crate::service::job::JobState::Queued);
+                assert_eq!(row.life.state, crate::service::job::JobState::Queued);
             }
             // Deal order is insertion order, across the statements of the chunk.
             let (tx, mut rx) = tokio::sync::mpsc::channel(16);

@@ -149,7 +149,7 @@ impl Store {
                     .bind(elapsed_ms)
                     .bind(cached)
                     .bind(&job.spec.id)
-                    .bind(&job.lease_token)
+                    .bind(&job.life.lease_token)
                     .bind(played.as_deref().map(Json))
                     .execute(&mut *tx)
                     .await?
@@ -196,7 +196,7 @@ impl Store {
                     .bind(stats.map(Json))
                     .bind(error)
                     .bind(&job.spec.id)
-                    .bind(&job.lease_token)
+                    .bind(&job.life.lease_token)
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()

@@ -306,7 +306,7 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert_eq!(
-                (a.spec.id.as_str(), a.state, a.attempts),
+                (a.spec.id.as_str(), a.life.state, a.life.attempts),
                 ("a", JobState::Running, 1)
             );
             assert!(store.finish(&a, &verdict(Verdict::Unknown)).await.unwrap());
@@ -384,8 +384,8 @@ mod tests {
             assert_eq!(running.spec.id, "r");
             let flagged = store.cancel("r").await.unwrap().unwrap();
             let flagged = flagged.into_gaps().unwrap();
-            assert_eq!(flagged.state, JobState::Running);
-            assert!(flagged.cancel_requested);
+            assert_eq!(flagged.life.state, JobState::Running);
+            assert!(flagged.life.cancel_requested);
             let s = store
                 .claim_next_gaps(&test_lease(), crate::service::store::ClaimScope::Any)
                 .await
@@ -396,7 +396,7 @@ mod tests {
             // A crash: `r` was cancelled by its user, `s` goes back to the queue.
             assert_eq!(store.recover(3).await.unwrap().requeued, 1);
             assert_eq!(
-                store.job("r").await.unwrap().unwrap().state,
+                store.job("r").await.unwrap().unwrap().life.state,
                 JobState::Cancelled
             );
             let again = store
@@ -404,7 +404,7 @@ mod tests {
                 .await
                 .unwrap()
                 .unwrap();
-            assert_eq!((again.spec.id.as_str(), again.attempts), ("s", 2));
+            assert_eq!((again.spec.id.as_str(), again.life.attempts), ("s", 2));
         })
         .await;
     }

@@ -356,7 +356,7 @@ mod tests {
                 .await
                 .unwrap()
                 .unwrap();
-            assert_eq!(first.node_id.as_deref(), Some("n1"));
+            assert_eq!(first.life.node_id.as_deref(), Some("n1"));
             assert_eq!(
                 store
                     .heartbeat(&first.claim(), Duration::from_millis(50), 0)
@@ -381,10 +381,10 @@ mod tests {
                 .unwrap()
                 .unwrap();
             assert_eq!(
-                (second.attempts, second.node_id.as_deref()),
+                (second.life.attempts, second.life.node_id.as_deref()),
                 (2, Some("n2"))
             );
-            assert_ne!(second.lease_token, first.lease_token);
+            assert_ne!(second.life.lease_token, first.life.lease_token);
             // Node 1 comes back: its heartbeat, finish and requeue change nothing.
             assert_eq!(
                 store
@@ -408,9 +408,9 @@ mod tests {
                 .await
                 .unwrap());
             let done = store.job("a").await.unwrap().unwrap();
-            assert_eq!(done.state, JobState::Done);
+            assert_eq!(done.life.state, JobState::Done);
             assert_eq!(done.verdict.unwrap().0, Verdict::Unsolvable);
-            assert_eq!(done.node_id.as_deref(), Some("n2"));
+            assert_eq!(done.life.node_id.as_deref(), Some("n2"));
         })
         .await;
     }
@@ -494,7 +494,7 @@ mod tests {
                 .await
                 .unwrap()
                 .unwrap();
-            assert_eq!(third.attempts, 3);
+            assert_eq!(third.life.attempts, 3);
             tokio::time::sleep(Duration::from_millis(20)).await;
             let back = store.reclaim_expired(3).await.unwrap();
             assert_eq!(
@@ -506,8 +506,8 @@ mod tests {
                 }
             );
             let failed = store.job("b").await.unwrap().unwrap();
-            assert_eq!(failed.state, JobState::Failed);
-            assert!(failed.error.unwrap().contains("3 times"));
+            assert_eq!(failed.life.state, JobState::Failed);
+            assert!(failed.life.error.unwrap().contains("3 times"));
             // A cancel asked through any node reaches the holder with its next heartbeat.
             store.insert_job(&new_job("c", 3)).await.unwrap();
             let running = store

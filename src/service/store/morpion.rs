@@ -11,7 +11,7 @@
 //!   transaction.
 
 use super::queue::{take_turns, SINGLE};
-use super::rows::{end_parts, Claim, ANY_JOB_SELECT};
+use super::rows::{end_parts, Claim, JobLife, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 #[cfg(test)]
 use crate::service::job::Game;
@@ -42,9 +42,9 @@ pub struct NewMorpionJob {
 /// A Morpion job as stored: its row of `jobs` and its row of `morpion_proofs`.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct MorpionJobRow {
-    pub seq: i64,
+    #[sqlx(flatten)]
+    pub life: JobLife,
     pub id: String,
-    pub state: JobState,
     pub variant: Stored<MorpionVariant>,
     pub record: String,
     pub record_length: i64,
@@ -63,37 +63,22 @@ pub struct MorpionJobRow {
     pub split_depth: Option<i64>,
     pub units: Option<i64>,
     pub threads_used: Option<i64>,
-    pub progress_nodes: i64,
-    pub error: Option<String>,
-    pub attempts: i64,
-    pub cancel_requested: bool,
-    pub node_id: Option<String>,
-    pub lease_token: Option<String>,
-    pub lease_until: Option<i64>,
-    pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
     pub split_units: Option<i64>,
     /// Units of a shared proof, once split (its units are then in `morpion_units`).
     pub units_total: Option<i64>,
     /// Nodes of the frontier walk of a shared proof.
     pub frontier_nodes: Option<i64>,
-    pub queue_class: i64,
-    pub turn: i64,
 }
 
 impl MorpionJobRow {
     /// True once the job can no longer change.
     pub fn is_final(&self) -> bool {
-        self.state.is_final()
+        self.life.state.is_final()
     }
 
     /// The claim it is held under (as read).
     pub fn claim(&self) -> Claim {
-        Claim {
-            id: self.id.clone(),
-            token: self.lease_token.clone(),
-        }
+        self.life.claim(&self.id)
     }
 }
 
@@ -228,7 +213,7 @@ impl Store {
             .bind(result.map(|r| r.elapsed_ms))
             .bind(error)
             .bind(&job.id)
-            .bind(&job.lease_token)
+            .bind(&job.life.lease_token)
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -298,28 +283,26 @@ mod tests {
     async fn a_morpion_job_is_claimed_once_finished_under_its_claim_and_fenced_after() {
         on_both(|store| async move {
             let queued = store.insert_morpion_job(&new("a")).await.unwrap();
-            assert_eq!(queued.state, JobState::Queued);
+            assert_eq!(queued.life.state, JobState::Queued);
             assert_eq!(queued.variant.0, MorpionVariant::D5);
             let job = claim_morpion(&store).await;
-            assert_eq!((job.state, job.attempts), (JobState::Running, 1));
+            assert_eq!((job.life.state, job.life.attempts), (JobState::Running, 1));
             let next = store.claim_next(&test_lease(), ClaimScope::Any).await;
             assert!(next.unwrap().is_none());
             let claim = job.claim();
             let beat = store.heartbeat(&claim, Duration::from_secs(60), 44);
             assert_eq!(beat.await.unwrap(), Some(false));
             let read = store.morpion_job("a").await.unwrap().unwrap();
-            assert_eq!(read.progress_nodes, 44);
+            assert_eq!(read.life.progress_nodes, 44);
             // A stale claim changes nothing.
-            let stale = MorpionJobRow {
-                lease_token: Some("old".into()),
-                ..job.clone()
-            };
+            let mut stale = job.clone();
+            stale.life.lease_token = Some("old".into());
             let done = MorpionFinish::Done(result());
             assert!(!store.finish_morpion(&stale, &done).await.unwrap());
             assert!(store.finish_morpion(&job, &done).await.unwrap());
             assert!(!store.finish_morpion(&job, &done).await.unwrap());
             let row = store.morpion_job("a").await.unwrap().unwrap();
-            assert_eq!(row.state, JobState::Done);
+            assert_eq!(row.life.state, JobState::Done);
             assert_eq!(
                 (row.best, row.proved, row.nodes),
                 (Some(170), Some(true), Some(88))
@@ -342,7 +325,7 @@ mod tests {
             assert_eq!(store.reclaim_expired(3).await.unwrap().requeued, 0);
             assert_eq!(store.recover(3).await.unwrap().requeued, 1);
             let back = store.morpion_job("r").await.unwrap().unwrap();
-            assert_eq!(back.state, JobState::Queued);
+            assert_eq!(back.life.state, JobState::Queued);
             // The old holder is fenced; the new claim runs and can be cancelled.
             assert!(!store.requeue(&job.claim()).await.unwrap());
             let again = claim_morpion(&store).await;
@@ -355,7 +338,7 @@ mod tests {
             let end = MorpionFinish::Cancelled(None);
             assert!(store.finish_morpion(&again, &end).await.unwrap());
             let row = store.morpion_job("r").await.unwrap().unwrap();
-            assert_eq!(row.state, JobState::Cancelled);
+            assert_eq!(row.life.state, JobState::Cancelled);
         })
         .await;
     }

@@ -21,7 +21,7 @@
 
 use super::morpion::MorpionJobRow;
 use super::queue::{take_turns, BATCH};
-use super::rows::ANY_JOB_SELECT;
+use super::rows::{JobLife, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
 use gaps_engine::StopReason;
@@ -39,12 +39,12 @@ pub fn unit_job_id(proof: &str, unit: i64) -> String {
 /// A unit of a shared proof, as stored: its row of `jobs` and of `morpion_units`.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct MorpionUnitRow {
-    pub seq: i64,
+    #[sqlx(flatten)]
+    pub life: JobLife,
     pub id: String,
     /// The proof it is a part of.
     pub parent_id: String,
     pub unit: i64,
-    pub state: JobState,
     pub limit_nodes: Option<i64>,
     pub limit_time_ms: i64,
     pub created_by: Option<String>,
@@ -54,24 +54,12 @@ pub struct MorpionUnitRow {
     /// The longest line through the unit from the split root, as MSR moves.
     pub unit_line: Option<Json<Vec<serde_json::Value>>>,
     pub elapsed_ms: Option<f64>,
-    pub progress_nodes: i64,
-    pub error: Option<String>,
-    pub attempts: i64,
-    pub cancel_requested: bool,
-    pub node_id: Option<String>,
-    pub lease_token: Option<String>,
-    pub lease_until: Option<i64>,
-    pub queue_class: i64,
-    pub turn: i64,
 }
 
 impl MorpionUnitRow {
     /// The claim it is held under (as read).
     pub fn claim(&self) -> super::rows::Claim {
-        super::rows::Claim {
-            id: self.id.clone(),
-            token: self.lease_token.clone(),
-        }
+        self.life.claim(&self.id)
     }
 }
 
@@ -137,7 +125,7 @@ impl Store {
                      AND (SELECT units_total FROM morpion_proofs WHERE id = $1) IS NULL",
             )
             .bind(&job.id)
-            .bind(&job.lease_token)
+            .bind(&job.life.lease_token)
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -232,7 +220,7 @@ impl Store {
             .bind(done.map(|r| r.elapsed_ms))
             .bind(error)
             .bind(&unit.id)
-            .bind(&unit.lease_token)
+            .bind(&unit.life.lease_token)
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -414,7 +402,7 @@ mod tests {
                 store.finish_unit(&unit, &done(10)).await.unwrap();
                 store.cancel(id).await.unwrap();
                 let units = store.units_of(id).await.unwrap();
-                let states: Vec<_> = units.iter().map(|u| u.state).collect();
+                let states: Vec<_> = units.iter().map(|u| u.life.state).collect();
                 assert_eq!(
                     states,
                     [JobState::Done, JobState::Cancelled, JobState::Cancelled]
@@ -453,10 +441,8 @@ mod tests {
         on_both(|store| async move {
             store.insert_morpion_job(&shared("s")).await.unwrap();
             let job = claim_morpion(&store).await;
-            let stale = MorpionJobRow {
-                lease_token: Some("old".into()),
-                ..job.clone()
-            };
+            let mut stale = job.clone();
+            stale.life.lease_token = Some("old".into());
             assert!(!store.split_morpion(&stale, 2, 1201, 7).await.unwrap());
             assert!(store.split_morpion(&job, 2, 1201, 7).await.unwrap());
             assert!(
@@ -478,7 +464,7 @@ mod tests {
             let a = claim_unit(&store).await;
             let b = claim_unit(&store).await;
             assert_eq!((a.unit, b.unit), (0, 1));
-            assert_eq!((a.id.as_str(), a.queue_class), ("s-u0", BATCH));
+            assert_eq!((a.id.as_str(), a.life.queue_class), ("s-u0", BATCH));
             let claim = a.claim();
             let beat = store.heartbeat(&claim, Duration::from_secs(60), 5);
             assert_eq!(beat.await.unwrap(), Some(false));
@@ -504,7 +490,10 @@ mod tests {
             let cancelled = store.cancel("s").await.unwrap().unwrap();
             assert_eq!(cancelled.state(), JobState::Cancelled);
             let units = store.units_of("s").await.unwrap();
-            let queued = units.iter().filter(|u| u.state == JobState::Queued).count();
+            let queued = units
+                .iter()
+                .filter(|u| u.life.state == JobState::Queued)
+                .count();
             assert_eq!(queued, 0);
             let next = store.claim_next(&test_lease(), ClaimScope::Any).await;
             assert!(next.unwrap().is_none());

@@ -150,7 +150,7 @@ mod tests {
                 store.insert_job(&by("b", &id, 10 + i)).await.unwrap();
             }
             let b1 = store.job("b1").await.unwrap().unwrap();
-            let place = store.queue_place((b1.queue_class, b1.turn, b1.seq));
+            let place = store.queue_place((b1.life.queue_class, b1.life.turn, b1.life.seq));
             let place = place.await.unwrap();
             assert_eq!((place.ahead, place.at_least), (3, false), "a0 b0 a1 b1");
             let mut order = Vec::new();

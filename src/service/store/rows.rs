@@ -20,10 +20,10 @@ use sqlx::types::Json;
 /// Every column of a job: what was asked (`spec`) and what became of it.
 #[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
 pub struct JobRow {
-    pub seq: i64,
     #[sqlx(flatten)]
     pub spec: NewJob,
-    pub state: JobState,
+    #[sqlx(flatten)]
+    pub life: JobLife,
     pub verdict: Option<Stored<Verdict>>,
     pub solution: Option<Json<Vec<StepJson>>>,
     pub stats: Option<Json<JobStats>>,
@@ -32,6 +32,28 @@ pub struct JobRow {
     pub nodes: Option<i64>,
     pub elapsed_ms: Option<f64>,
     pub cached: bool,
+    /// What a game in progress's job found beside its verdict (`played` jobs only).
+    pub played_answer: Option<Json<PlayedAnswer>>,
+}
+
+impl JobRow {
+    /// True once the job can no longer change.
+    pub fn is_final(&self) -> bool {
+        self.life.state.is_final()
+    }
+
+    /// The claim it is held under (as read).
+    pub fn claim(&self) -> Claim {
+        self.life.claim(&self.spec.id)
+    }
+}
+
+/// A job's life, whatever its kind: the columns of `jobs` that the queue, the leases
+/// and the lifecycle write (docs/nodes.md, "One queue"), read into every kind's row.
+#[derive(Clone, Debug, sqlx::FromRow, PartialEq)]
+pub struct JobLife {
+    pub seq: i64,
+    pub state: JobState,
     pub error: Option<String>,
     pub attempts: i64,
     pub cancel_requested: bool,
@@ -50,22 +72,20 @@ pub struct JobRow {
     pub turn: i64,
     /// Nodes searched so far, as its holder last wrote with its heartbeat.
     pub progress_nodes: i64,
-    /// What a game in progress's job found beside its verdict (`played` jobs only).
-    pub played_answer: Option<Json<PlayedAnswer>>,
 }
 
-impl JobRow {
-    /// True once the job can no longer change.
-    pub fn is_final(&self) -> bool {
-        self.state.is_final()
-    }
-
-    /// The claim it is held under (as read).
-    pub fn claim(&self) -> Claim {
+impl JobLife {
+    /// The claim job `id` is held under (as read).
+    pub fn claim(&self, id: &str) -> Claim {
         Claim {
-            id: self.spec.id.clone(),
+            id: id.to_string(),
             token: self.lease_token.clone(),
         }
+    }
+
+    /// Its place in the queue's order: class, turn, seq.
+    pub fn queue_key(&self) -> (i64, i64, i64) {
+        (self.queue_class, self.turn, self.seq)
     }
 }
 

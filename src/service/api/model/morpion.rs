@@ -125,14 +125,14 @@ pub struct MorpionJobView {
 
 impl From<MorpionJobRow> for MorpionJobView {
     fn from(r: MorpionJobRow) -> Self {
-        let progress = (r.state == JobState::Running).then_some(Progress {
-            nodes: r.progress_nodes as u64,
+        let progress = (r.life.state == JobState::Running).then_some(Progress {
+            nodes: r.life.progress_nodes as u64,
         });
         MorpionJobView {
             record_url: format!("/v1/jobs/{}/record", r.id),
             id: r.id,
             game: "morpion".into(),
-            state: r.state,
+            state: r.life.state,
             variant: r.variant.0.code().into(),
             from: r.from_move,
             record_length: r.record_length,
@@ -153,14 +153,14 @@ impl From<MorpionJobRow> for MorpionJobView {
             units: r.units,
             shared_units: r.split_units,
             units_done: None,
-            error: r.error,
-            attempts: r.attempts,
-            node_id: r.node_id,
+            error: r.life.error,
+            attempts: r.life.attempts,
+            node_id: r.life.node_id,
             created_by: r.created_by,
-            cancel_requested: r.cancel_requested,
-            created_at: r.created_at,
-            started_at: r.started_at,
-            finished_at: r.finished_at,
+            cancel_requested: r.life.cancel_requested,
+            created_at: r.life.created_at,
+            started_at: r.life.started_at,
+            finished_at: r.life.finished_at,
             progress,
             queue: None,
         }
