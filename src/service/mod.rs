@@ -34,10 +34,11 @@ use api::listener::ConnectionLimits;
 use api::state::AppState;
 use api::wait_slots::WaitSlots;
 use config::Config;
+use job::Game;
 use loops::batch_filler::BatchFiller;
 use loops::{deepen, maintenance};
 use resources::metrics::{Metrics, NodeLabels};
-use runner::{PoolSize, QueueRole, Runner};
+use runner::{Parts, PoolSize, QueueRole, Runner};
 use std::sync::Arc;
 use std::time::Duration;
 use store::{Lease, Reclaimed, Store};
@@ -98,8 +99,11 @@ impl Service {
             lease,
             heartbeat: Duration::from_millis(config.queue.heartbeat_ms),
         };
-        let proofs = Box::new(morpion::Proofs::default());
-        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role, proofs)?;
+        // Each kind of job: its one line of registration.
+        let parts = Parts::default()
+            .with(Game::Gaps, gaps::GapsSearches)
+            .with(Game::Morpion, morpion::Proofs::default());
+        let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role, parts)?;
         maintenance::start(&config, &runner, &store, &metrics);
         let batches = Arc::new(BatchFiller::new(
             runner.clone(),

@@ -10,7 +10,7 @@ use crate::service::api::model::{
     Rates, WinRateRow,
 };
 use crate::service::api::state::AppState;
-use crate::service::gaps::subject::JobVariant;
+use crate::service::job::subject::JobVariant;
 use crate::service::job::JobState;
 use crate::service::resources::metrics::StateLabels;
 use axum::extract::State;

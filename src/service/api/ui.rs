@@ -9,7 +9,7 @@
 use super::ApiQuery;
 use crate::service::api::error::{ApiError, ApiResult};
 use crate::service::api::model::DealSpec;
-use crate::service::gaps::subject::{JobPysol, JobVariant};
+use crate::service::job::subject::{JobPysol, JobVariant};
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};

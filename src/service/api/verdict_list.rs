@@ -12,7 +12,7 @@ use super::lines::{streamed, wants_csv};
 use crate::service::api::error::{ApiError, ApiResult};
 use crate::service::api::model::pysol_variant;
 use crate::service::api::state::AppState;
-use crate::service::gaps::subject::{JobPosition, JobVariant};
+use crate::service::job::subject::{JobPosition, JobVariant};
 use crate::service::store::{PysolRange, PysolVerdict};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::Response;

@@ -14,7 +14,7 @@ use crate::report::MoveJson;
 use crate::service::api::error::{ApiError, ApiResult};
 use crate::service::api::model::{pysol_variant, DealSpec};
 use crate::service::api::state::AppState;
-use crate::service::gaps::subject::{JobPosition, JobPysol, JobVariant};
+use crate::service::job::subject::{JobPosition, JobPysol, JobVariant};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};

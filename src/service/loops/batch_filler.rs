@@ -7,7 +7,7 @@
 //! never insert the same jobs; a stop between chunks loses nothing (the next start goes
 //! on from `materialized`). Each chunk wakes the lanes and the other nodes.
 
-use crate::service::gaps::subject::{JobPosition, JobPysol};
+use crate::service::job::subject::{JobPosition, JobPysol};
 use crate::service::job::Stored;
 use crate::service::resources::metrics::Metrics;
 use crate::service::runner::Runner;

@@ -9,7 +9,7 @@
 //!   for each unit of a shared proof); only what it runs and stores is its own. Its record, K, split and result are in the
 //!   store's `morpion_proofs`, reached through `store::MorpionJobRow`.
 //! - This room depends on the runner and the store; neither depends on it. Its front
-//!   door: [`Proofs`], plugged into the runner at start as its `MorpionPart`.
+//!   door: [`Proofs`], registered with the runner at start as Morpion's `KindPart`.
 
 mod proof;
 mod shared;

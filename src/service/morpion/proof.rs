@@ -17,8 +17,8 @@
 use super::shared::{conclude_leftovers, run_unit, split, Cache};
 use super::work::{finish, on_solver_thread};
 use crate::report::morpion_line;
-use crate::service::runner::{MorpionClaim, MorpionPart, Runner};
-use crate::service::store::{MorpionFinish, MorpionJobRow, MorpionResult};
+use crate::service::runner::{Claimed, KindPart, LaneKind, Runner};
+use crate::service::store::{AnyJob, MorpionFinish, MorpionJobRow, MorpionResult};
 use futures_util::future::BoxFuture;
 use gaps_engine::morpion::board::MorpionVariant;
 use gaps_engine::morpion::endgame::{prove, EndgameError, EndgameOptions, EndgameReport};
@@ -35,23 +35,26 @@ pub struct Proofs {
     frontiers: Cache,
 }
 
-impl MorpionPart for Proofs {
+impl KindPart for Proofs {
     fn run<'a>(
         &'a self,
         runner: &'a Runner,
-        job: MorpionClaim<'a>,
-        flag: &'a Arc<AtomicBool>,
-        progress: &'a Arc<AtomicU64>,
-        single_lane: bool,
+        claimed: Claimed<'a>,
     ) -> BoxFuture<'a, sqlx::Result<bool>> {
-        match job {
-            MorpionClaim::Proof(job) => {
-                Box::pin(run_claimed(runner, job, flag, progress, single_lane))
-            }
-            MorpionClaim::Unit(unit) => {
+        let (flag, progress) = (claimed.flag, claimed.progress);
+        let single_lane = claimed.lane == LaneKind::Single;
+        match claimed.job {
+            AnyJob::Morpion(job) => Box::pin(run_claimed(runner, job, flag, progress, single_lane)),
+            AnyJob::MorpionUnit(unit) => {
                 let cache = &self.frontiers;
                 Box::pin(run_unit(runner, cache, unit, flag, progress, single_lane))
             }
+            // The runner hands a part only its own kind's jobs (`Parts::of`).
+            AnyJob::Gaps(_) => Box::pin(async {
+                Err(sqlx::Error::Protocol(
+                    "a Morpion part was handed a Gaps job".into(),
+                ))
+            }),
         }
     }
 

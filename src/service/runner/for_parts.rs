@@ -1,18 +1,25 @@
-//! What the part of another room that a lane runs (a Morpion proof or unit: the
-//! runner's `MorpionPart`) uses of the runner: the store, the busy count, the solver
-//! priority and the periodic conclusion of parts; and what every kind of job shares at
-//! its end: one retry policy for storing how it ended, and one counter of ends.
+//! What the kinds' parts of a lane (`KindPart`: a Gaps search, a Morpion proof or unit)
+//! use of the runner: the store, the memory and threads they wait for, the busy count,
+//! the solver priority, giving way to single jobs, and the periodic conclusion of
+//! parts; and what every kind of job shares at its end: one retry policy for storing
+//! how it ended, and one counter of ends.
 //!
 //! Invariant: such work runs only on threads the lane took for it
 //! (`Runner::take_threads`), so the pool's bound covers it.
 
+use super::wait::wait_for;
 use super::Runner;
 use crate::service::config::SolverPriority;
 use crate::service::job::JobState;
+use crate::service::resources::memory::MemoryDraw;
 use crate::service::resources::metrics::{EndVerdict, JobKind};
 use crate::service::store::database_unavailable;
 use crate::service::store::Store;
+use gaps_engine::PauseGate;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::SemaphorePermit;
 
 impl Runner {
     /// The store the runner claims from.
@@ -20,9 +27,12 @@ impl Runner {
         &self.store
     }
 
-    /// Concludes the parts of jobs left unconcluded (see [`super::MorpionPart`]).
+    /// Ends what each kind left half done (see [`super::KindPart::conclude_leftovers`]).
     pub async fn conclude_leftovers(&self) -> sqlx::Result<()> {
-        self.morpion.conclude_leftovers(self).await
+        for part in self.parts.all() {
+            part.conclude_leftovers(self).await?;
+        }
+        Ok(())
     }
 
     /// Counts a search of any game that ended: `nodes` searched in `elapsed`
@@ -85,5 +95,40 @@ impl Runner {
     /// `gaps_jobs_finished_total`.
     pub(crate) fn count_finished(&self, game: JobKind, state: JobState, verdict: EndVerdict) {
         self.metrics.count_finished(game, state, verdict);
+    }
+
+    /// `mb` MiB of the node's search memory, waited for (nudging a deepening search
+    /// that may hold it); `None` once `flag` rose while it waited.
+    pub(crate) async fn wait_search_memory(
+        &self,
+        mb: usize,
+        flag: &AtomicBool,
+    ) -> Option<MemoryDraw<'_>> {
+        wait_for(&self.memory, mb, flag, &|| self.preempt_deepening())
+            .await
+            .map(|permit| MemoryDraw::new(permit, mb, &self.metrics))
+    }
+
+    /// The memory a single lane's solver holds while it runs (`give_way`), waited for
+    /// as [`Runner::wait_search_memory`].
+    pub(crate) async fn wait_single_lane_memory(
+        &self,
+        flag: &AtomicBool,
+    ) -> Option<SemaphorePermit<'_>> {
+        wait_for(&self.memory, self.single_lane_mb, flag, &|| {
+            self.preempt_deepening()
+        })
+        .await
+    }
+
+    /// Lets the batch job `id`, running on `threads` of the pool's threads, give way to
+    /// single jobs (`give_way`): the gate its search pauses at.
+    pub(crate) fn may_give_way(&self, id: &str, threads: usize) -> Arc<PauseGate> {
+        self.givers.add(id, threads)
+    }
+
+    /// The batch job `id` ended: it gives way no more.
+    pub(crate) fn no_longer_gives_way(&self, id: &str) {
+        self.givers.remove(id);
     }
 }

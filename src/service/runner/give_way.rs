@@ -19,7 +19,7 @@
 //!   memory budget holds with single lanes too; a single lane claims only when that
 //!   much is free.
 
-use super::spec::wait_for;
+use super::wait::wait_for;
 use super::{RunStatus, Runner};
 use gaps_engine::PauseGate;
 use std::collections::HashMap;
@@ -73,7 +73,7 @@ impl Givers {
 }
 
 /// The threads of a batch job that gave way; dropping it lets the batch job go on.
-pub(crate) struct Lent<'a> {
+pub struct Lent<'a> {
     runner: &'a Runner,
     id: String,
     gate: Arc<PauseGate>,
@@ -152,7 +152,7 @@ pub(super) async fn single_lane(runner: Arc<Runner>, solver: super::SolverThread
 }
 
 /// The threads a solve runs on (held until it ends).
-pub(crate) enum Threads<'a> {
+pub enum Threads<'a> {
     /// Permits of the pool (none when a cancel came while waiting for them).
     Own(Vec<SemaphorePermit<'a>>),
     /// Those of a batch job that gave way.

@@ -1,6 +1,7 @@
 //! The job runner: one async "lane" per solver thread claims the next queued job (single
-//! jobs first, clients in turn: `Store::claim_next`), answers it from a known verdict
-//! or solves it on its thread, and stores the outcome; one "single lane" per solver
+//! jobs first, clients in turn: `Store::claim_next`) and hands it to its kind's part
+//! (`parts`: `service::gaps` answers a Gaps job from a known verdict or solves it on
+//! the lane's thread; `service::morpion` proves); one "single lane" per solver
 //! thread runs single jobs on the threads of a batch job that gives way
 //! (`give_way`); plus cancellation, waiting for a job and graceful shutdown. Batches
 //! are filled by `service::batch_filler`.
@@ -23,23 +24,17 @@
 //!   one), and a job that asks for more threads takes only permits that are free when
 //!   it starts, so searches never run on more threads than the pool has.
 //! - Memory is bounded by the node's budget: the searches that run the exact search,
-//!   and the board search of a PySolFC game played on its own board (`plan`), hold
+//!   and the board search of a PySolFC game played on its own board (`gaps::plan`), hold
 //!   their memory (`memory::draw_mb`) from `memory` for the whole solve, waiting
 //!   for it if needed, so together they never exceed it; the threads' own tables are
 //!   outside it (`Config::search_memory_mb`).
 
-use super::store::{Announce, AnyJob, Claim, ClaimScope, Finish, JobRow, Lease, Store};
-use crate::report::{JobStats, StatsJson};
-use crate::request::rounds::RedealCount;
+use super::store::{Announce, AnyJob, Claim, ClaimScope, Lease, Store};
 use crate::service::config::SolverPriority;
-use crate::service::job::JobState;
 use crate::service::resources::memory::MemoryDraw;
-use crate::service::resources::metrics::{EndVerdict, JobKind, Metrics};
+use crate::service::resources::metrics::Metrics;
 use crate::service::resources::solver_pool::SolverThread;
-use gaps_engine::StopReason;
-use give_way::{Givers, Threads};
-use plan::{Plan, RunOf};
-use spec::wait_for;
+use give_way::Givers;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -47,15 +42,14 @@ use std::time::Duration;
 use tokio::sync::{oneshot, Notify, Semaphore, SemaphorePermit};
 use tokio::task::JoinHandle;
 
-mod earlier;
 mod for_parts;
 mod give_way;
 mod parts;
-mod plan;
-mod spec;
 mod status;
+mod wait;
 
-pub use parts::{MorpionClaim, MorpionPart};
+pub use give_way::Threads;
+pub use parts::{Claimed, KindPart, Parts};
 pub use status::RunStatus;
 
 /// How often a waiter reads a job that another node may be running.
@@ -71,7 +65,7 @@ struct Running {
 
 /// Which jobs a lane runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum LaneKind {
+pub enum LaneKind {
     /// Any job, single jobs first, on the pool's threads.
     Shared,
     /// Single jobs only, on the threads of a batch job that gives way (`give_way`).
@@ -104,8 +98,8 @@ pub struct Runner {
     givers: Givers,
     /// MiB a single lane's solver holds while it runs (`give_way`), drawn from `memory`.
     single_lane_mb: usize,
-    /// What a lane runs for a Morpion job.
-    morpion: Box<dyn MorpionPart>,
+    /// What a lane runs for a job of each kind.
+    parts: Parts,
 }
 
 /// How this node takes part in the queue.
@@ -133,14 +127,22 @@ pub struct PoolSize {
 }
 
 impl Runner {
-    /// Starts one lane per solver thread; `morpion` runs the Morpion jobs they claim.
+    /// Starts one lane per solver thread; `parts` run the jobs they claim, a part for
+    /// every kind of job (else an `InvalidInput` error).
     pub fn start(
         store: Store,
         metrics: Arc<Metrics>,
         pool: PoolSize,
         queue: QueueRole,
-        morpion: Box<dyn MorpionPart>,
+        parts: Parts,
     ) -> std::io::Result<(Arc<Runner>, Vec<JoinHandle<()>>)> {
+        let missing = parts.missing();
+        if !missing.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("no part runs the jobs of {missing:?}"),
+            ));
+        }
         let PoolSize {
             threads,
             table_mb,
@@ -165,7 +167,7 @@ impl Runner {
             priority,
             givers: Givers::default(),
             single_lane_mb: table_mb.saturating_mul(2),
-            morpion,
+            parts,
         });
         runner.metrics.solvers.set(threads as i64);
         runner
@@ -312,7 +314,7 @@ impl Runner {
 
     /// Claims and runs one job of any game (of `kind`'s scope); false when there was
     /// none. The life of the job is the same for every game; what its game runs is
-    /// [`Runner::run_claimed`] for a Gaps search, the [`MorpionPart`] for a proof.
+    /// its [`KindPart`].
     async fn run_next(&self, solver: &SolverThread, kind: LaneKind) -> sqlx::Result<bool> {
         if self.is_shutting_down() {
             return Ok(false);
@@ -343,18 +345,14 @@ impl Runner {
             flag.store(true, Ordering::SeqCst);
         }
         let heartbeat = self.spawn_heartbeat(&claim, &flag, &progress);
-        let single = kind == LaneKind::Single;
-        let result = match &job {
-            AnyJob::Gaps(row) => self.run_claimed(solver, row, &flag, progress, kind).await,
-            AnyJob::Morpion(row) => {
-                let job = MorpionClaim::Proof(row);
-                self.morpion.run(self, job, &flag, &progress, single).await
-            }
-            AnyJob::MorpionUnit(row) => {
-                let job = MorpionClaim::Unit(row);
-                self.morpion.run(self, job, &flag, &progress, single).await
-            }
+        let claimed = Claimed {
+            job: &job,
+            solver,
+            flag: &flag,
+            progress: &progress,
+            lane: kind,
         };
+        let result = self.parts.of(job.game()).run(self, claimed).await;
         heartbeat.abort();
         self.running.lock().expect("running map").remove(&id);
         match result {
@@ -378,146 +376,6 @@ impl Runner {
     pub(crate) fn announce_requeued(&self) {
         self.notify_new_work();
         self.store.announce(Announce::Work);
-    }
-
-    /// Runs a claimed job to its end; true if it ended here, false if it was queued
-    /// again at shutdown or its result was fenced.
-    async fn run_claimed(
-        &self,
-        solver: &SolverThread,
-        job: &JobRow,
-        flag: &Arc<AtomicBool>,
-        progress: Arc<AtomicU64>,
-        kind: LaneKind,
-    ) -> sqlx::Result<bool> {
-        if self.store.cancel_requested(&job.spec.id).await? {
-            flag.store(true, Ordering::SeqCst);
-        }
-        // Known verdicts are first-round ones of the job's start: a job with redeals is
-        // always searched, and a game in progress is answered from its own kind: the
-        // same question, or (not a review) an earlier answer after fewer of its steps
-        // that decides it (`earlier`).
-        if job.spec.played.is_some() {
-            if let Some(finish) = self.store.known_played(&job.spec).await? {
-                return self.finish(job, finish).await;
-            }
-            if !job.spec.review {
-                let earlier = self.store.played_candidates(&job.spec, false).await?;
-                if let Some(finish) = earlier::finish_from_earlier(&job.spec, &earlier) {
-                    return self.finish(job, finish).await;
-                }
-            }
-        }
-        let known = match job.spec.redeals {
-            RedealCount::NONE if job.spec.played.is_none() => {
-                self.store
-                    .known_verdict(job.spec.variant.0, &job.spec.position.0)
-                    .await?
-            }
-            _ => None,
-        };
-        if let Some(known) = known {
-            if known.answers(&job.spec) {
-                let finish = known.as_cached_finish();
-                return self.finish(job, finish).await;
-            }
-        }
-        let Some(plan) = Plan::of(&job.spec) else {
-            let error = "the job has neither an engine position nor a board".to_string();
-            return self.finish(job, Finish::Failed { error }).await;
-        };
-        let spec = &job.spec;
-        let memory_mb = plan.memory_mb(spec, self.search_memory_mb);
-        let waited = std::time::Instant::now();
-        let id = &job.spec.id;
-        if memory_mb.is_some() {
-            self.set_status(id, RunStatus::WaitingMemory);
-        }
-        let memory = match memory_mb {
-            Some(mb) => wait_for(&self.memory, mb, flag, &|| self.preempt_deepening())
-                .await
-                .map(|permit| MemoryDraw::new(permit, mb, &self.metrics)),
-            None => None,
-        };
-        // A single lane's solver is made for the job: its table is drawn like a search's
-        // memory (`give_way`).
-        let lane_memory = match kind {
-            LaneKind::Single => {
-                wait_for(&self.memory, self.single_lane_mb, flag, &|| {
-                    self.preempt_deepening()
-                })
-                .await
-            }
-            LaneKind::Shared => None,
-        };
-        let memory_wait = waited.elapsed();
-        self.set_status(id, RunStatus::WaitingThreads);
-        let (cores, threads, busy) = self
-            .take_threads(kind == LaneKind::Single, plan.threads_asked(spec), flag)
-            .await;
-        self.set_status(id, RunStatus::Searching);
-        // A batch job on the pool's threads can give way to single jobs.
-        let pause = match (&cores, &job.spec.batch_id) {
-            (Threads::Own(_), Some(_)) => Some(self.givers.add(id, threads)),
-            _ => None,
-        };
-        let run = RunOf {
-            threads,
-            memory_mb,
-            flag,
-            progress,
-            pause: pause.clone(),
-        };
-        self.count_busy(busy, true);
-        let result = plan.search(solver, spec, run).await;
-        self.count_busy(busy, false);
-        if pause.is_some() {
-            self.givers.remove(id);
-        }
-        let paused_ms = pause.map_or(0.0, |gate| gate.paused_for().as_secs_f64() * 1e3);
-        drop((memory, lane_memory, cores));
-        let finish = match result {
-            Err(error) => Finish::Failed { error },
-            Ok(searched) => {
-                let stats = StatsJson {
-                    memory_mb: memory_mb.unwrap_or(0) as u64,
-                    memory_wait_ms: if memory_mb.is_some() {
-                        memory_wait.as_secs_f64() * 1e3
-                    } else {
-                        0.0
-                    },
-                    gave_way_ms: paused_ms,
-                    ..searched.stats
-                };
-                self.count_search(stats.nodes, searched.elapsed);
-                if searched.stopped == Some(StopReason::Cancelled) {
-                    if !self.store.cancel_requested(&job.spec.id).await? && self.is_shutting_down()
-                    {
-                        if self.store.requeue(&job.claim()).await? {
-                            self.announce_requeued();
-                        }
-                        tracing::info!(job = %job.spec.id, "interrupted by shutdown; re-queued");
-                        return Ok(false);
-                    }
-                    Finish::Cancelled {
-                        stats: Some(JobStats::Searched(stats)),
-                    }
-                } else {
-                    Finish::Verdict {
-                        verdict: searched.verdict,
-                        solution: searched.solution,
-                        nodes: stats.nodes as i64,
-                        elapsed_ms: stats.elapsed_ms,
-                        stats: JobStats::Searched(stats),
-                        stopped: searched.stopped,
-                        used_algorithm: searched.algorithm,
-                        cached: false,
-                        played: searched.played.map(Box::new),
-                    }
-                }
-            }
-        };
-        self.finish(job, finish).await
     }
 
     /// Renews the lease of the job held under `claim` every heartbeat while it runs,
@@ -562,33 +420,6 @@ impl Runner {
         (0..wanted)
             .map_while(|_| self.cores.try_acquire().ok())
             .collect()
-    }
-
-    /// Stores how `job` ended; true if it did, false if the write was fenced (the lease
-    /// was taken back: the job's current holder decides).
-    async fn finish(&self, job: &JobRow, finish: Finish) -> sqlx::Result<bool> {
-        let (state, verdict) = match &finish {
-            Finish::Verdict { verdict, .. } => (JobState::Done, EndVerdict::from(*verdict)),
-            Finish::Cancelled { .. } => (JobState::Cancelled, EndVerdict::None),
-            Finish::Failed { error } => {
-                tracing::error!(job = %job.spec.id, %error, "job failed");
-                (JobState::Failed, EndVerdict::None)
-            }
-        };
-        if !self
-            .finish_retrying(&job.spec.id, || self.store.finish(job, &finish))
-            .await?
-        {
-            return Ok(false);
-        }
-        self.count_finished(JobKind::Gaps, state, verdict);
-        tracing::debug!(
-            job = %job.spec.id,
-            state = state.name(),
-            verdict = verdict.name(),
-            "job finished"
-        );
-        Ok(true)
     }
 }
 

@@ -1,44 +1,86 @@
-//! The parts of other rooms that the lanes run: what a claimed job of a game other
-//! than Gaps runs (the Morpion room's proofs and units), plugged in when the runner
-//! starts, so that the runner, which owns the life of every job, depends on no game's
+//! The kinds of job a lane runs: each kind's room (`service::gaps`, `service::morpion`)
+//! implements [`KindPart`] and is registered once when the node starts
+//! ([`Parts::with`]), so that the runner, which owns the life of every job (claim,
+//! heartbeat, cancel flag, requeue on error, waking of waiters), depends on no kind's
 //! room.
 //!
-//! Invariant: a part runs only the job it is given, on the threads it takes through
-//! `Runner::take_threads`, and stores its end under `Runner::finish_retrying`; the
-//! claim, heartbeat, cancel flag, requeue on error and the waking of waiters stay the
-//! lane's.
+//! Invariants: a part runs only the job it is given, on the threads it is given or
+//! takes through `Runner::take_threads`, and stores its end under
+//! `Runner::finish_retrying`; a runner starts only with a part for every [`Game`], so
+//! every claimed job has one.
 
-use super::Runner;
-use crate::service::store::{MorpionJobRow, MorpionUnitRow};
+use super::{LaneKind, Runner};
+use crate::service::job::Game;
+use crate::service::resources::solver_pool::SolverThread;
+use crate::service::store::AnyJob;
 use futures_util::future::BoxFuture;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 
-/// A claimed Morpion job: a proof, or a unit of a shared proof.
-#[derive(Clone, Copy, Debug)]
-pub enum MorpionClaim<'a> {
-    Proof(&'a MorpionJobRow),
-    Unit(&'a MorpionUnitRow),
+/// A claimed job as a lane hands it to its kind's part.
+#[derive(Clone, Copy)]
+pub struct Claimed<'a> {
+    /// The job, read as its kind's row.
+    pub job: &'a AnyJob,
+    /// The lane's solver thread.
+    pub solver: &'a SolverThread,
+    /// The job's cancel flag (raised by a cancel, a lost lease or a shutdown).
+    pub flag: &'a Arc<AtomicBool>,
+    /// The nodes it searched so far, written by its heartbeat.
+    pub progress: &'a Arc<AtomicU64>,
+    /// The lane it runs on.
+    pub lane: LaneKind,
 }
 
-/// What a lane runs for a claimed Morpion job: the Morpion room plugs it in when the
-/// runner starts (`service::morpion`), so the runner, which owns the life of every
-/// job, does not depend on that room.
-pub trait MorpionPart: Send + Sync + 'static {
-    /// Runs the claimed `job` (on a single lane when `single_lane`) with `flag` its
-    /// cancel flag and `progress` its node count; true if it ended here, false if it
-    /// went back to the queue, its result was fenced, or it was handed to its parts.
+/// What a lane runs for a claimed job of one kind.
+pub trait KindPart: Send + Sync + 'static {
+    /// Runs `claimed` to its end; true if it ended here, false if it went back to the
+    /// queue, its result was fenced, or it was handed to its parts.
     fn run<'a>(
         &'a self,
         runner: &'a Runner,
-        job: MorpionClaim<'a>,
-        flag: &'a Arc<AtomicBool>,
-        progress: &'a Arc<AtomicU64>,
-        single_lane: bool,
+        claimed: Claimed<'a>,
     ) -> BoxFuture<'a, sqlx::Result<bool>>;
 
-    /// Concludes the shared proofs whose units all ended but that no node concluded
-    /// (the one that stored the last unit stopped first, or a unit failed); called
-    /// periodically (`maintenance`).
-    fn conclude_leftovers<'a>(&'a self, runner: &'a Runner) -> BoxFuture<'a, sqlx::Result<()>>;
+    /// Ends what this kind left half done when a node stopped (a shared Morpion
+    /// proof whose units all ended but that no node concluded); called periodically
+    /// (`maintenance`). Nothing by default.
+    fn conclude_leftovers<'a>(&'a self, _runner: &'a Runner) -> BoxFuture<'a, sqlx::Result<()>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// The part of each kind of job, registered when the node starts.
+#[derive(Default)]
+pub struct Parts(Vec<(Game, Box<dyn KindPart>)>);
+
+impl Parts {
+    /// These parts and `part` for the jobs of `game` (its one line of registration).
+    pub fn with(mut self, game: Game, part: impl KindPart) -> Parts {
+        self.0.retain(|(g, _)| *g != game);
+        self.0.push((game, Box::new(part)));
+        self
+    }
+
+    /// The kinds without a part, if any (a runner refuses to start with one).
+    pub fn missing(&self) -> Vec<Game> {
+        Game::ALL
+            .into_iter()
+            .filter(|game| !self.0.iter().any(|(g, _)| g == game))
+            .collect()
+    }
+
+    /// The part of `game`'s jobs (every kind has one: [`Parts::missing`]).
+    pub(super) fn of(&self, game: Game) -> &dyn KindPart {
+        self.0
+            .iter()
+            .find(|(g, _)| *g == game)
+            .map(|(_, part)| part.as_ref())
+            .expect("the runner starts with a part for every game")
+    }
+
+    /// Every registered part.
+    pub(super) fn all(&self) -> impl Iterator<Item = &dyn KindPart> {
+        self.0.iter().map(|(_, part)| part.as_ref())
+    }
 }

@@ -53,7 +53,7 @@ impl Runner {
             .map(|job| RunStatus::from_u8(job.status.load(Ordering::Relaxed)))
     }
 
-    pub(super) fn set_status(&self, id: &str, status: RunStatus) {
+    pub(crate) fn set_status(&self, id: &str, status: RunStatus) {
         if let Some(job) = self.running.lock().expect("running map").get(id) {
             job.status.store(status as u8, Ordering::Relaxed);
         }

@@ -1,44 +1,8 @@
-//! The runner's unit tests: stored jobs become the engine's options; waits for
-//! permits end with them or with the flag.
+//! The runner's unit tests: waits for permits end with them or with the flag.
 
+use super::wait::wait_for;
 use super::*;
-use crate::service::job::Stored;
-use crate::service::store::test_support::new_job;
-use crate::service::store::NewJob;
-use gaps_engine::{Algorithm, SolveOptions, Variant};
 use std::sync::atomic::AtomicUsize;
-
-#[test]
-fn a_stored_job_becomes_the_engine_options_it_asked_for() {
-    let spec = NewJob {
-        variant: Stored(crate::service::gaps::subject::JobVariant::Engine(
-            Variant::Common,
-        )),
-        algorithm: Stored(Algorithm::Exact),
-        limit_nodes: Some(5_000),
-        limit_time_ms: 2_500,
-        table_mb: Some(3),
-        search_seed: 42,
-        limit_probes: Some(77),
-        ..new_job("a", 1)
-    };
-    let options = spec::solve_options(&spec, Variant::Common, 2);
-    assert_eq!(options.variant, Variant::Common);
-    assert_eq!(options.algorithm, Algorithm::Exact);
-    assert_eq!(options.max_nodes, Some(5_000));
-    assert_eq!(options.time_limit, Some(Duration::from_millis(2_500)));
-    assert_eq!(options.memory_limit, Some(3 << 20));
-    assert_eq!(options.seed, 42);
-    assert_eq!(options.probes, Some(77));
-    assert_eq!(options.threads, 2);
-    // What a request leaves out stays the engine's default.
-    let plain = spec::solve_options(&new_job("b", 1), Variant::Basic, 1);
-    assert_eq!(
-        (plain.max_nodes, plain.memory_limit, plain.probes),
-        (None, None, None)
-    );
-    assert_eq!(plain.dfs, SolveOptions::default().dfs);
-}
 
 #[tokio::test]
 async fn a_wait_for_permits_ends_with_them_or_with_the_flag_and_nudges_meanwhile() {

@@ -12,7 +12,7 @@ use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
 use crate::request::rounds::RedealCount;
-use crate::service::gaps::subject::JobVariant;
+use crate::service::job::subject::JobVariant;
 use crate::service::job::{GameNumberKey, JobState, Stored};
 use gaps_engine::Algorithm;
 
@@ -392,7 +392,7 @@ mod tests {
     fn batch(id: &str, count: i64) -> NewBatch {
         NewBatch {
             id: id.into(),
-            variant: Stored(crate::service::gaps::subject::JobVariant::Engine(
+            variant: Stored(crate::service::job::subject::JobVariant::Engine(
                 Variant::Basic,
             )),
             algorithm: Stored(Algorithm::Auto),

@@ -121,7 +121,7 @@ impl Store {
 mod tests {
     use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use super::*;
-    use crate::service::gaps::subject::JobVariant;
+    use crate::service::job::subject::JobVariant;
 
     #[tokio::test]
     async fn deepening_replaces_only_the_unknown_it_started_from() {

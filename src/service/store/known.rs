@@ -8,7 +8,7 @@ use super::rows::{JobRow, NewJob};
 use super::{on_pool, Finish, Store};
 use crate::played::PlayedAnswer;
 use crate::report::{moves_as_steps, JobStats, MoveJson, StepJson};
-use crate::service::gaps::subject::{JobAlgorithm, JobPosition, JobVariant};
+use crate::service::job::subject::{JobAlgorithm, JobPosition, JobVariant};
 use crate::service::job::Stored;
 use gaps_engine::{Algorithm, Verdict};
 use sqlx::types::Json;

@@ -14,7 +14,7 @@
 //!   while the client reads and needs constant memory.
 
 use super::{on_pool, Store};
-use crate::service::gaps::subject::{JobAlgorithm, JobVariant};
+use crate::service::job::subject::{JobAlgorithm, JobVariant};
 use crate::service::job::{GameNumberKey, Stored};
 use gaps_engine::Verdict;
 
@@ -282,7 +282,7 @@ mod pysol_tests {
             assert_eq!(
                 (row.variant, row.number.0),
                 (
-                    Stored(crate::service::gaps::subject::JobVariant::Engine(
+                    Stored(crate::service::job::subject::JobVariant::Engine(
                         Variant::Basic
                     )),
                     9

@@ -10,7 +10,7 @@
 use crate::played::PlayedAnswer;
 use crate::report::{JobStats, StepJson};
 use crate::request::rounds::RedealCount;
-use crate::service::gaps::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
+use crate::service::job::subject::{JobAlgorithm, JobPosition, JobPysol, JobVariant};
 use crate::service::job::{Game, JobState, Stored};
 use gaps_engine::{
     Algorithm, BoardDeal, DealSource, Layout, Position, StopReason, Variant, Verdict,

@@ -16,7 +16,7 @@
 //!   for the true median `x`.
 
 use super::{in_transaction, on_pool, Store};
-use crate::service::gaps::subject::{JobAlgorithm, JobVariant};
+use crate::service::job::subject::{JobAlgorithm, JobVariant};
 use crate::service::job::Stored;
 use futures_util::TryStreamExt;
 use gaps_engine::Verdict;

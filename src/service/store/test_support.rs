@@ -7,7 +7,7 @@ use super::testing::{temp_pg_database, TempPgDatabase};
 use super::{Finish, NewJob, PysolRange, Store};
 use crate::report::{JobStats, StatsJson};
 use crate::request::rounds::RedealCount;
-use crate::service::gaps::subject::{JobPosition, JobVariant};
+use crate::service::job::subject::{JobPosition, JobVariant};
 use crate::service::job::Stored;
 use gaps_engine::{deal, Algorithm, Layout, Variant, Verdict};
 
@@ -77,7 +77,7 @@ pub fn searched(verdict: Verdict, nodes: i64, elapsed_ms: f64) -> Finish {
         solution: None,
         stats: JobStats::Searched(StatsJson::default()),
         stopped: None,
-        used_algorithm: crate::service::gaps::subject::JobAlgorithm::Engine(Algorithm::Dfs),
+        used_algorithm: crate::service::job::subject::JobAlgorithm::Engine(Algorithm::Dfs),
         nodes,
         elapsed_ms,
         cached: false,

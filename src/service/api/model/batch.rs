@@ -13,7 +13,7 @@ use super::validate::{layout, pysol_variant, redeals_of, validate_common, BoardA
 use super::{BatchRequest, JobRequest, Limits, PysolBatchSpec};
 use crate::service::api::error::ApiError;
 use crate::service::config::Config;
-use crate::service::gaps::subject::JobVariant;
+use crate::service::job::subject::JobVariant;
 use crate::service::job::{GameNumberKey, Stored};
 use crate::service::store::{NewBatch, NewJob};
 use gaps_engine::{check_game_number, DealSource, PysolDeal, PysolGame, Variant};

@@ -7,7 +7,7 @@
 
 use super::whole;
 use crate::report::{steps_on_board, StepJson};
-use crate::service::gaps::subject::JobPysol;
+use crate::service::job::subject::JobPysol;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

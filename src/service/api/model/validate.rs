@@ -15,7 +15,7 @@ use crate::request::rounds;
 use crate::request::rounds::RedealCount;
 use crate::service::api::error::ApiError;
 use crate::service::config::Config;
-use crate::service::gaps::subject::{JobPosition, JobPysol, JobVariant};
+use crate::service::job::subject::{JobPosition, JobPysol, JobVariant};
 use crate::service::job::Stored;
 use crate::service::store::NewJob;
 use gaps_engine::DealSource;

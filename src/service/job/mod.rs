@@ -13,6 +13,8 @@
 //!   the engine does not know is a decode error, never a silent default), and at the
 //!   HTTP boundary, in the JSON views of `model`.
 
+pub mod subject;
+
 use crate::request::rounds::RedealCount;
 use gaps_engine::MAX_REDEALS;
 use serde::{Deserialize, Serialize};

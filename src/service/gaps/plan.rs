@@ -1,7 +1,7 @@
 //! What a lane searches for a claimed Gaps job ([`Plan`]): the engine's search of its
 //! position, or the board search of a PySolFC game played on its own board; and the
 //! search itself, once the job holds its memory and threads, ending as one
-//! [`Searched`] that `run_claimed` stores the same way for both.
+//! [`Searched`] that `run` stores the same way for both.
 //!
 //! Invariants: a plan is built from the stored job alone (its values typed when the
 //! request came in), so the same job always draws the same memory and threads; every
@@ -12,7 +12,7 @@ use crate::played::{GameInProgress, PlayedAnswer};
 use crate::report::{
     board_steps_json, redeals_shown, solution_steps, RoundsJson, StatsJson, StepJson,
 };
-use crate::service::gaps::subject::JobAlgorithm;
+use crate::service::job::subject::JobAlgorithm;
 use crate::service::resources::memory::draw_mb;
 use crate::service::resources::solver_pool::{
     BoardWork, PlayedWork, SolveWork, SolverThread, Steering,
