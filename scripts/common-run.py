@@ -103,6 +103,9 @@ class Node:
             GAPS_SOLVER__MEMORY_MB=str(self.args.memory_mb),
             GAPS_DEEPEN__ENABLED="false",
             GAPS_QUEUE__MAX_ATTEMPTS="50",
+            # The largest time limit a job of the run asks (the second pass's is above
+            # the service's default cap of 1 h).
+            GAPS_LIMITS__MAX_TIME_MS=str(max(self.args.time_ms, self.args.second_pass_ms)),
             GAPS_LOG__FILTER="warn",
         )
         if self.args.spill_dir:
@@ -581,55 +584,59 @@ def run(nodes):
 
     done = False
     in_second_pass = False
-    while not stop_requested:
-        time.sleep(10)
-        for node in nodes:
-            if not node.alive():
-                log(f"node {node.name} is down: started again")
-                node.start()
-                if node.index == 0:
-                    wait_healthy(port)
-        # A node killed or stopped (the nodes in turn), started again 10 s later. Not
-        # in the second pass (unless asked): a search is not resumable, so a fault
-        # there starts a search of hours again from its start.
-        faults_on = not in_second_pass or args.faults_in_second_pass
-        for key, minutes, what, sig in (("kill", args.kill_every_min, "kill -9", signal.SIGKILL),
-                                        ("stop", args.stop_every_min, "SIGTERM", signal.SIGTERM)):
-            if every(key, minutes if faults_on else 0):
-                node = nodes[turn % len(nodes)]
-                turn += 1
-                fault(args, what, node.name)
-                node.signal(sig)
-                time.sleep(10)
-                node.start()
-        if every("pg", args.pg_restart_every_min if faults_on else 0):
-            fault(args, "postgres restart")
-            subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", "15", "main", "restart"],
-                           check=False)
-        try:
-            status, view = request_json(port, "GET", f"/v1/batches/{batch}", timeout=30)
-        except OSError:
-            continue
-        if status != 200:
-            continue
-        if every("save", args.save_min):
-            rows = save(args, batch)
-            ledger(rows)
-            log(f"saved {len(rows)} rows; batch: {json.dumps(view.get('counts', view))[:300]}")
-        if view.get("state") == "done" or view.get("done") == count:
-            if not args.second_pass_ms:
-                done = True
+    # Whatever ends the loop (a stop, the end, or an error such as a refused second-pass
+    # job), the data file and this run's ledger line are written.
+    try:
+        while not stop_requested:
+            time.sleep(10)
+            for node in nodes:
+                if not node.alive():
+                    log(f"node {node.name} is down: started again")
+                    node.start()
+                    if node.index == 0:
+                        wait_healthy(port)
+            # A node killed or stopped (the nodes in turn), started again 10 s later. Not
+            # in the second pass (unless asked): a search is not resumable, so a fault
+            # there starts a search of hours again from its start.
+            faults_on = not in_second_pass or args.faults_in_second_pass
+            for key, minutes, what, sig in (("kill", args.kill_every_min, "kill -9", signal.SIGKILL),
+                                            ("stop", args.stop_every_min, "SIGTERM", signal.SIGTERM)):
+                if every(key, minutes if faults_on else 0):
+                    node = nodes[turn % len(nodes)]
+                    turn += 1
+                    fault(args, what, node.name)
+                    node.signal(sig)
+                    time.sleep(10)
+                    node.start()
+            if every("pg", args.pg_restart_every_min if faults_on else 0):
+                fault(args, "postgres restart")
+                subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", "15", "main", "restart"],
+                               check=False)
+            try:
+                status, view = request_json(port, "GET", f"/v1/batches/{batch}", timeout=30)
+            except OSError:
+                continue
+            if status != 200:
+                continue
+            if every("save", args.save_min):
+                rows = save(args, batch)
+                ledger(rows)
+                log(f"saved {len(rows)} rows; batch: {json.dumps(view.get('counts', view))[:300]}")
+            if view.get("state") == "done" or view.get("done") == count:
+                if not args.second_pass_ms:
+                    done = True
+                    break
+                rows = save(args, batch)
+                in_second_pass = True
+                if second_pass(args, port, rows) == 0:
+                    done = True
+                    break
+            if args.hours and time.time() - started > args.hours * 3600:
                 break
-            rows = save(args, batch)
-            in_second_pass = True
-            if second_pass(args, port, rows) == 0:
-                done = True
-                break
-        if args.hours and time.time() - started > args.hours * 3600:
-            break
-    rows = save(args, batch)
-    ledger(rows)
-    log(f"saved {len(rows)} rows")
+    finally:
+        rows = save(args, batch)
+        ledger(rows)
+        log(f"saved {len(rows)} rows")
     ok = True
     if done:
         ok = check_win_rates(port, rows)
