@@ -575,6 +575,28 @@ pub fn board_algorithm(algorithm: gaps_engine::Algorithm) -> &'static str {
     }
 }
 
+/// A PySolFC game number in an answer: a JSON integer up to 2^64-1, as every number
+/// before PySolFC's largest was, and above it the string of its digits (an integer
+/// there would reach most JSON readers as a float, its last digits lost), as a request
+/// must give it.
+pub fn serialize_game_number<S: serde::Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+    match u64::try_from(*n) {
+        Ok(n) => s.serialize_u64(n),
+        Err(_) => s.serialize_str(&n.to_string()),
+    }
+}
+
+/// [`serialize_game_number`] of a number that may be absent (`null`).
+pub fn serialize_game_number_opt<S: serde::Serializer>(
+    n: &Option<u128>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(n) => serialize_game_number(n, s),
+        None => s.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

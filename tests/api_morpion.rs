@@ -371,8 +371,8 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
         .await
         .unwrap()
         .iter()
-        .filter(|r| r.state != JobState::Done)
-        .map(|r| format!("{}:{}:{:?}", r.unit, r.state, r.node_id))
+        .filter(|r| r.life.state != JobState::Done)
+        .map(|r| format!("{}:{}:{:?}", r.unit, r.life.state, r.life.node_id))
         .collect();
     assert_eq!(
         end["state"], "done",
@@ -387,10 +387,10 @@ async fn a_shared_proof_is_worked_by_every_node_and_survives_a_node_that_died() 
     assert_eq!(end["units_done"].as_i64(), Some(units));
     let rows = store.units_of(&id).await.unwrap();
     let lost_row = rows.iter().find(|r| r.unit == lost.unit).unwrap();
-    assert_ne!(lost_row.node_id.as_deref(), Some("dead"));
-    assert!(lost_row.attempts >= 2);
+    assert_ne!(lost_row.life.node_id.as_deref(), Some("dead"));
+    assert!(lost_row.life.attempts >= 2);
     let workers: std::collections::HashSet<_> =
-        rows.iter().filter_map(|r| r.node_id.clone()).collect();
+        rows.iter().filter_map(|r| r.life.node_id.clone()).collect();
     assert!(
         workers.contains("node-b") && workers.contains("node-c"),
         "{workers:?}"

@@ -107,3 +107,68 @@ fn winrate_resumes_from_its_out_file() {
         .code(2)
         .stderr(predicate::str::contains("line 2"));
 }
+
+/// One bound for a PySolFC game number on the command line as over HTTP (1 to 10^20):
+/// `winrate --seed` and `winnable --from` reach the last games, refuse the number after
+/// it with the bound in words, and our own deals stop at 2^64-1.
+#[test]
+fn game_numbers_run_to_ten_to_the_twentieth_on_the_command_line() {
+    use crate::cli::gaps_json;
+    let last = "100000000000000000000";
+    let (code, json, err) = gaps_json(&[
+        "winrate",
+        "--pysol",
+        "montana",
+        "--redeals",
+        "0",
+        "--seed",
+        "99999999999999999999",
+        "--deals",
+        "2",
+        "--time-ms",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // Above 2^64-1 the number is written as its digits, as the service writes it.
+    assert_eq!(json["seed"], "99999999999999999999", "{json}");
+    assert_eq!(json["deals"], 2, "{json}");
+    for args in [
+        &[
+            "winrate", "--pysol", "montana", "--seed", last, "--deals", "2",
+        ][..],
+        &[
+            "winnable", "--pysol", "montana", "--from", last, "--count", "2",
+        ][..],
+    ] {
+        let (code, _, err) = gaps_json(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("1 to 10^20"), "{args:?}: {err}");
+    }
+    let (code, _, err) = gaps_json(&[
+        "winnable",
+        "--pysol",
+        "montana",
+        "--from",
+        "100000000000000000001",
+        "--count",
+        "1",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("1 to 10^20"), "{err}");
+    let (code, _, err) = gaps_json(&[
+        "winrate",
+        "--variant",
+        "common",
+        "--suits",
+        "3",
+        "--ranks",
+        "5",
+        "--seed",
+        "18446744073709551615",
+        "--deals",
+        "2",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("0 to 2^64-1"), "{err}");
+}

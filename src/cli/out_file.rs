@@ -93,9 +93,9 @@ pub(super) struct OutFile {
     /// Their totals.
     pub tally: Tally,
     /// The deals it holds.
-    pub done: HashSet<u64>,
+    pub done: HashSet<u128>,
     /// Those it holds as won.
-    pub won: BTreeSet<u64>,
+    pub won: BTreeSet<u128>,
 }
 
 /// The rounds part of a report, as a tally counts it.
@@ -111,7 +111,7 @@ pub(super) fn rounds_seen(report: &SolveReport) -> RoundsSeen {
 
 /// An `--out` file's line for deal `number` (with the rounds columns in a run over
 /// rounds).
-pub(super) fn out_line(number: u64, report: &SolveReport, over_rounds: bool) -> String {
+pub(super) fn out_line(number: u128, report: &SolveReport, over_rounds: bool) -> String {
     let mut line = format!(
         "{number},{},{},{:.3},{},{}",
         report.verdict.name(),
@@ -131,7 +131,7 @@ pub(super) fn out_line(number: u64, report: &SolveReport, over_rounds: bool) -> 
 pub(super) fn read_out(
     path: &Path,
     header: &str,
-    first: u64,
+    first: u128,
     count: u64,
 ) -> anyhow::Result<OutFile> {
     let mut held = OutFile::default();
@@ -167,7 +167,7 @@ pub(super) fn read_out(
             _ if header == ROUNDS_HEADER => return Err(bad()),
             _ => None,
         };
-        let deal: u64 = deal.parse().map_err(|_| bad())?;
+        let deal: u128 = deal.parse().map_err(|_| bad())?;
         let verdict: Verdict = verdict.parse().map_err(|_| bad())?;
         let stats = SearchStats {
             nodes: nodes.parse().map_err(|_| bad())?,
@@ -175,7 +175,7 @@ pub(super) fn read_out(
                 .map_err(|_| bad())?,
             ..SearchStats::default()
         };
-        if (first..first + count).contains(&deal) && held.done.insert(deal) {
+        if (first..first + u128::from(count)).contains(&deal) && held.done.insert(deal) {
             held.tally.add(verdict, &stats, rounds);
             if verdict == Verdict::Solvable {
                 held.won.insert(deal);

@@ -14,7 +14,7 @@ use super::out_file::{open_out, out_line, read_out, OutFile, OUT_HEADER, ROUNDS_
 use super::winrate::{run_options, solve_deals, DealFamily};
 use super::{input_error, SearchArgs};
 use clap::{Args, ValueEnum};
-use gaps_engine::{pysol_board, PysolGame, SolveReport, Verdict, PYSOL_MT_FROM};
+use gaps_engine::{parse_game_number_digits, PysolGame, SolveReport, Verdict, PYSOL_MT_FROM};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,8 +30,9 @@ pub struct WinnableCmd {
     /// The first game number (default 32000: PySolFC deals a number below it with
     /// another generator than the one of the numbers it draws for a new game, so an
     /// "always solvable" list starts there, as PySolFC's Klondike list does).
-    #[arg(long, default_value_t = PYSOL_MT_FROM as u64)]
-    from: u64,
+    /// Up to 10^20, PySolFC's largest.
+    #[arg(long, default_value_t = PYSOL_MT_FROM, value_parser = parse_game_number_flag)]
+    from: u128,
     /// How many game numbers to solve.
     #[arg(long)]
     count: u64,
@@ -51,6 +52,11 @@ pub struct WinnableCmd {
     out: Option<PathBuf>,
 }
 
+/// `--from`: a PySolFC game number, as `gaps solve --pysol GAME:N` reads one.
+fn parse_game_number_flag(text: &str) -> Result<u128, String> {
+    parse_game_number_digits(text).map_err(|e| e.to_string())
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     Pysolfc,
@@ -62,15 +68,8 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
     if cmd.count == 0 {
         return Err(input_error("--count must be at least 1"));
     }
-    let last = cmd
-        .from
-        .checked_add(cmd.count - 1)
-        .ok_or_else(|| input_error("--from + --count overflows the game numbers"))?;
-    for number in [cmd.from, last] {
-        pysol_board(game, u128::from(number))
-            .map_err(|e| input_error(format!("--from/--count: {e}")))?;
-    }
     let family = DealFamily::Pysol(game);
+    let last = family.check(cmd.from, cmd.count, "--from/--count")?;
     let (options, threads, redeals) = if game.is_board_played() {
         board::board_run(&cmd.search, cmd.threads, game, cmd.redeals)?
     } else {
@@ -87,7 +86,7 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
         Some(path) => read_out(path, header, cmd.from, cmd.count)?,
         None => OutFile::default(),
     };
-    let numbers: Vec<u64> = (cmd.from..=last)
+    let numbers: Vec<u128> = (cmd.from..=last)
         .filter(|n| !held.done.contains(n))
         .collect();
     let out = cmd
@@ -96,7 +95,7 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
         .map(|path| open_out(path, header))
         .transpose()?;
     let won = Mutex::new(held.won);
-    let on_game = |number: u64, report: &SolveReport| {
+    let on_game = |number: u128, report: &SolveReport| {
         if report.verdict == Verdict::Solvable {
             won.lock().expect("lock").insert(number);
         }
@@ -149,8 +148,8 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
 
 /// The numbers a list covers and how it was made.
 struct Range {
-    from: u64,
-    last: u64,
+    from: u128,
+    last: u128,
     /// The search's limits as options (` --time-ms 5000`), empty when none.
     limits: String,
     /// Numbers the limits left undecided (not listed, possibly winnable).
@@ -160,7 +159,7 @@ struct Range {
 /// The list as a Python module in the form of PySolFC's Klondike seeds: a header, the
 /// ranges covered (and how many numbers the limits left undecided), and
 /// `SOLVABLE_SEEDS`, eight numbers a line.
-fn pysolfc_module(game: PysolGame, redeals: u8, won: &BTreeSet<u64>, range: &Range) -> String {
+fn pysolfc_module(game: PysolGame, redeals: u8, won: &BTreeSet<u128>, range: &Range) -> String {
     let Range {
         from,
         last,
@@ -182,7 +181,7 @@ fn pysolfc_module(game: PysolGame, redeals: u8, won: &BTreeSet<u64>, range: &Ran
         name = spec.name,
         count = last - from + 1,
         n = won.len(),
-        generator = if from >= PYSOL_MT_FROM as u64 {
+        generator = if from >= PYSOL_MT_FROM {
             "# Must all be >= 32000, or they'd deal a different game than what\n\
              # was actually solved (see construct_random() in pysolrandom.py).\n#\n"
         } else {
@@ -200,7 +199,7 @@ fn pysolfc_module(game: PysolGame, redeals: u8, won: &BTreeSet<u64>, range: &Ran
             ),
         },
     );
-    let numbers: Vec<String> = won.iter().map(u64::to_string).collect();
+    let numbers: Vec<String> = won.iter().map(u128::to_string).collect();
     for line in numbers.chunks(8) {
         text.push_str(&format!("    {},\n", line.join(", ")));
     }

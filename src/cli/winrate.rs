@@ -15,8 +15,9 @@ use crate::machine::default_search_memory_bytes;
 use crate::report::{board_algorithm, board_variant, wilson_95};
 use clap::Args;
 use gaps_engine::{
-    sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame, SolveControls,
-    SolveOptions, SolveReport, Solver, Variant, MAX_SEARCH_THREADS,
+    check_game_number, sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame,
+    SolveControls, SolveOptions, SolveReport, Solver, Variant, MAX_SEARCH_THREADS,
+    PYSOL_MAX_NUMBER,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -36,9 +37,10 @@ pub struct WinrateCmd {
     /// How many deals.
     #[arg(long)]
     deals: u64,
-    /// First deal number (default 0; with `--pysol`, 1).
-    #[arg(long)]
-    seed: Option<u64>,
+    /// First deal number (default 0; with `--pysol`, 1): our deals are numbered 0 to
+    /// 2^64-1, a PySolFC game's 1 to 10^20.
+    #[arg(long, value_parser = parse_deal_number)]
+    seed: Option<u128>,
     /// Deal PySolFC's games instead (`montana`, `blue-moon`, ... a game it solves), its numbers from
     /// `--seed` on, each solved as its first round.
     #[arg(long, conflicts_with_all = ["suits", "ranks"])]
@@ -72,18 +74,58 @@ pub(super) enum DealFamily {
 }
 
 impl DealFamily {
-    /// Deal `number` of the family.
-    pub(super) fn source(self, number: u64) -> DealSource {
+    /// Deal `number` of the family (a number [`DealFamily::check`] accepts).
+    pub(super) fn source(self, number: u128) -> DealSource {
         match self {
             DealFamily::Ours(layout) => DealSource::Numbered {
-                seed: number,
+                seed: u64::try_from(number).expect("one of our deal numbers (checked)"),
                 layout,
             },
-            DealFamily::Pysol(game) => DealSource::Pysol(
-                PysolDeal::new(game, u128::from(number))
-                    .expect("a PySolFC number (checked by `run`)"),
-            ),
+            DealFamily::Pysol(game) => {
+                DealSource::Pysol(PysolDeal::new(game, number).expect("a PySolFC number (checked)"))
+            }
         }
+    }
+
+    /// Whether deals `first..first+count` are all numbers of the family (ours
+    /// 0..=2^64-1, a PySolFC game's 1..=10^20), with `what` naming the flags in the
+    /// message.
+    pub(super) fn check(self, first: u128, count: u64, what: &str) -> anyhow::Result<u128> {
+        if count == 0 {
+            return Err(input_error(format!("{what}: at least 1 deal")));
+        }
+        let last = first
+            .checked_add(u128::from(count) - 1)
+            .ok_or_else(|| input_error(format!("{what} overflows the deal numbers")))?;
+        match self {
+            DealFamily::Ours(_) => {
+                if u64::try_from(last).is_err() {
+                    return Err(input_error(format!(
+                        "{what}: our deals are numbered 0 to 2^64-1 (the last would be {last})"
+                    )));
+                }
+            }
+            DealFamily::Pysol(_) => {
+                for number in [first, last] {
+                    check_game_number(number).map_err(|e| input_error(format!("{what}: {e}")))?;
+                }
+            }
+        }
+        Ok(last)
+    }
+}
+
+/// A deal number on the command line: decimal digits, up to 10^20 (PySolFC's
+/// largest game number; a family's own bound is checked with the family).
+pub(super) fn parse_deal_number(text: &str) -> Result<u128, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{text:?} is not a deal number (decimal digits)"));
+    }
+    match text.parse::<u128>() {
+        Ok(n) if n <= PYSOL_MAX_NUMBER => Ok(n),
+        _ => Err(format!(
+            "{text} is above every deal number (PySolFC's go up to 10^20, ours to 2^64-1)"
+        )),
     }
 }
 
@@ -98,8 +140,8 @@ pub fn solve_range(
     threads: usize,
     on_done: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Tally> {
-    let deals: Vec<u64> = (first..first.saturating_add(count)).collect();
-    let on_deal = |_: u64, _: &SolveReport| {
+    let deals: Vec<u128> = (u128::from(first)..u128::from(first) + u128::from(count)).collect();
+    let on_deal = |_: u128, _: &SolveReport| {
         on_done();
         Ok(())
     };
@@ -119,12 +161,12 @@ pub fn solve_range(
 /// `on_deal` (whose error stops the run).
 pub(super) fn solve_deals(
     family: DealFamily,
-    deals: &[u64],
+    deals: &[u128],
     options: &SolveOptions,
     redeals: u8,
     table_bytes: usize,
     threads: usize,
-    on_deal: &(dyn Fn(u64, &SolveReport) -> anyhow::Result<()> + Sync),
+    on_deal: &(dyn Fn(u128, &SolveReport) -> anyhow::Result<()> + Sync),
 ) -> anyhow::Result<Tally> {
     let count = deals.len() as u64;
     let next = AtomicU64::new(0);
@@ -143,7 +185,7 @@ pub(super) fn solve_deals(
                     let number = deals[i as usize];
                     let report = match family {
                         DealFamily::Pysol(game) if game.is_board_played() => {
-                            board::solve_board(game, u128::from(number), redeals, options, None)
+                            board::solve_board(game, number, redeals, options, None)
                                 .map(|report| board::board_report(&report))
                         }
                         _ => {
@@ -184,7 +226,10 @@ struct WinrateJson {
     variant: &'static str,
     suits: usize,
     ranks: usize,
-    seed: u64,
+    /// The first deal number (an integer up to 2^64-1, its digits above, as the
+    /// service writes game numbers).
+    #[serde(serialize_with = "crate::report::serialize_game_number")]
+    seed: u128,
     deals: u64,
     solvable: u64,
     unsolvable: u64,
@@ -272,7 +317,7 @@ struct Plan {
     layout: Layout,
     family: DealFamily,
     /// The first deal number and how many.
-    seed: u64,
+    seed: u128,
     deals: u64,
     options: SolveOptions,
     /// Deals searched at once.
@@ -314,16 +359,16 @@ impl Plan {
             Some((_, _, redeals)) => *redeals,
             None => redeal_count(cmd.redeals, &family.source(1), variant)?,
         };
-        let seed = cmd.seed.unwrap_or(u64::from(pysol.is_some()));
+        let seed = cmd.seed.unwrap_or(u128::from(pysol.is_some()));
         if pysol.is_some() && seed == 0 {
-            return Err(input_error("--seed: PySolFC game numbers start at 1"));
+            return Err(input_error(
+                "--seed: PySolFC game numbers start at 1 (they run from 1 to 10^20)",
+            ));
         }
         if cmd.deals == 0 {
             return Err(input_error("--deals must be at least 1"));
         }
-        if seed.checked_add(cmd.deals).is_none() {
-            return Err(input_error("--seed + --deals overflows the deal numbers"));
-        }
+        family.check(seed, cmd.deals, "--seed/--deals")?;
         let (options, threads) = match board_run {
             Some((options, threads, _)) => (options, threads),
             None => run_options(&cmd.search, cmd.threads, variant)?,
@@ -407,11 +452,11 @@ fn solve_plan(
         None => OutFile::default(),
     };
     bar.inc(done.len() as u64);
-    let deals: Vec<u64> = (plan.seed..plan.seed + plan.deals)
+    let deals: Vec<u128> = (plan.seed..plan.seed + u128::from(plan.deals))
         .filter(|d| !done.contains(d))
         .collect();
     let out = out.map(|path| open_out(path, header)).transpose()?;
-    let on_deal = |number: u64, report: &SolveReport| {
+    let on_deal = |number: u128, report: &SolveReport| {
         bar.inc(1);
         let Some(out) = &out else {
             return Ok(());
@@ -506,7 +551,7 @@ fn print_summary(json: &WinrateJson, pysol: Option<PysolGame>) -> anyhow::Result
     outln!(
         "{what} deals {}..{}: {} solvable, {} unsolvable, {} unknown",
         json.seed,
-        json.seed + json.deals - 1,
+        json.seed + u128::from(json.deals) - 1,
         json.solvable,
         json.unsolvable,
         json.unknown

@@ -151,7 +151,7 @@ pub struct PysolGameView {
     /// PySolFC's title of the game ("Montana", "Blue Moon", ...).
     pub title: String,
     /// The game number (an integer up to 2^64-1, digits above).
-    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
+    #[serde(serialize_with = "crate::report::serialize_game_number")]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
     /// The variant its first round is played as (`board:GAME` for a game played on its

@@ -27,7 +27,7 @@ const CSV_HEADER: &str =
 #[derive(Serialize)]
 struct ListLine<'a> {
     game: &'a str,
-    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
+    #[serde(serialize_with = "crate::report::serialize_game_number")]
     number: u128,
     verdict: &'static str,
     variant: String,

@@ -105,7 +105,7 @@ pub struct NewBatch {
 pub struct BatchResult {
     /// The deal's number, or in a batch of PySolFC games the game's.
     #[sqlx(skip)]
-    #[serde(serialize_with = "crate::service::job::serialize_game_number_opt")]
+    #[serde(serialize_with = "crate::report::serialize_game_number_opt")]
     pub deal: Option<u128>,
     /// The job's deal number (none for a PySolFC game).
     #[serde(skip)]

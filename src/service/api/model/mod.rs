@@ -364,7 +364,7 @@ pub struct BatchView {
     pub ranks: i64,
     /// The first deal number (with `pysol`: the first game number, up to 10^20: an
     /// integer up to 2^64-1, digits above).
-    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
+    #[serde(serialize_with = "crate::report::serialize_game_number")]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub seed: u128,
     pub count: i64,

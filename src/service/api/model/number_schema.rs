@@ -3,13 +3,13 @@
 //! batch of games.
 //!
 //! Invariant: each schema takes exactly what `model::pysol`'s reading accepts and what
-//! `model::pysol::serialize_game_number` writes: an integer up to 2^64-1, or digits
+//! `crate::report::serialize_game_number` writes: an integer up to 2^64-1, or digits
 //! (the pattern of 1 ..= max generated from max, leading zeros allowed).
 
 use serde_json::{json, Value};
 
 /// A PySolFC game number from 1 to `max`, in a request (`model::pysol`'s reading) or an
-/// answer (`model::pysol::serialize_game_number`): a JSON integer (exact up to 2^64-1,
+/// answer (`crate::report::serialize_game_number`): a JSON integer (exact up to 2^64-1,
 /// JSON's largest here) or a string of digits.
 pub(super) fn game_number(max: u128) -> Value {
     let integer_max = u64::try_from(max).unwrap_or(u64::MAX);

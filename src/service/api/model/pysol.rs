@@ -24,7 +24,7 @@ pub struct PysolSpec {
     /// must be a string here).
     #[serde(
         deserialize_with = "game_number",
-        serialize_with = "crate::service::job::serialize_game_number"
+        serialize_with = "crate::report::serialize_game_number"
     )]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
@@ -87,7 +87,7 @@ pub struct PysolBatchSpec {
     /// 10^20); a JSON integer or a string of digits, as a job's `number`.
     #[serde(
         deserialize_with = "game_number",
-        serialize_with = "crate::service::job::serialize_game_number"
+        serialize_with = "crate::report::serialize_game_number"
     )]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub from: u128,
@@ -104,7 +104,7 @@ pub struct PysolView {
     /// The game.
     pub game: String,
     /// The game number, up to 10^20 (an integer up to 2^64-1, digits above).
-    #[serde(serialize_with = "crate::service::job::serialize_game_number")]
+    #[serde(serialize_with = "crate::report::serialize_game_number")]
     #[schema(value_type = u64)] // `openapi_document` writes the schema.
     pub number: u128,
     /// The starting board as PySolFC shows it (`gaps deal --pysol GAME:N`).
