@@ -626,9 +626,12 @@ def run(nodes):
                 if not args.second_pass_ms:
                     done = True
                     break
-                rows = save(args, batch)
-                in_second_pass = True
-                if second_pass(args, port, rows) == 0:
+                # The deals left unknown, read once as the pass starts (a save every
+                # 10 s here took most of a core from the solvers, at `SCHED_IDLE`).
+                if not in_second_pass:
+                    pass_rows = save(args, batch)
+                    in_second_pass = True
+                if second_pass(args, port, pass_rows) == 0:
                     done = True
                     break
             if args.hours and time.time() - started > args.hours * 3600:
