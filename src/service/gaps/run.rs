@@ -1,6 +1,6 @@
 //! How a lane runs a claimed Gaps job (the Gaps kind's [`KindPart`]): answered from
 //! the store when a known verdict or an earlier answer about the same game decides
-//! it, else searched as its [`Plan`] says once it holds its memory and threads, and
+//! it, else searched as its `Plan` says once it holds its memory and threads, and
 //! its end stored under the runner's one retry policy.
 //!
 //! Invariants: a known verdict answers only a first-round question it decides with
