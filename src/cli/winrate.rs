@@ -87,15 +87,13 @@ impl DealFamily {
         }
     }
 
-    /// Whether deals `first..first+count` are all numbers of the family (ours
-    /// 0..=2^64-1, a PySolFC game's 1..=10^20), with `what` naming the flags in the
-    /// message.
+    /// Whether deals `first..first+count` (`count` at least 1: the callers refuse 0
+    /// with their own flag's words) are all numbers of the family: ours 0..=2^64-1, a
+    /// PySolFC game's 1..=10^20, with `what` naming the flags in the message. The last
+    /// number.
     pub(super) fn check(self, first: u128, count: u64, what: &str) -> anyhow::Result<u128> {
-        if count == 0 {
-            return Err(input_error(format!("{what}: at least 1 deal")));
-        }
         let last = first
-            .checked_add(u128::from(count) - 1)
+            .checked_add(u128::from(count).saturating_sub(1))
             .ok_or_else(|| input_error(format!("{what} overflows the deal numbers")))?;
         match self {
             DealFamily::Ours(_) => {
@@ -104,6 +102,11 @@ impl DealFamily {
                         "{what}: our deals are numbered 0 to 2^64-1 (the last would be {last})"
                     )));
                 }
+            }
+            DealFamily::Pysol(_) if first == 0 => {
+                return Err(input_error(format!(
+                    "{what}: PySolFC game numbers start at 1 (they run from 1 to 10^20)"
+                )));
             }
             DealFamily::Pysol(_) => {
                 for number in [first, last] {
@@ -360,15 +363,10 @@ impl Plan {
             None => redeal_count(cmd.redeals, &family.source(1), variant)?,
         };
         let seed = cmd.seed.unwrap_or(u128::from(pysol.is_some()));
-        if pysol.is_some() && seed == 0 {
-            return Err(input_error(
-                "--seed: PySolFC game numbers start at 1 (they run from 1 to 10^20)",
-            ));
-        }
+        family.check(seed, cmd.deals, "--seed/--deals")?;
         if cmd.deals == 0 {
             return Err(input_error("--deals must be at least 1"));
         }
-        family.check(seed, cmd.deals, "--seed/--deals")?;
         let (options, threads) = match board_run {
             Some((options, threads, _)) => (options, threads),
             None => run_options(&cmd.search, cmd.threads, variant)?,
