@@ -276,10 +276,11 @@ def second_pass(args, port, rows):
         if r["verdict"] != "unknown":
             continue
         deal = int(r["deal"])
-        state = psql(PG_URL, "SELECT state FROM jobs WHERE batch_id IS NULL AND "
-                     f"variant = 'common' AND suits = 4 AND ranks = 13 AND deal_seed = {deal} "
-                     f"AND limit_time_ms = {ms} AND state IN ('queued', 'running', 'done') "
-                     "ORDER BY seq DESC LIMIT 1", csv=True).strip()
+        state = psql(PG_URL, "SELECT j.state FROM jobs j JOIN gaps_searches g ON g.id = j.id "
+                     "WHERE j.batch_id IS NULL AND g.variant = 'common' AND g.suits = 4 "
+                     f"AND g.ranks = 13 AND g.deal_seed = {deal} AND g.limit_time_ms = {ms} "
+                     "AND j.state IN ('queued', 'running', 'done') "
+                     "ORDER BY j.seq DESC LIMIT 1", csv=True).strip()
         if not state:
             body = {"deal": {"seed": deal, "suits": 4, "ranks": 13}, "variant": "common",
                     "limits": {"time_ms": ms, "threads": 1}}
@@ -303,9 +304,10 @@ def find_batch(first, count):
 def rows_of_batch(batch):
     """The run's verdicts, one per deal, with the deal number (from the batch's jobs)."""
     cols = ", ".join(f"v.{c}" for c in VERDICT_COLUMNS)
-    sql = (f"COPY (SELECT j.deal_seed AS deal, {cols} FROM jobs j JOIN verdicts v "
-           "ON v.variant = j.variant AND v.position = j.position "
-           f"WHERE j.batch_id = '{batch}' ORDER BY j.deal_seed) TO STDOUT WITH (FORMAT csv, HEADER, NULL '')")
+    sql = (f"COPY (SELECT g.deal_seed AS deal, {cols} FROM jobs j "
+           "JOIN gaps_searches g ON g.id = j.id JOIN verdicts v "
+           "ON v.variant = g.variant AND v.position = g.position "
+           f"WHERE j.batch_id = '{batch}' ORDER BY g.deal_seed) TO STDOUT WITH (FORMAT csv, HEADER, NULL '')")
     text = subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", PG_URL, "-c", sql],
                           capture_output=True, text=True, check=True).stdout
     return list(csv.DictReader(io.StringIO(text)))
@@ -320,8 +322,9 @@ def save(args, batch):
     # jobs, else from the files (a deal answered here from a restored verdict).
     earlier = read_known(args.known)
     stopped = {int(d): s for d, s in (line.split(",", 1) for line in psql(
-        PG_URL, f"SELECT deal_seed, stopped FROM jobs WHERE batch_id = '{batch}' "
-        "AND verdict = 'unknown' AND NOT cached", csv=True).splitlines())}
+        PG_URL, "SELECT g.deal_seed, j.stopped FROM jobs j JOIN gaps_searches g ON g.id = j.id "
+        f"WHERE j.batch_id = '{batch}' AND g.verdict = 'unknown' AND NOT g.cached",
+        csv=True).splitlines())}
     for r in rows:
         deal = int(r["deal"])
         known = stopped.get(deal, earlier.get(deal, {}).get("stopped", ""))

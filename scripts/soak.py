@@ -204,7 +204,8 @@ def soak_postgres(args):
         for proc in procs:
             proc.wait(timeout=30)
         rows = {}
-        for line in psql(PG_URL, "SELECT id, state, verdict, attempts, node_id FROM jobs",
+        for line in psql(PG_URL, "SELECT j.id, j.state, g.verdict, j.attempts, j.node_id FROM jobs j "
+                         "LEFT JOIN gaps_searches g ON g.id = j.id",
                          csv=True).splitlines():
             if line:
                 id_, state, verdict, attempts, node = line.split(",")
@@ -290,7 +291,8 @@ def main():
         proc.wait(timeout=30)
         check = sqlite3.connect(db)
         rows = {row[0]: row[1:] for row in
-                check.execute("SELECT id, state, verdict, attempts FROM jobs")}
+                check.execute("SELECT j.id, j.state, g.verdict, j.attempts FROM jobs j "
+                              "LEFT JOIN gaps_searches g ON g.id = j.id")}
         integrity = check.execute("PRAGMA integrity_check").fetchone()[0]
         check.close()
     finally:

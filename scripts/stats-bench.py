@@ -30,28 +30,35 @@ from harness import free_port, psql, serve, stop
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/test"
 PG_NAME = "gaps_stats_bench"
 
-# One row of synthetic jobs per i: variant, size, algorithm, verdict, nodes and ms all
-# vary with i, so there are many groups and wide histograms.
+# One row of synthetic jobs per i (its life in `jobs`, its search in `gaps_searches`):
+# variant, size, algorithm, verdict, nodes and ms all vary with i, so there are many
+# groups and wide histograms.
 SELECT_JOBS = """
-SELECT 'bench-' || i, 'done',
+SELECT 'bench-' || i, 'done', (i * 7919) % 5000000, ((i * 104729) % 100000) / 10.0
+FROM n
+"""
+JOB_COLUMNS = "id, state, nodes, elapsed_ms"
+SELECT_SEARCHES = """
+SELECT 'bench-' || i,
     CASE WHEN i % 3 = 0 THEN 'common' ELSE 'basic' END,
     'auto', 'p' || i, 4, CASE WHEN i % 2 = 0 THEN 13 ELSE 6 END, i, 1000,
     CASE i % 4 WHEN 0 THEN 'solvable' WHEN 1 THEN 'unsolvable' WHEN 2 THEN 'solvable'
         ELSE 'unknown' END,
     CASE i % 5 WHEN 0 THEN 'dfs' WHEN 1 THEN 'blocks' WHEN 2 THEN 'sampling'
         WHEN 3 THEN 'hybrid' ELSE 'assign' END,
-    (i * 7919) % 5000000, ((i * 104729) % 100000) / 10.0, {false}
+    {false}
 FROM n
 """
-JOB_COLUMNS = (
-    "id, state, variant, algorithm, position, suits, ranks, deal_seed, limit_time_ms,"
-    " verdict, used_algorithm, nodes, elapsed_ms, cached"
+SEARCH_COLUMNS = (
+    "id, variant, algorithm, position, suits, ranks, deal_seed, limit_time_ms,"
+    " verdict, used_algorithm, cached"
 )
 VERDICTS = """
 INSERT INTO verdicts (variant, position, suits, ranks, verdict, algorithm, nodes,
     elapsed_ms, limit_time_ms, job_id)
-SELECT variant, position, suits, ranks, verdict, used_algorithm, nodes, elapsed_ms,
-    limit_time_ms, id FROM jobs WHERE id LIKE 'bench-%'
+SELECT g.variant, g.position, g.suits, g.ranks, g.verdict, g.used_algorithm, j.nodes,
+    j.elapsed_ms, g.limit_time_ms, j.id
+FROM jobs j JOIN gaps_searches g ON g.id = j.id WHERE j.id LIKE 'bench-%'
 """
 
 
@@ -70,10 +77,9 @@ def start(gaps, url, port, solvers=False):
 
 def fill_sqlite(path, jobs):
     db = sqlite3.connect(path)
-    db.execute(
-        f"WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {jobs - 1}) "
-        f"INSERT INTO jobs ({JOB_COLUMNS}) " + SELECT_JOBS.format(false="0")
-    )
+    n = f"WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {jobs - 1}) "
+    db.execute(n + f"INSERT INTO jobs ({JOB_COLUMNS}) " + SELECT_JOBS)
+    db.execute(n + f"INSERT INTO gaps_searches ({SEARCH_COLUMNS}) " + SELECT_SEARCHES.format(false="0"))
     db.execute(VERDICTS)
     db.execute("INSERT INTO pending_rebuilds (name) VALUES ('effort')")
     db.commit()
@@ -81,11 +87,10 @@ def fill_sqlite(path, jobs):
 
 
 def fill_postgres(url, jobs):
-    psql(
-        url,
-        f"WITH n(i) AS (SELECT generate_series(CAST(0 AS BIGINT), {jobs - 1})) "
-        f"INSERT INTO jobs ({JOB_COLUMNS}) " + SELECT_JOBS.format(false="FALSE"),
-    )
+    n = f"WITH n(i) AS (SELECT generate_series(CAST(0 AS BIGINT), {jobs - 1})) "
+    psql(url, n + f"INSERT INTO jobs ({JOB_COLUMNS}) " + SELECT_JOBS)
+    psql(url, n + f"INSERT INTO gaps_searches ({SEARCH_COLUMNS}) "
+         + SELECT_SEARCHES.format(false="FALSE"))
     # One statement firing the counting trigger a million times on one row would be
     # slow (one row version per firing in one transaction): fill the counts in one
     # pass instead, as the migration does.

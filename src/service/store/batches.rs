@@ -7,7 +7,7 @@
 //! that [`Store::unfinished_batches`] finds and filling resumes exactly where it stopped;
 //! a batch of games is never unfinished so (its jobs and their count commit with it).
 
-use super::jobs::{bind_new_job, new_job_columns};
+use super::jobs::{bind_job, bind_search, job_columns, search_columns};
 use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
@@ -34,21 +34,30 @@ macro_rules! insert_batch_jobs {
         let first_turn = take_turns!($db, $tx, $d, BATCH, &client, jobs.len() as i64);
         for (chunk, rows) in jobs.chunks(ROWS_PER_INSERT).enumerate() {
             let mut insert = sqlx::QueryBuilder::<$db>::new(concat!(
-                "INSERT INTO jobs (",
-                new_job_columns!(),
+                "INSERT INTO jobs (game, ",
+                job_columns!(),
                 ", queue_class, turn, state) "
             ));
             let turns = first_turn + (chunk * ROWS_PER_INSERT) as i64..;
             insert.push_values(rows.iter().zip(turns), |mut row, (job, turn)| {
-                bind_new_job!(row, job, push_bind)
+                bind_job!(row.push("'gaps'"), job, push_bind)
                     .push_bind(BATCH)
                     .push_bind(turn)
                     .push("'queued'");
             });
             let inserted = insert.build().execute(&mut *$tx).await?.rows_affected();
-            if inserted != rows.len() as u64 {
+            let mut insert = sqlx::QueryBuilder::<$db>::new(concat!(
+                "INSERT INTO gaps_searches (",
+                search_columns!(),
+                ") "
+            ));
+            insert.push_values(rows, |mut row, job| {
+                bind_search!(row, job, push_bind);
+            });
+            let searches = insert.build().execute(&mut *$tx).await?.rows_affected();
+            if inserted != rows.len() as u64 || searches != inserted {
                 return Err(sqlx::Error::Protocol(format!(
-                    "a batch insert of {} jobs inserted {inserted}",
+                    "a batch insert of {} jobs inserted {inserted} (and {searches} searches)",
                     rows.len()
                 )));
             }
@@ -56,8 +65,9 @@ macro_rules! insert_batch_jobs {
     }};
 }
 
-/// Jobs a multi-row insert carries: 21 parameters each, well within SQLite's 32,766
-/// and PostgreSQL's 65,535 parameters a statement.
+/// Jobs a multi-row insert carries: 5 parameters each in `jobs` and 17 in
+/// `gaps_searches`, well within SQLite's 32,766 and PostgreSQL's 65,535 parameters a
+/// statement.
 const ROWS_PER_INSERT: usize = 500;
 
 /// Every column of a batch: what was asked (`spec`) and how far its jobs were created.
@@ -279,9 +289,11 @@ impl Store {
         use futures_util::TryStreamExt;
         on_pool!(self, read, |Db, pool, _d| {
             let mut rows = sqlx::query_as::<Db, BatchResult>(
-                "SELECT deal_seed, position, state, verdict, nodes,
-                     elapsed_ms AS milliseconds, used_algorithm AS algorithm, node_id, pysol
-                 FROM jobs WHERE batch_id = $1 ORDER BY seq",
+                "SELECT g.deal_seed, g.position, j.state, g.verdict, j.nodes,
+                     j.elapsed_ms AS milliseconds, g.used_algorithm AS algorithm, j.node_id,
+                     g.pysol
+                 FROM jobs j JOIN gaps_searches g ON g.id = j.id
+                 WHERE j.batch_id = $1 ORDER BY j.seq",
             )
             .bind(batch_id)
             .fetch(pool);
@@ -346,8 +358,9 @@ impl Store {
         use gaps_engine::Verdict;
         let rows = on_pool!(self, read, |Db, pool, _d| {
             sqlx::query_as::<Db, (JobState, Option<Stored<Verdict>>, i64)>(
-                "SELECT state, verdict, COUNT(*) FROM jobs WHERE batch_id = $1
-                 GROUP BY state, verdict",
+                "SELECT j.state, g.verdict, COUNT(*)
+                 FROM jobs j LEFT JOIN gaps_searches g ON g.id = j.id
+                 WHERE j.batch_id = $1 GROUP BY j.state, g.verdict",
             )
             .bind(batch_id)
             .fetch_all(pool)

@@ -133,28 +133,37 @@ impl Store {
                     played,
                 } => {
                     let done = sqlx::query::<Db>(&format!(
-                        "UPDATE jobs SET state = 'done', verdict = $1, solution = $2, stats = $3,
-                         stopped = $4, used_algorithm = $5, nodes = $6, elapsed_ms = $7,
-                         cached = $8, played_answer = $11, finished_at = {now}
-                     WHERE id = $9 AND state = 'running'
-                         AND lease_token IS NOT DISTINCT FROM $10",
+                        "UPDATE jobs SET state = 'done', stopped = $1, nodes = $2,
+                             elapsed_ms = $3, finished_at = {now}
+                         WHERE id = $4 AND state = 'running'
+                             AND lease_token IS NOT DISTINCT FROM $5",
                         now = d.now
                     ))
-                    .bind(Stored(*verdict))
-                    .bind(solution.as_ref().map(Json))
-                    .bind(Json(stats))
                     .bind(stopped.map(Stored))
-                    .bind(Stored(*used_algorithm))
                     .bind(nodes)
                     .bind(elapsed_ms)
-                    .bind(cached)
                     .bind(&job.spec.id)
                     .bind(&job.life.lease_token)
-                    .bind(played.as_deref().map(Json))
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()
                         == 1;
+                    if done {
+                        sqlx::query::<Db>(
+                            "UPDATE gaps_searches SET verdict = $1, solution = $2, stats = $3,
+                                 used_algorithm = $4, cached = $5, played_answer = $6
+                             WHERE id = $7",
+                        )
+                        .bind(Stored(*verdict))
+                        .bind(solution.as_ref().map(Json))
+                        .bind(Json(stats))
+                        .bind(Stored(*used_algorithm))
+                        .bind(cached)
+                        .bind(played.as_deref().map(Json))
+                        .bind(&job.spec.id)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
                     // A game in progress's verdict is about the position its steps
                     // reach, not its deal's: it is kept with the job only.
                     let done_deal = done && job.spec.played.is_none();
@@ -177,30 +186,37 @@ impl Store {
                     }
                     done
                 }
-                // One fenced statement ends both: a running job has no statistics and
-                // no error yet, so what a finish does not give stays empty.
+                // A running job has no statistics and no error yet, so what a finish
+                // does not give stays empty.
                 Finish::Cancelled { .. } | Finish::Failed { .. } => {
                     let (state, stats, error) = match finish {
                         Finish::Cancelled { stats } => (JobState::Cancelled, stats.as_ref(), None),
                         Finish::Failed { error } => (JobState::Failed, None, Some(error)),
                         Finish::Verdict { .. } => unreachable!("matched above"),
                     };
-                    sqlx::query::<Db>(&format!(
-                        "UPDATE jobs SET state = $1, stats = COALESCE($2, stats),
-                             error = COALESCE($3, error), finished_at = {now}
-                         WHERE id = $4 AND state = 'running'
-                             AND lease_token IS NOT DISTINCT FROM $5",
+                    let ended = sqlx::query::<Db>(&format!(
+                        "UPDATE jobs SET state = $1, error = COALESCE($2, error),
+                             finished_at = {now}
+                         WHERE id = $3 AND state = 'running'
+                             AND lease_token IS NOT DISTINCT FROM $4",
                         now = d.now
                     ))
                     .bind(state)
-                    .bind(stats.map(Json))
                     .bind(error)
                     .bind(&job.spec.id)
                     .bind(&job.life.lease_token)
                     .execute(&mut *tx)
                     .await?
                     .rows_affected()
-                        == 1
+                        == 1;
+                    if let (true, Some(stats)) = (ended, stats) {
+                        sqlx::query::<Db>("UPDATE gaps_searches SET stats = $1 WHERE id = $2")
+                            .bind(Json(stats))
+                            .bind(&job.spec.id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    ended
                 }
             };
             tx.commit().await?;

@@ -9,25 +9,33 @@
 use super::any_job::{decode_any, AnyJob};
 use super::known::{cached_stats, KnownVerdict};
 use super::queue::{class_of, take_turns};
-use super::rows::{end_parts, JobFilter, JobRow, NewJob, ANY_JOB_SELECT};
+use super::rows::{end_parts, JobFilter, JobRow, NewJob, ANY_JOB_SELECT, GAPS_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 use crate::service::job::{JobState, Stored};
 use sqlx::types::Json;
 use sqlx::QueryBuilder;
 
-/// The columns a [`NewJob`] fills, in the order [`bind_new_job`] binds them.
-macro_rules! new_job_columns {
+/// The columns of `jobs` a [`NewJob`] fills (its life: the rest are the queue's and
+/// the lifecycle's), in the order [`bind_job`] binds them.
+macro_rules! job_columns {
     () => {
-        "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
-         table_mb, search_seed, batch_id, limit_probes, threads, created_by, pysol, redeals,
-         played, review"
+        "id, batch_id, created_by"
     };
 }
-pub(super) use new_job_columns;
-/// One placeholder per column of `new_job_columns!` (they are the first 19).
-macro_rules! new_job_values {
+pub(super) use job_columns;
+/// The columns of `gaps_searches` a [`NewJob`] fills, in the order [`bind_search`]
+/// binds them.
+macro_rules! search_columns {
     () => {
-        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19"
+        "id, variant, algorithm, position, suits, ranks, deal_seed, limit_nodes, limit_time_ms,
+         table_mb, search_seed, limit_probes, threads, pysol, redeals, played, review"
+    };
+}
+pub(super) use search_columns;
+/// One placeholder per column of `search_columns!` (they are the first 17).
+macro_rules! search_values {
+    () => {
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17"
     };
 }
 
@@ -43,12 +51,25 @@ impl Store {
         let client = job.created_by.clone().unwrap_or_default();
         in_transaction!(self, |Db, tx, d| {
             let turn = take_turns!(Db, tx, d, class, &client, 1_i64);
-            let rows = bind_new_job!(sqlx::query_as::<Db, JobRow>(INSERT_QUEUED), job)
-                .bind(class)
-                .bind(turn)
-                .fetch_all(&mut *tx)
+            bind_job!(
+                sqlx::query::<Db>(concat!(
+                    "INSERT INTO jobs (game, ",
+                    job_columns!(),
+                    ", queue_class, turn, state) VALUES ('gaps', $1, $2, $3, $4, $5, 'queued')"
+                )),
+                job
+            )
+            .bind(class)
+            .bind(turn)
+            .execute(&mut *tx)
+            .await?;
+            bind_search!(sqlx::query::<Db>(INSERT_SEARCH), job)
+                .execute(&mut *tx)
                 .await?;
-            let row = one_inserted(rows)?;
+            let row = sqlx::query_as::<Db, JobRow>(&format!("{GAPS_JOB_SELECT} WHERE j.id = $1"))
+                .bind(&job.id)
+                .fetch_one(&mut *tx)
+                .await?;
             tx.commit().await?;
             Ok(row)
         })
@@ -61,34 +82,46 @@ impl Store {
         known: &KnownVerdict,
     ) -> sqlx::Result<JobRow> {
         let stats = Json(cached_stats(known));
-        on_pool!(self, write, |Db, pool, d| {
+        in_transaction!(self, |Db, tx, d| {
             let sql = format!(
                 concat!(
-                    "INSERT INTO jobs (",
-                    new_job_columns!(),
-                    ", state, verdict, solution, stats, used_algorithm, nodes, elapsed_ms,
-                         cached, started_at, finished_at)
-                     VALUES (",
-                    new_job_values!(),
-                    ", 'done', $20, $21, $22, $23, 0, 0, TRUE, {now}, {now}) RETURNING *"
+                    "INSERT INTO jobs (game, ",
+                    job_columns!(),
+                    ", state, nodes, elapsed_ms, started_at, finished_at)
+                     VALUES ('gaps', $1, $2, $3, 'done', 0, 0, {now}, {now})"
                 ),
                 now = d.now
             );
-            bind_new_job!(sqlx::query_as::<Db, JobRow>(&sql), job)
+            bind_job!(sqlx::query::<Db>(&sql), job)
+                .execute(&mut *tx)
+                .await?;
+            let sql = concat!(
+                "INSERT INTO gaps_searches (",
+                search_columns!(),
+                ", verdict, solution, stats, used_algorithm, cached) VALUES (",
+                search_values!(),
+                ", $18, $19, $20, $21, TRUE)"
+            );
+            bind_search!(sqlx::query::<Db>(sql), job)
                 .bind(known.verdict)
                 .bind(&known.solution)
                 .bind(&stats)
                 .bind(known.algorithm)
-                .fetch_all(pool)
-                .await
-                .and_then(one_inserted)
+                .execute(&mut *tx)
+                .await?;
+            let row = sqlx::query_as::<Db, JobRow>(&format!("{GAPS_JOB_SELECT} WHERE j.id = $1"))
+                .bind(&job.id)
+                .fetch_one(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(row)
         })
     }
 
     /// The Gaps job with this id (`None` also for a job of another game).
     pub async fn job(&self, id: &str) -> sqlx::Result<Option<JobRow>> {
         on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_as::<Db, JobRow>("SELECT * FROM jobs WHERE id = $1 AND game = 'gaps'")
+            sqlx::query_as::<Db, JobRow>(&format!("{GAPS_JOB_SELECT} WHERE j.id = $1"))
                 .bind(id)
                 .fetch_optional(pool)
                 .await
@@ -120,11 +153,11 @@ impl Store {
                 q.push(" AND j.state = ").push_bind(*state);
             }
             if let Some(variant) = &filter.variant {
-                q.push(" AND j.game = 'gaps' AND j.variant = ")
+                q.push(" AND j.game = 'gaps' AND g.variant = ")
                     .push_bind(Stored(*variant));
             }
             if let Some(verdict) = &filter.verdict {
-                q.push(" AND j.verdict = ").push_bind(Stored(*verdict));
+                q.push(" AND g.verdict = ").push_bind(Stored(*verdict));
             }
             if let Some(batch) = &filter.batch_id {
                 q.push(" AND j.batch_id = ").push_bind(batch.clone());
@@ -212,13 +245,29 @@ impl Store {
     }
 }
 
-/// Binds the fields of `job` to the first placeholders of `query`, in the order of
-/// `new_job_columns!`: every insert of a job lists its columns once.
-macro_rules! bind_new_job {
+/// Binds the fields of `job` that `jobs` holds to the first placeholders of `query`,
+/// in the order of `job_columns!`: every insert of a job lists its columns once.
+macro_rules! bind_job {
     ($query:expr, $job:expr) => {
-        bind_new_job!($query, $job, bind)
+        bind_job!($query, $job, bind)
     };
     // `push_bind`: a row of a multi-row insert (`QueryBuilder::push_values`).
+    ($query:expr, $job:expr, $bind:ident) => {{
+        let job: &NewJob = $job;
+        $query
+            .$bind(&job.id)
+            .$bind(&job.batch_id)
+            .$bind(&job.created_by)
+    }};
+}
+pub(super) use bind_job;
+
+/// Binds the fields of `job` that `gaps_searches` holds to the first placeholders of
+/// `query`, in the order of `search_columns!`.
+macro_rules! bind_search {
+    ($query:expr, $job:expr) => {
+        bind_search!($query, $job, bind)
+    };
     ($query:expr, $job:expr, $bind:ident) => {{
         let job: &NewJob = $job;
         $query
@@ -233,17 +282,15 @@ macro_rules! bind_new_job {
             .$bind(job.limit_time_ms)
             .$bind(job.table_mb)
             .$bind(job.search_seed)
-            .$bind(&job.batch_id)
             .$bind(job.limit_probes)
             .$bind(job.threads)
-            .$bind(&job.created_by)
             .$bind(&job.pysol)
             .$bind(job.redeals)
             .$bind(&job.played)
             .$bind(job.review)
     }};
 }
-pub(super) use bind_new_job;
+pub(super) use bind_search;
 
 /// The deal a verdict with redeals belongs to: `pysol:GAME:N` or `deal:SxR:N` (the
 /// generator that shuffles its redeals).
@@ -263,29 +310,15 @@ pub(super) fn redeal_kind(job: &NewJob) -> String {
     }
 }
 
-/// The insert of one queued job, returning it (a batch's jobs go in multi-row inserts
-/// of the same columns: `Store::add_batch_jobs`).
-pub(super) const INSERT_QUEUED: &str = concat!(
-    "INSERT INTO jobs (",
-    new_job_columns!(),
-    ", queue_class, turn, state) VALUES (",
-    new_job_values!(),
-    ", $20, $21, 'queued') RETURNING *"
+/// The insert of one Gaps search, queued (a batch's go in multi-row inserts of the
+/// same columns: `Store::add_batch_jobs`), after its job's row.
+const INSERT_SEARCH: &str = concat!(
+    "INSERT INTO gaps_searches (",
+    search_columns!(),
+    ") VALUES (",
+    search_values!(),
+    ")"
 );
-
-/// The row of a one-row `INSERT ... RETURNING` run outside a transaction, read with
-/// `fetch_all`. Why not `fetch_one`: the statement commits when it runs to its end, and
-/// `fetch_one` stops at the first row; on SQLite the commit then happens when the
-/// statement is reset and its failure (a full disk) is never reported, so a job would
-/// be answered `202` and not stored (`tests/faults.rs` catches it).
-fn one_inserted(mut rows: Vec<JobRow>) -> sqlx::Result<JobRow> {
-    match (rows.pop(), rows.is_empty()) {
-        (Some(row), true) => Ok(row),
-        _ => Err(sqlx::Error::Protocol(
-            "an INSERT of one job returned other than one row".into(),
-        )),
-    }
-}
 
 #[cfg(test)]
 mod tests {

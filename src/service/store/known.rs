@@ -4,7 +4,7 @@
 //! Invariant: an exact verdict answers any request; an `unknown` answers only a request
 //! that would not search further (same algorithm, no larger limits, table or threads).
 
-use super::rows::{JobRow, NewJob};
+use super::rows::{JobRow, NewJob, GAPS_JOB_SELECT};
 use super::{on_pool, Finish, Store};
 use crate::played::PlayedAnswer;
 use crate::report::{moves_as_steps, JobStats, MoveJson, StepJson};
@@ -76,10 +76,11 @@ impl Store {
 
 /// The done jobs of a game in progress with the same deal, rules and redeals, newest
 /// first: the candidates whose steps and question may be the same.
-const PLAYED_CANDIDATES: &str = "SELECT * FROM jobs
- WHERE played IS NOT NULL AND variant = $1 AND position = $2 AND redeals = $3
-     AND review = $4 AND state = 'done' AND verdict IN ('solvable', 'unsolvable')
- ORDER BY seq DESC LIMIT 64";
+/// (The condition after [`GAPS_JOB_SELECT`].)
+const PLAYED_CANDIDATES: &str =
+    " WHERE g.played IS NOT NULL AND g.variant = $1 AND g.position = $2 AND g.redeals = $3
+         AND g.review = $4 AND j.state = 'done' AND g.verdict IN ('solvable', 'unsolvable')
+     ORDER BY j.seq DESC LIMIT 64";
 
 impl Store {
     /// The done jobs, newest first, with an exact verdict of the same deal (and PySolFC
@@ -87,7 +88,7 @@ impl Store {
     /// `review`: those whose answer may serve a game in progress.
     pub async fn played_candidates(&self, job: &NewJob, review: bool) -> sqlx::Result<Vec<JobRow>> {
         let rows = on_pool!(self, read, |Db, pool, _d| {
-            sqlx::query_as::<Db, JobRow>(PLAYED_CANDIDATES)
+            sqlx::query_as::<Db, JobRow>(&format!("{GAPS_JOB_SELECT}{PLAYED_CANDIDATES}"))
                 .bind(job.variant)
                 .bind(job.position)
                 .bind(job.redeals)

@@ -15,12 +15,10 @@
 //! - A running job that no node holds (no token: a shared Morpion proof, held by its
 //!   units) is never taken back as a whole.
 
-use super::any_job::{decode_any, AnyJob, GameOf};
+use super::any_job::{decode_any, AnyJob};
 use super::queue::ClaimScope;
 use super::rows::{Claim, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
-use crate::service::job::Game;
-use sqlx::FromRow;
 use std::time::Duration;
 
 /// What a claim takes: who holds the job and for how long without a renewal.
@@ -190,7 +188,7 @@ impl Store {
                      node_id = $1, lease_token = $2, lease_until = {now_ms} + $3,
                      progress_nodes = 0
                  WHERE seq = COALESCE({picks}, NULL)
-                 RETURNING *",
+                 RETURNING seq",
                 now = d.now,
                 now_ms = d.now_ms,
                 picks = picks.join(", "),
@@ -204,10 +202,9 @@ impl Store {
                 ClaimScope::Any => query.bind(from[1]),
                 ClaimScope::SingleOnly => query,
             };
+            // The claimed row of `jobs`, then the job read with its kind's row.
             let claimed = match query.fetch_optional(&mut *tx).await? {
                 None => None,
-                // A Gaps job's columns are all in `jobs`: the claimed row is the job.
-                Some(row) if GameOf::from_row(&row)?.game == Game::Gaps => Some(decode_any(&row)?),
                 Some(row) => {
                     let seq: i64 = sqlx::Row::try_get(&row, "seq")?;
                     let row = sqlx::query::<Db>(&format!("{ANY_JOB_SELECT} WHERE j.seq = $1"))

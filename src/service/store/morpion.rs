@@ -127,31 +127,29 @@ impl Store {
         let client = job.created_by.clone().unwrap_or_default();
         in_transaction!(self, |Db, tx, d| {
             let turn = take_turns!(Db, tx, d, SINGLE, &client, 1_i64);
-            // The Gaps columns hold no board for a Morpion job (migration 0017).
             sqlx::query::<Db>(
-                "INSERT INTO jobs (id, game, state, variant, algorithm, position, suits, ranks,
-                     limit_nodes, limit_time_ms, threads, created_by, queue_class, turn)
-                 VALUES ($1, 'morpion', 'queued', $2, 'endgame', '', 0, 0, $3, $4, $5, $6, $7,
-                     $8)",
+                "INSERT INTO jobs (id, game, state, created_by, queue_class, turn)
+                 VALUES ($1, 'morpion', 'queued', $2, $3, $4)",
             )
             .bind(&job.id)
-            .bind(Stored(job.variant))
-            .bind(job.limit_nodes)
-            .bind(job.limit_time_ms)
-            .bind(job.threads)
             .bind(&job.created_by)
             .bind(SINGLE)
             .bind(turn)
             .execute(&mut *tx)
             .await?;
             sqlx::query::<Db>(
-                "INSERT INTO morpion_proofs (id, record, record_length, from_move, split_units)
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO morpion_proofs (id, variant, record, record_length, from_move,
+                     limit_nodes, limit_time_ms, threads, split_units)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(&job.id)
+            .bind(Stored(job.variant))
             .bind(&job.record)
             .bind(job.record_length)
             .bind(job.from_move)
+            .bind(job.limit_nodes)
+            .bind(job.limit_time_ms)
+            .bind(job.threads)
             .bind(job.split_units)
             .execute(&mut *tx)
             .await?;

@@ -148,31 +148,27 @@ impl Store {
             while first < units {
                 let last = (first + INSERT_CHUNK).min(units);
                 let mut q = QueryBuilder::<Db>::new(
-                    "INSERT INTO jobs (id, game, state, variant, algorithm, position, suits,
-                         ranks, limit_nodes, limit_time_ms, threads, created_by, queue_class,
-                         turn, parent_id) ",
+                    "INSERT INTO jobs (id, game, state, created_by, queue_class, turn,
+                         parent_id) ",
                 );
                 q.push_values(first..last, |mut row, unit| {
                     row.push_bind(unit_job_id(&job.id, unit))
                         .push("'morpion'")
                         .push("'queued'")
-                        .push_bind(job.variant)
-                        .push("'endgame'")
-                        .push("''")
-                        .push("0")
-                        .push("0")
-                        .push_bind(job.limit_nodes)
-                        .push_bind(job.limit_time_ms)
-                        .push("1")
                         .push_bind(job.created_by.clone())
                         .push_bind(BATCH)
                         .push_bind(first_turn + unit)
                         .push_bind(job.id.clone());
                 });
                 q.build().execute(&mut *tx).await?;
-                let mut q = QueryBuilder::<Db>::new("INSERT INTO morpion_units (id, unit) ");
+                let mut q = QueryBuilder::<Db>::new(
+                    "INSERT INTO morpion_units (id, unit, limit_nodes, limit_time_ms) ",
+                );
                 q.push_values(first..last, |mut row, unit| {
-                    row.push_bind(unit_job_id(&job.id, unit)).push_bind(unit);
+                    row.push_bind(unit_job_id(&job.id, unit))
+                        .push_bind(unit)
+                        .push_bind(job.limit_nodes)
+                        .push_bind(job.limit_time_ms);
                 });
                 q.build().execute(&mut *tx).await?;
                 first = last;

@@ -1,11 +1,12 @@
-//! The rows of the jobs table as the store reads and writes them: a Gaps job as asked
-//! ([`NewJob`]), as stored ([`JobRow`]), how a run ended ([`Finish`]); the claim a
-//! running job of any game is held under ([`Claim`]), the columns a job of any game
-//! is read with ([`ANY_JOB_SELECT`], decoded by `any_job`) and a list's filter
+//! The rows of a job as the store reads and writes them: a Gaps job as asked
+//! ([`NewJob`]), as stored ([`JobRow`]: its row of `jobs` and of `gaps_searches`), how
+//! a run ended ([`Finish`]); the life every kind of job has ([`JobLife`]), the claim a
+//! running job of any kind is held under ([`Claim`]), the columns a job is read with
+//! ([`GAPS_JOB_SELECT`], [`ANY_JOB_SELECT`], decoded by `any_job`) and a list's filter
 //! ([`JobFilter`]).
 //!
-//! Invariant: `NewJob`'s fields are the columns that `jobs::new_job_columns!` names, in
-//! the same order, so one row type serves the insert and the read.
+//! Invariant: `NewJob`'s fields are the columns that `jobs::job_columns!` and
+//! `jobs::search_columns!` name, so one row type serves the insert and the read.
 
 use crate::played::PlayedAnswer;
 use crate::report::{JobStats, StepJson};
@@ -200,14 +201,42 @@ pub struct JobFilter {
     pub limit: u32,
 }
 
-/// Every column a job of any game is read with: the row of `jobs`, what only a Morpion
-/// proof has and what only a unit of a shared proof has (NULL for the others). Read
-/// with `any_job::decode_any`.
-pub(super) const ANY_JOB_SELECT: &str = "SELECT j.*, p.record, p.record_length, p.from_move,
+/// The columns of a Gaps search (`gaps_searches`, alias `g`) a [`JobRow`] reads beside
+/// its job's row of `jobs` (alias `j`): every one but the id.
+macro_rules! gaps_search_columns {
+    () => {
+        "g.variant, g.algorithm, g.position, g.suits, g.ranks, g.deal_seed, g.pysol,
+         g.redeals, g.played, g.review, g.limit_nodes, g.limit_time_ms, g.limit_probes,
+         g.table_mb, g.search_seed, g.threads, g.verdict, g.solution, g.stats,
+         g.used_algorithm, g.cached, g.played_answer"
+    };
+}
+
+/// A Gaps job's columns: its row of `jobs` and of `gaps_searches` (a [`JobRow`]).
+pub(super) const GAPS_JOB_SELECT: &str = concat!(
+    "SELECT j.*, ",
+    gaps_search_columns!(),
+    " FROM jobs j JOIN gaps_searches g ON g.id = j.id"
+);
+
+/// Every column a job of any kind is read with: its row of `jobs` and of its kind's
+/// table (a Gaps search, a Morpion proof, a unit of a shared proof; NULL for the other
+/// kinds). The columns two kinds share a name for (variant, limits, threads) are the
+/// one kind's that the row is. Read with `any_job::decode_any`.
+pub(super) const ANY_JOB_SELECT: &str = "SELECT j.*, g.algorithm, g.position, g.suits,
+        g.ranks, g.deal_seed, g.pysol, g.redeals, g.played, g.review, g.limit_probes,
+        g.table_mb, g.search_seed, g.verdict, g.solution, g.stats, g.used_algorithm,
+        g.cached, g.played_answer,
+        COALESCE(g.variant, p.variant) AS variant,
+        COALESCE(g.limit_nodes, p.limit_nodes, u.limit_nodes) AS limit_nodes,
+        COALESCE(g.limit_time_ms, p.limit_time_ms, u.limit_time_ms) AS limit_time_ms,
+        COALESCE(g.threads, p.threads) AS threads,
+        p.record, p.record_length, p.from_move,
         p.best, p.proved, p.improved, p.line, p.split_depth, p.units, p.threads_used,
         p.split_units, p.units_total, p.frontier_nodes, u.unit, u.complete,
         u.line AS unit_line
-    FROM jobs j LEFT JOIN morpion_proofs p ON p.id = j.id
+    FROM jobs j LEFT JOIN gaps_searches g ON g.id = j.id
+        LEFT JOIN morpion_proofs p ON p.id = j.id
         LEFT JOIN morpion_units u ON u.id = j.id";
 
 /// The statements that end the parts of job `$1` (the units of a shared Morpion proof)

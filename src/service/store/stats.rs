@@ -298,10 +298,12 @@ impl Store {
                 let mut groups: BTreeMap<EffortKey, EffortSums> = BTreeMap::new();
                 {
                     let mut jobs = sqlx::query_as::<Db, (String, i64, i64, String, String, i64, f64)>(
-                        "SELECT variant, suits, ranks, used_algorithm, verdict, nodes, elapsed_ms
-                         FROM jobs WHERE state = 'done' AND cached = FALSE
-                             AND nodes IS NOT NULL AND elapsed_ms IS NOT NULL
-                             AND used_algorithm IS NOT NULL AND verdict IS NOT NULL",
+                        "SELECT g.variant, g.suits, g.ranks, g.used_algorithm, g.verdict, j.nodes,
+                             j.elapsed_ms
+                         FROM jobs j JOIN gaps_searches g ON g.id = j.id
+                         WHERE j.state = 'done' AND g.cached = FALSE
+                             AND j.nodes IS NOT NULL AND j.elapsed_ms IS NOT NULL
+                             AND g.used_algorithm IS NOT NULL AND g.verdict IS NOT NULL",
                     )
                     .fetch(&mut *tx);
                     while let Some((variant, suits, ranks, algorithm, verdict, nodes, ms)) =
