@@ -1,8 +1,13 @@
 //! Jobs: insert, read, list and cancel (the end of a search: `finish`; claims and
 //! leases: `leases`; known verdicts: `known`; what only a Morpion job has: `morpion`).
 //!
-//! Invariant: state changes are conditional on the current state (`WHERE state = ...`),
-//! so a late or repeated call can never move a job backwards or finish it twice.
+//! Invariants:
+//! - A Gaps job is one row of `jobs` (its life) and one of `gaps_searches` (its
+//!   search) with the same id, inserted in one transaction: a reader never sees one
+//!   without the other, and the search's row goes when the job's is deleted.
+//! - State changes are conditional on the current state (`WHERE state = ...`), so a
+//!   late or repeated call can never move a job backwards or finish it twice.
+//!
 //! Reads, lists and cancels are of jobs of every game (`AnyJob`); inserts and finishes
 //! are a game's own.
 
