@@ -35,7 +35,7 @@ fn view(state: &AppState, row: JobRow) -> JobView {
     let mut view = JobView::from(row);
     if running {
         let nodes = state.runner.progress(&id).unwrap_or(written as u64);
-        view.progress = Some(Progress { nodes });
+        view.life.progress = Some(Progress { nodes });
         view.waiting_for = state
             .runner
             .status(&id)
@@ -57,13 +57,13 @@ async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<Morpion
         view.units_done = Some(units.done);
         if running {
             let nodes = frontier.unwrap_or(0).saturating_add(units.nodes);
-            view.progress = Some(Progress {
+            view.life.progress = Some(Progress {
                 nodes: nodes as u64,
             });
         }
     } else if running {
         if let Some(nodes) = state.runner.progress(&id) {
-            view.progress = Some(Progress { nodes });
+            view.life.progress = Some(Progress { nodes });
         }
     }
     Ok(view)
@@ -101,8 +101,8 @@ async fn view_alone(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
     });
     let mut view = any_view(state, job).await?;
     match &mut view {
-        AnyJobView::Gaps(view) => view.queue = queue,
-        AnyJobView::Morpion(view) => view.queue = queue,
+        AnyJobView::Gaps(view) => view.life.queue = queue,
+        AnyJobView::Morpion(view) => view.life.queue = queue,
     }
     Ok(view)
 }

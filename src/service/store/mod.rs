@@ -52,7 +52,7 @@ pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
 pub use morpion_units::{unit_job_id, MorpionUnitRow, UnitDone, UnitFinish, UnitsProgress};
 pub use pysol::{PysolCounts, PysolRange, PysolVerdict};
 pub use queue::{ClaimScope, QueuePlace};
-pub use rows::{Claim, Finish, JobFilter, JobRow, NewJob};
+pub use rows::{Claim, Finish, JobFilter, JobLife, JobRow, NewJob};
 pub use stats::{EffortRow, WinRateCounts};
 pub use wal::{WalReset, WAL_RESET_BYTES};
 

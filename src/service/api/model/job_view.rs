@@ -5,23 +5,20 @@
 //! progress's answer (`played_answer`) is shown as top-level fields beside the verdict,
 //! as the command line shows it.
 
-use super::{DealSpec, Limits, PysolView};
+use super::{DealSpec, LifeView, Limits, PysolView};
 use crate::played::{PlayedAnswer, ReviewJson};
 use crate::report::{JobStats, StepJson};
-use crate::service::job::JobState;
+use crate::service::job::{Game, JobState};
 use crate::service::store::JobRow;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// A job as returned by the API.
+/// A Gaps job as returned by the API: its life, then the search asked for and, once
+/// done, what it found.
 #[derive(Serialize, Debug, Clone, ToSchema)]
 pub struct JobView {
-    pub id: String,
-    /// Always `gaps`.
-    pub game: String,
-    /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    #[schema(value_type = String)]
-    pub state: JobState,
+    #[serde(flatten)]
+    pub life: LifeView,
     /// Canonical position.
     pub position: String,
     pub variant: String,
@@ -56,25 +53,6 @@ pub struct JobView {
     pub used_algorithm: Option<String>,
     /// True when the verdict came from the store without searching.
     pub cached: bool,
-    /// Why a `failed` job failed.
-    pub error: Option<String>,
-    /// Times a solver started this job (more than 1 after a restart or a lost lease).
-    pub attempts: i64,
-    /// The node that runs (or ran) the job.
-    pub node_id: Option<String>,
-    /// Who created the job: the name of the caller's token, or its address on an open
-    /// service.
-    pub created_by: Option<String>,
-    pub cancel_requested: bool,
-    pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
-    /// For a running job: the nodes searched so far (updated about every 1024 nodes).
-    pub progress: Option<Progress>,
-    /// For a queued job read alone (`GET /v1/jobs/{id}`, `POST /v1/jobs`): where it
-    /// stands in the queue.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub queue: Option<QueueView>,
     /// A game in progress: the steps played since the deal (canonical); `verdict` and
     /// `solution` are about the position they reach.
     #[schema(value_type = Option<Vec<Object>>)]
@@ -116,24 +94,6 @@ pub struct JobView {
     pub waiting_for: Option<String>,
 }
 
-/// Where a queued job stands (docs/http.md, "Who runs first").
-#[derive(Serialize, Debug, Clone, ToSchema)]
-pub struct QueueView {
-    /// `single` (a job asked on its own: claimed before any batch's deal) or `batch`.
-    pub class: String,
-    /// Queued jobs that will be claimed before it.
-    pub ahead: i64,
-    /// True when `ahead` is a lower bound (counting stops at 10,000).
-    pub ahead_at_least: bool,
-}
-
-/// How far a running search has got.
-#[derive(Serialize, Debug, Clone, ToSchema)]
-pub struct Progress {
-    /// Nodes searched so far.
-    pub nodes: u64,
-}
-
 /// The HTTP boundary of a job: engine values become their public names here.
 impl From<JobRow> for JobView {
     fn from(r: JobRow) -> Self {
@@ -171,9 +131,6 @@ impl From<JobRow> for JobView {
                 .map(|s| s.0)
                 .or_else(|| (r.life.state == JobState::Done).then(Vec::new)),
             stats: r.stats.map(|s| s.0),
-            id: r.spec.id,
-            game: "gaps".into(),
-            state: r.life.state,
             position: r.spec.position.0.shown(),
             variant: r.spec.variant.0.to_string(),
             algorithm: r.spec.algorithm.0.name().into(),
@@ -192,16 +149,7 @@ impl From<JobRow> for JobView {
             stopped: r.stopped.map(|s| s.0.name().into()),
             used_algorithm: r.used_algorithm.map(|a| a.0.name().into()),
             cached: r.cached,
-            error: r.life.error,
-            attempts: r.life.attempts,
-            node_id: r.life.node_id,
-            created_by: r.spec.created_by,
-            cancel_requested: r.life.cancel_requested,
-            created_at: r.life.created_at,
-            started_at: r.life.started_at,
-            finished_at: r.life.finished_at,
-            progress: None,
-            queue: None,
+            life: LifeView::of(r.spec.id, Game::Gaps, r.life, r.spec.created_by),
             waiting_for: None,
         }
     }

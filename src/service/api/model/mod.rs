@@ -13,9 +13,11 @@ mod schema;
 mod validate;
 
 mod job_view;
+mod life_view;
 mod morpion;
 mod pysol;
-pub use job_view::{JobView, Progress, QueueView};
+pub use job_view::JobView;
+pub use life_view::{LifeView, Progress, QueueView};
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
 pub use pysol::{PysolBatchSpec, PysolSpec, PysolView};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};

@@ -7,10 +7,10 @@
 //! against its length; the limits have the Gaps jobs' caps from configuration, the same
 //! bounds `schema` writes into the OpenAPI document.
 
-use super::{object, whole, whole_opt, Progress, QueueView};
+use super::{object, whole, whole_opt, LifeView, Progress};
 use crate::service::api::error::ApiError;
 use crate::service::config::Config;
-use crate::service::job::JobState;
+use crate::service::job::{Game, JobState};
 use crate::service::morpion::MAX_UNITS;
 use crate::service::store::{MorpionJobRow, NewMorpionJob};
 use gaps_engine::morpion::board::MorpionVariant;
@@ -67,12 +67,8 @@ pub struct MorpionJobRequest {
 /// fields (docs/morpion.md) `best`, `proved`, `nodes`, `elapsed_ms` and `line`.
 #[derive(Serialize, Debug, Clone, ToSchema)]
 pub struct MorpionJobView {
-    pub id: String,
-    /// Always `morpion`.
-    pub game: String,
-    /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    #[schema(value_type = String)]
-    pub state: JobState,
+    #[serde(flatten)]
+    pub life: LifeView,
     /// `5T` or `5D`.
     pub variant: String,
     /// Moves of the record kept.
@@ -105,22 +101,6 @@ pub struct MorpionJobView {
     /// For a shared proof: the subtrees asked for, and those searched so far.
     pub shared_units: Option<i64>,
     pub units_done: Option<i64>,
-    /// Why a `failed` job failed.
-    pub error: Option<String>,
-    /// Times a node started this job.
-    pub attempts: i64,
-    pub node_id: Option<String>,
-    pub created_by: Option<String>,
-    pub cancel_requested: bool,
-    pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
-    /// For a running job: the nodes searched so far.
-    pub progress: Option<Progress>,
-    /// For a queued job read alone (`GET /v1/jobs/{id}`, `POST /v1/jobs`): where it
-    /// stands in the queue (a proof is a single job).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub queue: Option<QueueView>,
 }
 
 impl From<MorpionJobRow> for MorpionJobView {
@@ -128,11 +108,11 @@ impl From<MorpionJobRow> for MorpionJobView {
         let progress = (r.life.state == JobState::Running).then_some(Progress {
             nodes: r.life.progress_nodes as u64,
         });
+        let mut life = LifeView::of(r.id, Game::Morpion, r.life, r.created_by);
+        life.progress = progress;
         MorpionJobView {
-            record_url: format!("/v1/jobs/{}/record", r.id),
-            id: r.id,
-            game: "morpion".into(),
-            state: r.life.state,
+            record_url: format!("/v1/jobs/{}/record", life.id),
+            life,
             variant: r.variant.0.code().into(),
             from: r.from_move,
             record_length: r.record_length,
@@ -153,16 +133,6 @@ impl From<MorpionJobRow> for MorpionJobView {
             units: r.units,
             shared_units: r.split_units,
             units_done: None,
-            error: r.life.error,
-            attempts: r.life.attempts,
-            node_id: r.life.node_id,
-            created_by: r.created_by,
-            cancel_requested: r.life.cancel_requested,
-            created_at: r.life.created_at,
-            started_at: r.life.started_at,
-            finished_at: r.life.finished_at,
-            progress,
-            queue: None,
         }
     }
 }
