@@ -110,7 +110,7 @@ fn winrate_resumes_from_its_out_file() {
 
 /// One bound for a PySolFC game number on the command line as over HTTP (1 to 10^20):
 /// `winrate --seed` and `winnable --from` reach the last games, refuse the number after
-/// it with the bound in words, and our own deals stop at 2^64-1.
+/// it with the bound in words, and our own deals stop at 2^63-1, as over HTTP.
 #[test]
 fn game_numbers_run_to_ten_to_the_twentieth_on_the_command_line() {
     use crate::cli::gaps_json;
@@ -142,7 +142,7 @@ fn game_numbers_run_to_ten_to_the_twentieth_on_the_command_line() {
         "--ranks",
         "5",
         "--seed",
-        "18446744073709551615",
+        "9223372036854775807",
         "--deals",
         "2",
     ];
@@ -171,7 +171,19 @@ fn game_numbers_run_to_ten_to_the_twentieth_on_the_command_line() {
             ][..],
             "1 to 10^20",
         ),
-        (&ours[..], "0 to 2^64-1"),
+        (&ours[..], "0 to 2^63-1"),
+        (
+            &["solve", "--deal", "9223372036854775808"][..],
+            "0 to 2^63-1",
+        ),
+        (
+            &["deal", "--seed", "9223372036854775808"][..],
+            "0 to 2^63-1",
+        ),
+        (
+            &["deal", "--seed", "9223372036854775807", "--count", "2"][..],
+            "0 to 2^63-1",
+        ),
     ] {
         let (code, _, err) = gaps_json(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");

@@ -15,6 +15,15 @@ use gaps_engine::{
 use gaps_engine::{Solver, DEFAULT_TABLE_BYTES};
 use std::time::Duration;
 
+/// One of our deal numbers on the command line (`--deal`, `deal --seed`): decimal
+/// digits, 0 to 2^63-1 as over HTTP (`request::deal_number`).
+pub fn parse_our_deal_number(text: &str) -> Result<u64, String> {
+    let number = text
+        .parse::<u128>()
+        .map_err(|_| format!("{text:?} is not a deal number (decimal digits)"))?;
+    crate::request::deal_number(number)
+}
+
 /// The flag that sets `limit` in `solve`, `winrate` and `bench`.
 pub fn flag(limit: Limit) -> String {
     match limit {

@@ -11,8 +11,8 @@ use std::io::Write;
 
 #[derive(Args, Debug)]
 pub struct DealCmd {
-    /// Deal number.
-    #[arg(long, required_unless_present = "pysol")]
+    /// Deal number (0 to 2^63-1).
+    #[arg(long, required_unless_present = "pysol", value_parser = super::args::parse_our_deal_number)]
     seed: Option<u64>,
     /// A game of PySolFC instead (`montana:N`, `blue-moon:N`, ... any of its twelve
     /// Gaps games), printed as PySolFC shows it (every cell, Blue Moon with its Aces
@@ -57,13 +57,14 @@ pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
     }
     let first = cmd.seed.expect("clap requires --seed without --pysol");
     let layout = cmd.board.layout()?;
-    let last = first.checked_add(cmd.count - 1).ok_or_else(|| {
-        input_error(format!(
-            "--seed {first} with --count {}: deal numbers end at {}",
-            cmd.count,
-            u64::MAX
-        ))
-    })?;
+    let last = crate::request::deal_number(u128::from(first) + u128::from(cmd.count - 1)).map_err(
+        |e| {
+            input_error(format!(
+                "--seed {first} with --count {}: {e}, the last",
+                cmd.count
+            ))
+        },
+    )?;
     for seed in first..=last {
         if cmd.position {
             writeln!(out, "{}", format_position(&deal(seed, layout)))?;

@@ -43,7 +43,7 @@ pub struct SolveCmd {
 #[derive(Args, Debug)]
 pub struct PositionInput {
     /// Numbered deal N instead of a given position.
-    #[arg(long = "deal", conflicts_with = "position")]
+    #[arg(long = "deal", conflicts_with = "position", value_parser = super::args::parse_our_deal_number)]
     deal: Option<u64>,
     /// A game of PySolFC instead of a given position: `montana:N`, `blue-moon:N`, ... (its
     /// first round; see docs/notation.md, "PySolFC's deals").

@@ -38,7 +38,7 @@ pub struct WinrateCmd {
     #[arg(long)]
     deals: u64,
     /// First deal number (default 0; with `--pysol`, 1): our deals are numbered 0 to
-    /// 2^64-1, a PySolFC game's 1 to 10^20.
+    /// 2^63-1, a PySolFC game's 1 to 10^20.
     #[arg(long, value_parser = parse_deal_number)]
     seed: Option<u128>,
     /// Deal PySolFC's games instead (`montana`, `blue-moon`, ... a game it solves), its numbers from
@@ -88,7 +88,7 @@ impl DealFamily {
     }
 
     /// Whether deals `first..first+count` (`count` at least 1: the callers refuse 0
-    /// with their own flag's words) are all numbers of the family: ours 0..=2^64-1, a
+    /// with their own flag's words) are all numbers of the family: ours 0..=2^63-1, a
     /// PySolFC game's 1..=10^20, with `what` naming the flags in the message. The last
     /// number.
     pub(super) fn check(self, first: u128, count: u64, what: &str) -> anyhow::Result<u128> {
@@ -97,11 +97,8 @@ impl DealFamily {
             .ok_or_else(|| input_error(format!("{what} overflows the deal numbers")))?;
         match self {
             DealFamily::Ours(_) => {
-                if u64::try_from(last).is_err() {
-                    return Err(input_error(format!(
-                        "{what}: our deals are numbered 0 to 2^64-1 (the last would be {last})"
-                    )));
-                }
+                crate::request::deal_number(last)
+                    .map_err(|e| input_error(format!("{what}: {e}, the last of the run")))?;
             }
             DealFamily::Pysol(_) if first == 0 => {
                 return Err(input_error(format!(
@@ -127,7 +124,7 @@ pub(super) fn parse_deal_number(text: &str) -> Result<u128, String> {
     match text.parse::<u128>() {
         Ok(n) if n <= PYSOL_MAX_NUMBER => Ok(n),
         _ => Err(format!(
-            "{text} is above every deal number (PySolFC's go up to 10^20, ours to 2^64-1)"
+            "{text} is above every deal number (PySolFC's go up to 10^20, ours to 2^63-1)"
         )),
     }
 }

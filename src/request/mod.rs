@@ -7,10 +7,25 @@
 //!
 //! Invariant: a rule that both front doors apply is written here once: `board` holds
 //! the rules of PySolFC's games played on their own boards, `rounds` a request's
-//! variant beside a PySolFC game and its redeals.
+//! variant beside a PySolFC game and its redeals, [`deal_number`] the bound of our
+//! numbered deals.
 
 pub mod board;
 pub mod rounds;
+
+/// The largest of our numbered deals, on the command line as over HTTP: 2^63-1 (the
+/// store keeps a deal's number in a signed 64-bit column, and the command line takes
+/// the numbers the service takes).
+pub const MAX_DEAL_NUMBER: u64 = i64::MAX as u64;
+
+/// Our numbered deal `number`, or why it is not one (the words both front doors print
+/// after their name of the field).
+pub fn deal_number(number: u128) -> Result<u64, String> {
+    u64::try_from(number)
+        .ok()
+        .filter(|&n| n <= MAX_DEAL_NUMBER)
+        .ok_or_else(|| format!("our deals are numbered 0 to 2^63-1 (got {number})"))
+}
 
 /// A field of a request, as a refusal names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

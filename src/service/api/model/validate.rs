@@ -145,9 +145,11 @@ impl DealSpec {
     }
 }
 
+/// A deal's `seed` as stored: one of our deal numbers (`request::deal_number`).
 fn deal_seed(seed: u64) -> Result<i64, ApiError> {
-    i64::try_from(seed)
-        .map_err(|_| ApiError::Unprocessable(format!("deal seed {seed} is above 2^63-1")))
+    crate::request::deal_number(u128::from(seed))
+        .map(|n| n as i64)
+        .map_err(|e| ApiError::Unprocessable(format!("deal.seed: {e}")))
 }
 
 impl JobRequest {
