@@ -589,6 +589,14 @@ mod tests {
             assert!(store.job("old").await.unwrap().is_none());
             assert!(store.job("recent").await.unwrap().is_some());
             assert!(store.job("queued").await.unwrap().is_some());
+            // The job's search went with it.
+            let searches: Vec<String> = super::on_pool!(store, read, |Db, pool, _d| {
+                sqlx::query_scalar::<Db, String>("SELECT id FROM gaps_searches ORDER BY id")
+                    .fetch_all(pool)
+                    .await
+                    .unwrap()
+            });
+            assert_eq!(searches, ["queued", "recent"]);
             assert_eq!(store.win_rate_counts().await.unwrap(), rates);
             assert_eq!(store.effort().await.unwrap(), effort);
             assert_eq!(store.prune_finished(30).await.unwrap(), 0);
