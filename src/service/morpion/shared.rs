@@ -346,12 +346,12 @@ fn conclusion(p: &Prepared, units: &[MorpionUnitRow]) -> Result<MorpionResult, S
             .unwrap_or_default();
         let line = replay_line(&p.board, &moves)
             .ok_or_else(|| format!("unit {}: its line does not replay", row.unit))?;
-        if let Some(reason) = row.stopped {
+        if let Some(reason) = row.life.stopped {
             stop = stop.or(Some(reason.0));
         }
-        elapsed_ms += row.elapsed_ms.unwrap_or(0.0);
+        elapsed_ms += row.life.elapsed_ms.unwrap_or(0.0);
         results[index] = Some(UnitResult {
-            nodes: row.nodes.unwrap_or(0) as u64,
+            nodes: row.life.nodes.unwrap_or(0) as u64,
             line,
             complete: row.complete.unwrap_or(false),
         });

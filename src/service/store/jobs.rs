@@ -20,8 +20,8 @@ use crate::service::job::{JobState, Stored};
 use sqlx::types::Json;
 use sqlx::QueryBuilder;
 
-/// The columns of `jobs` a [`NewJob`] fills (its life: the rest are the queue's and
-/// the lifecycle's), in the order [`bind_job`] binds them.
+/// The columns of `jobs` a [`NewJob`] fills (each insert adds the kind, the state
+/// and the queue's class and turn), in the order [`bind_job`] binds them.
 macro_rules! job_columns {
     () => {
         "id, batch_id, created_by"

@@ -145,8 +145,8 @@ pub fn answered_by(
             elapsed_ms: 0.0,
             cached: true,
             answered_by_job: row.spec.id.clone(),
-            original_nodes: row.nodes.unwrap_or(0),
-            original_elapsed_ms: row.elapsed_ms.unwrap_or(0.0),
+            original_nodes: row.life.nodes.unwrap_or(0),
+            original_elapsed_ms: row.life.elapsed_ms.unwrap_or(0.0),
         }),
         stopped: None,
         used_algorithm: row

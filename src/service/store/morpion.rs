@@ -56,9 +56,6 @@ pub struct MorpionJobRow {
     pub best: Option<i64>,
     pub proved: Option<bool>,
     pub improved: Option<bool>,
-    pub stopped: Option<Stored<StopReason>>,
-    pub nodes: Option<i64>,
-    pub elapsed_ms: Option<f64>,
     pub line: Option<Json<Vec<serde_json::Value>>>,
     pub split_depth: Option<i64>,
     pub units: Option<i64>,
@@ -302,7 +299,7 @@ mod tests {
             let row = store.morpion_job("a").await.unwrap().unwrap();
             assert_eq!(row.life.state, JobState::Done);
             assert_eq!(
-                (row.best, row.proved, row.nodes),
+                (row.best, row.proved, row.life.nodes),
                 (Some(170), Some(true), Some(88))
             );
             assert_eq!(row.line.unwrap().0, result().line);

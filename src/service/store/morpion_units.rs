@@ -48,12 +48,9 @@ pub struct MorpionUnitRow {
     pub limit_nodes: Option<i64>,
     pub limit_time_ms: i64,
     pub created_by: Option<String>,
-    pub nodes: Option<i64>,
     pub complete: Option<bool>,
-    pub stopped: Option<Stored<StopReason>>,
     /// The longest line through the unit from the split root, as MSR moves.
     pub unit_line: Option<Json<Vec<serde_json::Value>>>,
-    pub elapsed_ms: Option<f64>,
 }
 
 impl MorpionUnitRow {

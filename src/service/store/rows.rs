@@ -28,10 +28,7 @@ pub struct JobRow {
     pub verdict: Option<Stored<Verdict>>,
     pub solution: Option<Json<Vec<StepJson>>>,
     pub stats: Option<Json<JobStats>>,
-    pub stopped: Option<Stored<StopReason>>,
     pub used_algorithm: Option<Stored<JobAlgorithm>>,
-    pub nodes: Option<i64>,
-    pub elapsed_ms: Option<f64>,
     pub cached: bool,
     /// What a game in progress's job found beside its verdict (`played` jobs only).
     pub played_answer: Option<Json<PlayedAnswer>>,
@@ -73,6 +70,11 @@ pub struct JobLife {
     pub turn: i64,
     /// Nodes searched so far, as its holder last wrote with its heartbeat.
     pub progress_nodes: i64,
+    /// Once it ended: why its search stopped early (`None`: it ended by itself), the
+    /// nodes it searched and its time.
+    pub stopped: Option<Stored<StopReason>>,
+    pub nodes: Option<i64>,
+    pub elapsed_ms: Option<f64>,
 }
 
 impl JobLife {

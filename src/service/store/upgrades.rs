@@ -372,8 +372,8 @@ async fn jobs_of_every_kind_survive_the_lifecycle_upgrade(url: &str) {
     assert_eq!(
         (
             b0.verdict.map(|v| v.0),
-            b0.nodes,
-            b0.elapsed_ms,
+            b0.life.nodes,
+            b0.life.elapsed_ms,
             b0.life.node_id.as_deref()
         ),
         (Some(Verdict::Solvable), Some(10), Some(1.5), Some("n1"))
@@ -429,7 +429,13 @@ async fn jobs_of_every_kind_survive_the_lifecycle_upgrade(url: &str) {
     assert_eq!(
         units
             .iter()
-            .map(|u| (u.unit, u.limit_nodes, u.limit_time_ms, u.complete, u.nodes))
+            .map(|u| (
+                u.unit,
+                u.limit_nodes,
+                u.limit_time_ms,
+                u.complete,
+                u.life.nodes
+            ))
             .collect::<Vec<_>>(),
         [
             (0, Some(1000), 5000, Some(true), Some(7)),

@@ -146,7 +146,7 @@ impl From<JobRow> for JobView {
             redeals: i64::from(r.spec.redeals.get()),
             batch_id: r.spec.batch_id,
             verdict: r.verdict.map(|v| v.0.name().into()),
-            stopped: r.stopped.map(|s| s.0.name().into()),
+            stopped: r.life.stopped.map(|s| s.0.name().into()),
             used_algorithm: r.used_algorithm.map(|a| a.0.name().into()),
             cached: r.cached,
             life: LifeView::of(r.spec.id, Game::Gaps, r.life, r.spec.created_by),

@@ -108,6 +108,11 @@ impl From<MorpionJobRow> for MorpionJobView {
         let progress = (r.life.state == JobState::Running).then_some(Progress {
             nodes: r.life.progress_nodes as u64,
         });
+        let (stopped, nodes, elapsed_ms) = (
+            r.life.stopped.map(|s| s.0.name().into()),
+            r.life.nodes,
+            r.life.elapsed_ms,
+        );
         let mut life = LifeView::of(r.id, Game::Morpion, r.life, r.created_by);
         life.progress = progress;
         MorpionJobView {
@@ -124,9 +129,9 @@ impl From<MorpionJobRow> for MorpionJobView {
             best: r.best,
             proved: r.proved,
             improved: r.improved,
-            stopped: r.stopped.map(|s| s.0.name().into()),
-            nodes: r.nodes,
-            elapsed_ms: r.elapsed_ms,
+            stopped,
+            nodes,
+            elapsed_ms,
             line: r.line.map(|l| l.0),
             threads: r.threads_used,
             split_depth: r.split_depth,
