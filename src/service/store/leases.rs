@@ -183,16 +183,25 @@ impl Store {
                     )
                 })
                 .collect();
-            let sql = format!(
+            let update = format!(
                 "UPDATE jobs SET state = 'running', started_at = {now}, attempts = attempts + 1,
                      node_id = $1, lease_token = $2, lease_until = {now_ms} + $3,
                      progress_nodes = 0
-                 WHERE seq = COALESCE({picks}, NULL)
-                 RETURNING seq",
+                 WHERE seq = COALESCE({picks}, NULL)",
                 now = d.now,
                 now_ms = d.now_ms,
                 picks = picks.join(", "),
             );
+            // The claimed job with its kind's row: in the claim's statement where the
+            // dialect allows it, else read again by `seq` below.
+            let sql = if d.update_in_with {
+                format!(
+                    "WITH claimed AS ({update} RETURNING *) {}",
+                    ANY_JOB_SELECT.replacen("FROM jobs j", "FROM claimed j", 1)
+                )
+            } else {
+                format!("{update} RETURNING seq")
+            };
             let query = sqlx::query::<Db>(&sql)
                 .bind(&lease.node_id)
                 .bind(&token)
@@ -202,9 +211,9 @@ impl Store {
                 ClaimScope::Any => query.bind(from[1]),
                 ClaimScope::SingleOnly => query,
             };
-            // The claimed row of `jobs`, then the job read with its kind's row.
             let claimed = match query.fetch_optional(&mut *tx).await? {
                 None => None,
+                Some(row) if d.update_in_with => Some(decode_any(&row)?),
                 Some(row) => {
                     let seq: i64 = sqlx::Row::try_get(&row, "seq")?;
                     let row = sqlx::query::<Db>(&format!("{ANY_JOB_SELECT} WHERE j.seq = $1"))

@@ -85,6 +85,10 @@ pub(crate) struct Dialect {
     pub days_ago: &'static str,
     /// The larger of two values.
     pub greatest: &'static str,
+    /// Whether a `WITH` may hold an `UPDATE ... RETURNING` whose rows the statement's
+    /// `SELECT` joins (PostgreSQL; SQLite has no data-modifying `WITH`): a claim then
+    /// reads the claimed job with its kind's row in the same round trip.
+    pub update_in_with: bool,
 }
 
 pub(crate) const SQLITE: Dialect = Dialect {
@@ -95,6 +99,7 @@ pub(crate) const SQLITE: Dialect = Dialect {
     aggregate_shards: 1,
     days_ago: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $1 || ' days')",
     greatest: "MAX",
+    update_in_with: false,
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
@@ -106,6 +111,7 @@ pub(crate) const POSTGRES: Dialect = Dialect {
     days_ago: "to_char((clock_timestamp() - make_interval(days => $1)) AT TIME ZONE 'UTC',
         'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
     greatest: "GREATEST",
+    update_in_with: true,
 };
 
 /// What one node tells the others (see [`Store::announce`]).
