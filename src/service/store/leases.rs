@@ -17,7 +17,7 @@
 
 use super::any_job::{decode_any, AnyJob};
 use super::queue::ClaimScope;
-use super::rows::{Claim, ANY_JOB_SELECT};
+use super::rows::{any_job_from, Claim, ANY_JOB_SELECT};
 use super::{in_transaction, on_pool, Store};
 use std::time::Duration;
 
@@ -197,7 +197,7 @@ impl Store {
             let sql = if d.update_in_with {
                 format!(
                     "WITH claimed AS ({update} RETURNING *) {}",
-                    ANY_JOB_SELECT.replacen("FROM jobs j", "FROM claimed j", 1)
+                    any_job_from!("claimed")
                 )
             } else {
                 format!("{update} RETURNING seq")

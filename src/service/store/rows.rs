@@ -221,11 +221,12 @@ pub(super) const GAPS_JOB_SELECT: &str = concat!(
     " FROM jobs j JOIN gaps_searches g ON g.id = j.id"
 );
 
-/// Every column a job of any kind is read with: its row of `jobs` and of its kind's
-/// table (a Gaps search, a Morpion proof, a unit of a shared proof; NULL for the other
-/// kinds). The columns two kinds share a name for (variant, limits, threads) are the
-/// one kind's that the row is. Read with `any_job::decode_any`.
-pub(super) const ANY_JOB_SELECT: &str = "SELECT j.*, g.algorithm, g.position, g.suits,
+/// [`ANY_JOB_SELECT`] of the rows of `$jobs` (`jobs`, or a `WITH`'s rows of it: a
+/// claim's, `leases`) as `j`, each with its kind's row.
+macro_rules! any_job_from {
+    ($jobs:literal) => {
+        concat!(
+            "SELECT j.*, g.algorithm, g.position, g.suits,
         g.ranks, g.deal_seed, g.pysol, g.redeals, g.played, g.review, g.limit_probes,
         g.table_mb, g.search_seed, g.verdict, g.solution, g.stats, g.used_algorithm,
         g.cached, g.played_answer,
@@ -237,9 +238,21 @@ pub(super) const ANY_JOB_SELECT: &str = "SELECT j.*, g.algorithm, g.position, g.
         p.best, p.proved, p.improved, p.line, p.split_depth, p.units, p.threads_used,
         p.split_units, p.units_total, p.frontier_nodes, u.unit, u.complete,
         u.line AS unit_line
-    FROM jobs j LEFT JOIN gaps_searches g ON g.id = j.id
+    FROM ",
+            $jobs,
+            " j LEFT JOIN gaps_searches g ON g.id = j.id
         LEFT JOIN morpion_proofs p ON p.id = j.id
-        LEFT JOIN morpion_units u ON u.id = j.id";
+        LEFT JOIN morpion_units u ON u.id = j.id"
+        )
+    };
+}
+pub(super) use any_job_from;
+
+/// Every column a job of any kind is read with: its row of `jobs` and of its kind's
+/// table (a Gaps search, a Morpion proof, a unit of a shared proof; NULL for the other
+/// kinds). The columns two kinds share a name for (variant, limits, threads) are the
+/// one kind's that the row is. Read with `any_job::decode_any`.
+pub(super) const ANY_JOB_SELECT: &str = any_job_from!("jobs");
 
 /// The statements that end the parts of job `$1` (the units of a shared Morpion proof)
 /// as the job ends or is cancelled, run in that transaction (`{now}`: the dialect's
