@@ -26,6 +26,7 @@ mod api_verdicts;
 mod cli;
 mod cli_board_played;
 mod cli_morpion;
+mod cli_odds;
 mod cli_played;
 mod cli_pysol;
 mod cli_pysol_boards;

@@ -23,6 +23,7 @@ mod exhaustive;
 pub mod morpion;
 mod moves;
 mod notation;
+mod odds;
 mod played;
 mod position;
 mod pysol;
@@ -45,6 +46,10 @@ pub use deal::{deal, deal_cards, SplitMix64};
 pub use exhaustive::{reachable, winnable_with_redeals, Reachable};
 pub use moves::{Move, MoveList, Step};
 pub use notation::{format_cells, format_position, parse_card, parse_position, ParseError};
+pub use odds::{
+    odds, wilson, wilson_95, Advice, ExactOdds, ExactOddsError, OddsOptions, OddsReport, Tally,
+    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_GATHERED, Z_95,
+};
 pub use played::{
     review, solve_rest, steps_of, Answer, GameState, IllegalStep, PlayedError, PlayedLine,
     PlayedStep, RestReport, Review,
@@ -56,8 +61,8 @@ pub use pysol::{
     PysolGame, RedealGaps, MAX_ROW_LEN, PYSOL_MAX_NUMBER, PYSOL_MT_FROM,
 };
 pub use redeal::{
-    kept_cards, redeal, redeal_shown, run_length, RedealStream, Redeals, RedealsError, Redealt,
-    MAX_REDEALS,
+    kept_cards, redeal, redeal_allowed_at, redeal_shown, run_length, RedealStream, Redeals,
+    RedealsError, Redealt, MAX_REDEALS,
 };
 pub use replay::{replay_with_redeals, verify_solution, verify_with_redeals, ReplayError};
 pub use search::assign::AssignmentCaps;

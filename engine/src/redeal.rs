@@ -21,12 +21,18 @@
 //!   many differ (Spaces). Every other gathered cell, in the same order, takes the
 //!   talon's top card.
 //!
+//! Where a redeal may be taken is the variant's ([`redeal_allowed_at`]): PySolFC lets
+//! its player redeal at any position reached; GNOME Aisleriot (`games/gaps.scm`,
+//! `redeal-needed?` and `collect-and-deal`) only when no move is left, and then
+//! gathers, shuffles and deals back with a gap after each run as Montana does.
+//!
 //! Invariants: a redeal keeps every run and the layout's gaps count; it is a function
 //! of the position and of the stream's state only; a won position cannot be redealt.
 
 use crate::card::{Card, CELL_SLOTS, MAX_RANKS, MAX_SUITS};
 use crate::deal::SplitMix64;
-use crate::position::Position;
+use crate::moves::MoveList;
+use crate::position::{Position, MAX_MOVES};
 use crate::pysol::{MsRandom, PysolDeal, PysolGame, PythonMt, RedealGaps, PYSOL_MT_FROM};
 use crate::variant::Variant;
 
@@ -70,6 +76,10 @@ pub enum RedealsError {
 pub struct RedealStream {
     rng: Rng,
     gaps: RedealGaps,
+    /// The gathered cards are put in card order before the shuffle (a sampled stream:
+    /// its redeal is then a function of the runs alone, not of where the other cards
+    /// lay; see [`RedealStream::sampled`]).
+    sorted_talon: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +113,7 @@ impl RedealStream {
         let mut stream = RedealStream {
             rng,
             gaps: spec.redeal_gaps,
+            sorted_talon: false,
         };
         for n in (1..4 * spec.ranks.len()).rev() {
             stream.below(n + 1);
@@ -121,6 +132,23 @@ impl RedealStream {
         RedealStream {
             rng: Rng::Deal(rng),
             gaps: RedealGaps::AfterRun,
+            sorted_talon: false,
+        }
+    }
+
+    /// One sequence of shuffles drawn at random, for a game whose shuffles are unknown
+    /// (the odds): SplitMix64 seeded with `seed`, gaps after the runs (Montana's and
+    /// Aisleriot's rule), and the gathered cards put in card order before each shuffle.
+    /// A uniform shuffle deals every arrangement of the gathered cards equally often
+    /// whatever their order on the talon, so sorting them changes no chance; it makes
+    /// a redeal depend on the runs alone, so that a player who knew these shuffles in
+    /// advance could not also pick a redeal by where the other cards lie (an upper
+    /// bound of the odds stays that of the shuffles, not of the talon's order).
+    pub fn sampled(seed: u64) -> RedealStream {
+        RedealStream {
+            rng: Rng::Deal(SplitMix64::new(seed)),
+            gaps: RedealGaps::AfterRun,
+            sorted_talon: true,
         }
     }
 
@@ -171,6 +199,27 @@ pub fn kept_cards(pos: &Position, variant: Variant) -> usize {
         .sum()
 }
 
+/// Whether a redeal may be taken at `pos` under `variant`'s rule: anywhere but a won
+/// position under `basic` and `common` (PySolFC's Montana); under `aisleriot` only when
+/// no move is left. Aisleriot counts the gaps after a gap or a King outside column 0
+/// and redeals when that is every gap, which is exactly "no move": a gap in column 0
+/// always takes a Two (one is outside column 0 while a column-0 cell is empty, and
+/// is not in a run), and a gap after any other card takes its successor, which is
+/// never in a run (docs/notation.md, "Redeals").
+pub fn redeal_allowed_at(pos: &Position, variant: Variant) -> bool {
+    if pos.is_won(variant) {
+        return false;
+    }
+    match variant {
+        Variant::Basic | Variant::Common => true,
+        Variant::Aisleriot => {
+            let mut moves = MoveList::<MAX_MOVES>::default();
+            pos.legal_moves(variant, &mut moves);
+            moves.as_slice().is_empty()
+        }
+    }
+}
+
 /// What one redeal did, for a replay to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Redealt {
@@ -184,7 +233,7 @@ pub struct Redealt {
 /// when nothing would be gathered (the game is won: PySolFC deals nothing then).
 pub fn redeal(pos: &Position, variant: Variant, stream: &mut RedealStream) -> Option<Position> {
     let mut talon = [Card::default(); TALON];
-    let (runs, count) = gather(pos, variant, &mut talon);
+    let (runs, count) = gather(pos, variant, stream, &mut talon);
     (count > 0).then(|| deal_again(pos, &runs, &mut talon[..count], stream))
 }
 
@@ -195,7 +244,7 @@ pub fn redeal_shown(
     stream: &mut RedealStream,
 ) -> Option<Redealt> {
     let mut talon = [Card::default(); TALON];
-    let (runs, count) = gather(pos, variant, &mut talon);
+    let (runs, count) = gather(pos, variant, stream, &mut talon);
     let gathered = talon[..count].to_vec();
     (count > 0).then(|| Redealt {
         position: deal_again(pos, &runs, &mut talon[..count], stream),
@@ -206,11 +255,12 @@ pub fn redeal_shown(
 /// The most cards a talon holds.
 const TALON: usize = MAX_SUITS * MAX_RANKS;
 
-/// Puts the cards after each run on `talon` in PySolFC's order; returns the runs and
-/// how many cards were gathered.
+/// Puts the cards after each run on `talon` in PySolFC's order (in card order for a
+/// sampled stream); returns the runs and how many cards were gathered.
 fn gather(
     pos: &Position,
     variant: Variant,
+    stream: &RedealStream,
     talon: &mut [Card; TALON],
 ) -> ([usize; MAX_SUITS], usize) {
     let layout = pos.layout();
@@ -224,6 +274,9 @@ fn gather(
                 count += 1;
             }
         }
+    }
+    if stream.sorted_talon {
+        talon[..count].sort_unstable();
     }
     (runs, count)
 }

@@ -3,11 +3,12 @@
 //! Invariants: [`verify_solution`] accepts a move list only if every move is legal in
 //! turn (same card, from and to as a generated move) and the final position is won;
 //! [`verify_with_redeals`] also plays each redeal step with the game's stream, and only
-//! where a redeal is allowed (one left, the game not won).
+//! where a redeal is allowed (one left, and the variant's rule allows one there:
+//! `redeal::redeal_allowed_at`).
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::redeal::{redeal_shown, RedealStream, Redealt};
+use crate::redeal::{redeal_allowed_at, redeal_shown, RedealStream, Redealt};
 use crate::variant::Variant;
 
 /// Why a move list is not a solution.
@@ -32,8 +33,9 @@ pub enum ReplayError {
         /// How many redeals the game allows.
         allowed: u8,
     },
-    /// A redeal step comes after move `after` of a won game, or where its place is
-    /// outside the moves or before the previous redeal's.
+    /// A redeal step comes after move `after` of a won game, where the variant allows
+    /// none (`aisleriot`: a move is left), or where its place is outside the moves or
+    /// before the previous redeal's.
     #[error("redeal {redeal} (after move {after}) is not possible there")]
     RedealNotPossible {
         /// Which redeal step (1-based).
@@ -136,7 +138,7 @@ fn play_redeal(
         redeal: index + 1,
         after: redeal_at[index],
     };
-    if pos.is_won(variant) {
+    if !redeal_allowed_at(pos, variant) {
         return Err(not_possible);
     }
     redeal_shown(pos, variant, stream).ok_or(not_possible)

@@ -21,9 +21,15 @@ fn run(pos: &Position, row: usize) -> usize {
 
 /// Every position reachable under Aisleriot's rule, breadth-first; and whether one is won.
 fn reference(start: &Position, limit: usize) -> Option<(usize, bool)> {
+    reference_round(start, limit).map(|(seen, won)| (seen.len(), won))
+}
+
+/// The positions of [`reference`], themselves.
+fn reference_round(start: &Position, limit: usize) -> Option<(Vec<Position>, bool)> {
     let mut seen: HashSet<String> = HashSet::new();
     let mut queue = VecDeque::from([*start]);
     seen.insert(format_position(start));
+    let mut order = vec![*start];
     let mut won = false;
     let mut moves = MoveList::<MAX_MOVES>::default();
     while let Some(pos) = queue.pop_front() {
@@ -40,11 +46,107 @@ fn reference(start: &Position, limit: usize) -> Option<(usize, bool)> {
                 if seen.len() > limit {
                     return None;
                 }
+                order.push(child);
                 queue.push_back(child);
             }
         }
     }
-    Some((seen.len(), won))
+    Some((order, won))
+}
+
+/// Aisleriot's `redeal-needed?` (`games/gaps.scm`), read apart from the engine: every
+/// gap is blocked, that is outside column 0 and after a gap or a King.
+fn redeal_needed(pos: &Position) -> bool {
+    let layout = pos.layout();
+    let king = layout.ranks() as u8 - 1; // the top rank (rank 0 is the Ace)
+    let blocked = pos
+        .gaps()
+        .iter()
+        .filter(|&&gap| {
+            let (row, col) = ((gap >> 4) as usize, (gap & 15) as usize);
+            col != 0 && pos.at(row, col - 1).is_none_or(|left| left.rank() == king)
+        })
+        .count();
+    blocked == layout.suits()
+}
+
+/// Whether `start` is won with at most `redeals` redeals by Aisleriot's rules: moves as
+/// [`reference`], a redeal only where [`redeal_needed`], shuffled by `stream`.
+fn reference_with_redeals(
+    start: &Position,
+    stream: &RedealStream,
+    redeals: u8,
+    limit: usize,
+) -> Option<bool> {
+    let (positions, won) = reference_round(start, limit)?;
+    if won {
+        return Some(true);
+    }
+    let mut unknown = false;
+    for point in positions.iter().filter(|p| redeals > 0 && redeal_needed(p)) {
+        let mut next_stream = stream.clone();
+        let next = redeal(point, Variant::Aisleriot, &mut next_stream)?;
+        match reference_with_redeals(&next, &next_stream, redeals - 1, limit) {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => unknown = true,
+        }
+    }
+    (!unknown).then_some(false)
+}
+
+#[test]
+fn aisleriot_redeals_only_when_no_move_is_left() {
+    let mut solver = Solver::with_table_bytes(16 << 20);
+    // [won in round one, won needing a redeal, lost with every redeal]
+    let mut kinds = [0u32; 3];
+    for (suits, ranks, deals) in [(2, 4, 500), (3, 4, 400), (2, 5, 300)] {
+        let layout = Layout::new(suits, ranks).unwrap();
+        for seed in 0..deals {
+            let start = deal(seed, layout);
+            for count in 1..=MAX_REDEALS {
+                let redeals = Redeals {
+                    count,
+                    stream: RedealStream::deal(seed, layout.cells()),
+                };
+                let what = format!("{layout} deal {seed} with {count} redeal(s)");
+                let Some(won) = reference_with_redeals(&start, &redeals.stream, count, 100_000)
+                else {
+                    continue;
+                };
+                let options = SolveOptions {
+                    variant: Variant::Aisleriot,
+                    ..SolveOptions::default()
+                };
+                let report = solver
+                    .solve_with_redeals(&start, &options, &redeals, None, None)
+                    .unwrap();
+                let expected = if won {
+                    Verdict::Solvable
+                } else {
+                    Verdict::Unsolvable
+                };
+                assert_eq!(report.verdict, expected, "{what}");
+                let rounds = report.rounds.unwrap();
+                if won {
+                    verify_with_redeals(
+                        &start,
+                        Variant::Aisleriot,
+                        &redeals.stream,
+                        count,
+                        &report.solution,
+                        &rounds.redeal_at,
+                    )
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    kinds[usize::from(!rounds.redeal_at.is_empty())] += 1;
+                } else {
+                    kinds[2] += 1;
+                }
+            }
+        }
+    }
+    eprintln!("won in round one, won with a redeal, lost: {kinds:?}");
+    assert!(kinds.iter().all(|&k| k >= 50), "{kinds:?}");
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod cross_check;
 mod dead;
 mod morpion;
 mod notation_props;
+mod odds;
 mod played;
 mod pysol_boards;
 mod reachable;

@@ -25,6 +25,7 @@ mod deal;
 mod health;
 mod hints;
 mod morpion;
+mod odds;
 mod out_file;
 mod played;
 mod results;
@@ -98,6 +99,9 @@ enum Command {
     Health(health::HealthCmd),
     /// Solve one position (argument or standard input), or a JSON-lines batch.
     Solve(solve::SolveCmd),
+    /// The chance of winning a deal or position when the redeals' shuffles are
+    /// unknown: a lower bound, an upper bound, and the next step.
+    Odds(odds::OddsCmd),
     /// Review a played game: the first step after which it could no longer be won.
     Review(played::ReviewCmd),
     /// Print a numbered deal.
@@ -134,6 +138,7 @@ pub fn main() -> ExitCode {
         Some(Command::Solve(cmd)) if cmd.played.is_some() => played::run_solve(cmd),
         Some(Command::Solve(cmd)) => solve::run(cmd),
         Some(Command::Review(cmd)) => played::run_review(cmd),
+        Some(Command::Odds(cmd)) => odds::run(cmd),
         Some(Command::Deal(cmd)) => deal::run(cmd),
         Some(Command::Count(cmd)) => count::run(cmd),
         Some(Command::Winrate(cmd)) => winrate::run(cmd),

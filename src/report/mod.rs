@@ -10,6 +10,7 @@ use gaps_engine::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub mod odds;
 mod pysol;
 pub use pysol::{
     board_algorithm, board_steps_json, board_variant, serialize_game_number,
@@ -362,18 +363,7 @@ impl SolveJson {
 }
 
 /// The 95% Wilson score interval of `successes` out of `n` (fractions; `(0, 1)` for n = 0).
-pub fn wilson_95(successes: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n = n as f64;
-    let p = successes as f64 / n;
-    let z2n = z * z / n;
-    let center = (p + z2n / 2.0) / (1.0 + z2n);
-    let half = z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
-    ((center - half).max(0.0), (center + half).min(1.0))
-}
+pub use gaps_engine::wilson_95;
 
 /// A Morpion line in its record's format: MSR moves as objects
 /// (`{"x", "y", "dir", "pos"}`), Pentasol moves as their text lines.
@@ -388,23 +378,4 @@ pub fn morpion_line(
             RecordFormat::Pentasol { column, row } => pentasol_move(m, column, row).into(),
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_matches_known_values() {
-        // 248 of 1000: 0.2225 .. 0.2754 (standard Wilson interval).
-        let (lo, hi) = wilson_95(248, 1000);
-        assert!(
-            (lo - 0.2225).abs() < 5e-4 && (hi - 0.2754).abs() < 5e-4,
-            "{lo} {hi}"
-        );
-        assert_eq!(wilson_95(0, 0), (0.0, 1.0));
-        let (lo, hi) = wilson_95(0, 10);
-        assert_eq!(lo, 0.0);
-        assert!(hi > 0.25 && hi < 0.35);
-    }
 }

@@ -6,9 +6,10 @@
 //!    nodes and, at the top, an eighth of the time, [`FIRST_ROUND_SHARE`]): a win is
 //!    the answer.
 //! 2. With `k > 0`, the positions reachable in the round are enumerated
-//!    ([`RoundTree`]: no pruning, each position once); each is a redeal point, and its
-//!    redeal gives the start of the next round, solved the same way with `k - 1`.
-//!    This goes in stages: each enumerates 16 times more of the round (up to the
+//!    ([`RoundTree`]: no pruning, each position once); each is a redeal point where the
+//!    variant allows one (`redeal_allowed_at`: anywhere under PySolFC's rule, only where
+//!    no move is left under Aisleriot's), and its redeal gives the start of the next
+//!    round, solved the same way with `k - 1`. This goes in stages: each enumerates 16 times more of the round (up to the
 //!    memory limit, or all of it) and gives each point 4 times more nodes, and tries
 //!    its points best first (most cards kept). So good points of a large round are
 //!    tried before the whole round is known, and easy next rounds are found before hard
@@ -17,15 +18,16 @@
 //! Invariant (why `unsolvable` is exact): a round answers lost only when `k = 0` and
 //! its exhaustive search proved the loss, or when its enumeration was complete (every
 //! reachable position, none won) and the next round of every one of them was answered
-//! lost. PySolFC lets the player redeal at any position reached, so those are all the
-//! lines with at most `k` redeals. Anything short of that (a cap, the entry limit, a
-//! limit of the request) is `unknown`. Every win is replayed with its redeals
+//! lost. PySolFC lets the player redeal at any position reached, Aisleriot at any
+//! position reached with no move left, so those are all the lines with at most `k`
+//! redeals. Anything short of that (a cap, the entry limit, a limit of the request) is
+//! `unknown`. Every win is replayed with its redeals
 //! ([`verify_with_redeals`]) before it is returned.
 
 use super::{SolveControls, SolveError, SolveOptions, SolveReport, Solver, Verdict};
 use crate::moves::Step;
 use crate::position::Position;
-use crate::redeal::{redeal, RedealStream, Redeals, Redealt};
+use crate::redeal::{redeal, redeal_allowed_at, RedealStream, Redeals, Redealt};
 use crate::replay::replay_with_redeals;
 use crate::search::budget::Budget;
 use crate::search::budget::StopReason;
@@ -284,6 +286,9 @@ impl Solver {
                     return Ok(RoundEnd::Open);
                 }
                 let point = tree.position(start, at);
+                if !redeal_allowed_at(&point, variant) {
+                    continue;
+                }
                 let mut next_stream = stream.clone();
                 let Some(next) = redeal(&point, variant, &mut next_stream) else {
                     continue;

@@ -1,0 +1,168 @@
+//! `gaps odds`: the chance of winning a deal or a position when the shuffles of its
+//! redeals are unknown (docs/cli.md, "gaps odds"; docs/engine.md, "Odds").
+//!
+//! Invariant: the limits of `--nodes` and `--time-ms` bound the whole answer (every
+//! sample); each round's own search is bounded by `--round-nodes`, so that an answer
+//! given the same flags and seeds is the same on every machine unless a whole-answer
+//! limit stops it.
+
+use super::args::SearchArgs;
+use super::input_error;
+use super::solve::{engine_error, PositionInput};
+use crate::report::odds::{AdviceJson, OddsJson};
+use clap::Args;
+use gaps_engine::{
+    odds, DealSource, OddsOptions, DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES,
+    MAX_REDEALS,
+};
+use std::io::Write;
+
+/// The most samples an answer takes.
+pub const MAX_SAMPLES: u32 = 1_000_000;
+
+/// Memory of each round's search when `--table-mb` names none: the rounds are searched
+/// one at a time for at most `--round-nodes` each, so the time limit does not size it.
+const ROUND_MEMORY_BYTES: usize = 512 << 20;
+
+#[derive(Args, Debug)]
+pub struct OddsCmd {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Redeals left, 0..=2.
+    #[arg(long, default_value_t = 2)]
+    redeals: u8,
+    /// Sequences of shuffles sampled, 1..=1000000.
+    #[arg(long, default_value_t = 100)]
+    samples: u32,
+    /// Seed of the sampled shuffles.
+    #[arg(long = "shuffle-seed", default_value_t = 0)]
+    shuffle_seed: u64,
+    /// Nodes of each round's own search.
+    #[arg(long = "round-nodes", default_value_t = DEFAULT_ROUND_NODES)]
+    round_nodes: u64,
+    /// Nodes of the upper bound's search of one sample.
+    #[arg(long = "sample-nodes", default_value_t = DEFAULT_SAMPLE_NODES)]
+    sample_nodes: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    input: PositionInput,
+}
+
+pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
+    if cmd.input.pysol_text().is_some() {
+        return Err(input_error(
+            "--pysol: a PySolFC game's shuffles are known (its generator): `gaps solve \
+             --pysol` answers it exactly; the odds take --deal N or a position",
+        ));
+    }
+    if cmd.redeals > MAX_REDEALS {
+        return Err(input_error(format!(
+            "--redeals: at most {MAX_REDEALS} (got {})",
+            cmd.redeals
+        )));
+    }
+    if !(1..=MAX_SAMPLES).contains(&cmd.samples) {
+        return Err(input_error(format!(
+            "--samples: 1 to {MAX_SAMPLES} (got {})",
+            cmd.samples
+        )));
+    }
+    for (flag, value) in [
+        ("--round-nodes", cmd.round_nodes),
+        ("--sample-nodes", cmd.sample_nodes),
+    ] {
+        if value == 0 {
+            return Err(input_error(format!("{flag}: at least 1 (got 0)")));
+        }
+    }
+    let variant = cmd.search.variant()?;
+    let mut solve = cmd.search.options(variant)?;
+    if cmd.search.table_mb.is_none() {
+        solve.memory_limit = Some(ROUND_MEMORY_BYTES);
+    }
+    let source = cmd.input.source()?;
+    let start = source.start();
+    let options = OddsOptions {
+        solve,
+        redeals: cmd.redeals,
+        samples: cmd.samples,
+        shuffle_seed: cmd.shuffle_seed,
+        round_nodes: cmd.round_nodes,
+        round_points: DEFAULT_ROUND_POINTS,
+        sample_nodes: cmd.sample_nodes,
+    };
+    let mut solver = cmd.search.solver()?;
+    let report = odds(&mut solver, &start, &options, None, None).map_err(engine_error)?;
+    let json = OddsJson::new(&start, variant, cmd.redeals, cmd.samples, &report);
+    let mut out = std::io::stdout().lock();
+    if cmd.json {
+        serde_json::to_writer(&mut out, &json)?;
+        writeln!(out)?;
+    } else {
+        print_text(&mut out, &json, &source)?;
+    }
+    Ok(())
+}
+
+/// The text form: the same fields as the JSON, in words.
+fn print_text(out: &mut impl Write, json: &OddsJson, source: &DealSource) -> std::io::Result<()> {
+    if let DealSource::Numbered { seed, layout } = source {
+        writeln!(out, "deal: {seed} ({layout})")?;
+    }
+    writeln!(out, "position: {}", json.position)?;
+    writeln!(out, "variant: {}", json.variant)?;
+    writeln!(out, "redeals left: {}", json.redeals)?;
+    let percent = |p: f64| format!("{:.1}%", 100.0 * p);
+    match json.exact {
+        Some(p) => writeln!(out, "chance to win: {} (exact)", percent(p))?,
+        None if json.lower.won + json.lower.lost + json.lower.unknown == 0 => {
+            writeln!(out, "chance to win: unknown (the round was not decided)")?
+        }
+        None => {
+            let (lower, upper) = (&json.lower, &json.upper);
+            writeln!(
+                out,
+                "chance to win: at least {} [{}, {}], at most {} [{}, {}] (95% intervals)",
+                percent(lower.rate),
+                percent(lower.ci95[0]),
+                percent(lower.ci95[1]),
+                percent(upper.rate),
+                percent(upper.ci95[0]),
+                percent(upper.ci95[1]),
+            )?;
+            let samples = lower.won + lower.lost + lower.unknown;
+            writeln!(
+                out,
+                "samples: {samples} (seed {}): the strategy won {}, knowing the shuffles {} \
+                 ({} and {} undecided)",
+                json.shuffle_seed, lower.won, upper.won, lower.unknown, upper.unknown
+            )?;
+        }
+    }
+    let round = match json.round_won {
+        Some(true) => "won without a redeal",
+        Some(false) => "lost without a redeal",
+        None => "undecided",
+    };
+    writeln!(out, "this round: {round}")?;
+    match &json.advice {
+        AdviceJson::Won => writeln!(out, "next: nothing, the game is won")?,
+        AdviceJson::Move { mv } => writeln!(
+            out,
+            "next: {} ({},{}) -> ({},{})",
+            mv.card, mv.from[0], mv.from[1], mv.to[0], mv.to[1]
+        )?,
+        AdviceJson::Redeal => writeln!(out, "next: redeal now")?,
+        AdviceJson::None => writeln!(out, "next: no line wins")?,
+    }
+    if let Some(reason) = &json.stopped {
+        writeln!(out, "stopped: {reason}")?;
+    }
+    writeln!(
+        out,
+        "stats: {} nodes, {:.0} ms",
+        json.nodes, json.elapsed_ms
+    )
+}
