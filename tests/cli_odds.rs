@@ -97,3 +97,52 @@ fn the_odds_of_small_deals_are_bounded_in_order_and_repeatable() {
     }
     assert!(certain >= 5 && bounded >= 5, "{certain} {bounded}");
 }
+
+#[test]
+fn a_table_of_deals_resumes_from_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("odds.csv");
+    let out_text = out.to_str().unwrap();
+    // Deals 17..19 are won in their first round: exact, and quick.
+    let args = [
+        "--variant",
+        "common",
+        "--deals",
+        "3",
+        "--from",
+        "17",
+        "--samples",
+        "10",
+        "--out",
+        out_text,
+    ];
+    let (code, v, stderr) = odds(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        (v["deals"].as_u64(), v["exact"].as_u64()),
+        (Some(3), Some(3)),
+        "{v}"
+    );
+    assert_eq!(v["lower"], 1.0);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.lines().count(), 4, "{written}");
+    assert!(
+        written
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(1) == Some("1")),
+        "{written}"
+    );
+    let (code, again, _) = odds(&args);
+    assert_eq!(code, Some(0));
+    assert_eq!(again["deals"], 3);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        written,
+        "nothing searched again"
+    );
+    std::fs::write(&out, "deal,verdict\n").unwrap();
+    let (code, _, stderr) = odds(&args);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("--out"), "{stderr}");
+}

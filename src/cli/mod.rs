@@ -26,6 +26,7 @@ mod health;
 mod hints;
 mod morpion;
 mod odds;
+mod odds_table;
 mod out_file;
 mod played;
 mod results;

@@ -8,12 +8,14 @@
 
 use super::args::SearchArgs;
 use super::input_error;
+use super::odds_table::run_table;
 use super::solve::{engine_error, PositionInput};
 use crate::report::odds::{AdviceJson, OddsJson};
+use crate::request::MAX_DEAL_NUMBER;
 use clap::Args;
 use gaps_engine::{
-    odds, DealSource, OddsOptions, DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES,
-    MAX_REDEALS,
+    odds, DealSource, Layout, OddsOptions, DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS,
+    DEFAULT_SAMPLE_NODES, MAX_REDEALS,
 };
 use std::io::Write;
 
@@ -46,6 +48,19 @@ pub struct OddsCmd {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// The odds of our 4x13 deals `--from`..`--from + N - 1`, one line a deal in
+    /// `--out`, and the figures over all of them.
+    #[arg(long, requires = "out", conflicts_with_all = ["position", "deal"])]
+    deals: Option<u64>,
+    /// The first deal of `--deals`.
+    #[arg(long, default_value_t = 0, requires = "deals")]
+    from: u64,
+    /// The CSV file of `--deals` (deals it holds are not searched again).
+    #[arg(long, requires = "deals")]
+    out: Option<std::path::PathBuf>,
+    /// Deals searched at once by `--deals` (default: one a core).
+    #[arg(long, requires = "deals")]
+    jobs: Option<usize>,
     #[command(flatten)]
     input: PositionInput,
 }
@@ -82,8 +97,6 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
     if cmd.search.table_mb.is_none() {
         solve.memory_limit = Some(ROUND_MEMORY_BYTES);
     }
-    let source = cmd.input.source()?;
-    let start = source.start();
     let options = OddsOptions {
         solve,
         redeals: cmd.redeals,
@@ -93,6 +106,52 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         round_points: DEFAULT_ROUND_POINTS,
         sample_nodes: cmd.sample_nodes,
     };
+    if let (Some(count), Some(out)) = (cmd.deals, cmd.out.as_deref()) {
+        let layout = Layout::new(4, 13).expect("4x13 is a layout");
+        let last = cmd
+            .from
+            .checked_add(count)
+            .filter(|&end| end - 1 <= MAX_DEAL_NUMBER);
+        if count == 0 || last.is_none() {
+            return Err(input_error(format!(
+                "--deals: 1 or more, ending at most at deal {MAX_DEAL_NUMBER} (got {count} from {})",
+                cmd.from
+            )));
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = cmd.jobs.unwrap_or(cores).clamp(1, 64);
+        let table_bytes = cmd.search.table_bytes();
+        let table = run_table(&options, layout, cmd.from, count, jobs, out, table_bytes)?;
+        let mut stdout = std::io::stdout().lock();
+        if cmd.json {
+            serde_json::to_writer(&mut stdout, &table)?;
+            writeln!(stdout)?;
+        } else {
+            let pct = |p: f64| format!("{:.1}%", 100.0 * p);
+            writeln!(stdout, "deals: {} ({} exact)", table.deals, table.exact)?;
+            writeln!(
+                stdout,
+                "chance to win: at least {} [{}, {}], at most {} [{}, {}] (95%, over the deals)",
+                pct(table.lower),
+                pct(table.lower_ci95[0]),
+                pct(table.lower_ci95[1]),
+                pct(table.upper),
+                pct(table.upper_ci95[0]),
+                pct(table.upper_ci95[1])
+            )?;
+            writeln!(
+                stdout,
+                "undecided samples: {} (lower), {} (upper); {} nodes, {:.0} s of search",
+                table.unknown_samples[0],
+                table.unknown_samples[1],
+                table.nodes,
+                table.search_seconds
+            )?;
+        }
+        return Ok(());
+    }
+    let source = cmd.input.source()?;
+    let start = source.start();
     let mut solver = cmd.search.solver()?;
     let report = odds(&mut solver, &start, &options, None, None).map_err(engine_error)?;
     let json = OddsJson::new(&start, variant, cmd.redeals, cmd.samples, &report);
