@@ -19,6 +19,7 @@ fn bad_odds_requests_are_refused_with_exit_2() {
         (vec!["--pysol", "montana:5"], "--pysol"),
         (vec!["--deal", "5", "--variant", "klondike"], "--variant"),
         (vec!["2S 3S --/2H 3H"], "invalid position"),
+        (vec!["--deal", "5", "--exact"], "--exact"),
     ] {
         let (code, _, stderr) = odds(&args);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");

@@ -10,12 +10,12 @@ use super::args::SearchArgs;
 use super::input_error;
 use super::odds_table::run_table;
 use super::solve::{engine_error, PositionInput};
-use crate::report::odds::{AdviceJson, OddsJson};
+use crate::report::odds::{AdviceJson, ExactJson, OddsJson};
 use crate::request::MAX_DEAL_NUMBER;
 use clap::Args;
 use gaps_engine::{
-    odds, DealSource, Layout, OddsOptions, DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS,
-    DEFAULT_SAMPLE_NODES, MAX_REDEALS,
+    odds, DealSource, ExactOdds, ExactOddsError, Layout, OddsOptions, DEFAULT_ROUND_NODES,
+    DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_REDEALS,
 };
 use std::io::Write;
 
@@ -48,6 +48,10 @@ pub struct OddsCmd {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also the exact chances, by expectimax over every shuffle (small boards: at most
+    /// 8 cards gathered by a redeal, such as 2x5 or 3x3).
+    #[arg(long, conflicts_with = "deals")]
+    exact: bool,
     /// The odds of our 4x13 deals `--from`..`--from + N - 1`, one line a deal in
     /// `--out`, and the figures over all of them.
     #[arg(long, requires = "out", conflicts_with_all = ["position", "deal"])]
@@ -152,9 +156,20 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
     }
     let source = cmd.input.source()?;
     let start = source.start();
+    let exact_odds = if cmd.exact {
+        let mut exact = ExactOdds::new(variant);
+        let refused = |e: ExactOddsError| input_error(format!("--exact: {e}"));
+        Some(ExactJson {
+            best: exact.best(&start, cmd.redeals).map_err(refused)?,
+            strategy: exact.policy(&start, cmd.redeals).map_err(refused)?,
+        })
+    } else {
+        None
+    };
     let mut solver = cmd.search.solver()?;
     let report = odds(&mut solver, &start, &options, None, None).map_err(engine_error)?;
-    let json = OddsJson::new(&start, variant, cmd.redeals, cmd.samples, &report);
+    let mut json = OddsJson::new(&start, variant, cmd.redeals, cmd.samples, &report);
+    json.exact_odds = exact_odds;
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -215,6 +230,14 @@ fn print_text(out: &mut impl Write, json: &OddsJson, source: &DealSource) -> std
         )?,
         AdviceJson::Redeal => writeln!(out, "next: redeal now")?,
         AdviceJson::None => writeln!(out, "next: no line wins")?,
+    }
+    if let Some(exact) = &json.exact_odds {
+        writeln!(
+            out,
+            "exact: best {}, the strategy's {}",
+            percent(exact.best),
+            percent(exact.strategy)
+        )?;
     }
     if let Some(reason) = &json.stopped {
         writeln!(out, "stopped: {reason}")?;

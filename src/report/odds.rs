@@ -92,6 +92,19 @@ pub struct OddsJson {
     /// Why sampling ended before every sample, if it did (`node_limit`, `time_limit`,
     /// `cancelled`).
     pub stopped: Option<String>,
+    /// With `--exact` (small boards): the best chance, by expectimax over every
+    /// shuffle, and the lower bound's strategy's own chance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_odds: Option<ExactJson>,
+}
+
+/// The exact chances of a small board.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct ExactJson {
+    /// The best chance of a player who does not see the shuffles.
+    pub best: f64,
+    /// The chance of the lower bound's strategy.
+    pub strategy: f64,
 }
 
 impl OddsJson {
@@ -126,6 +139,7 @@ impl OddsJson {
             nodes: report.nodes,
             elapsed_ms: report.elapsed.as_secs_f64() * 1e3,
             stopped: report.stopped.map(|reason| reason.to_string()),
+            exact_odds: None,
         }
     }
 }
