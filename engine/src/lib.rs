@@ -48,7 +48,8 @@ pub use moves::{Move, MoveList, Step};
 pub use notation::{format_cells, format_position, parse_card, parse_position, ParseError};
 pub use odds::{
     odds, wilson, wilson_95, Advice, ExactOdds, ExactOddsError, OddsOptions, OddsReport, Tally,
-    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_GATHERED, Z_95,
+    DEFAULT_FIRST_ROUND_NODES, DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES,
+    MAX_GATHERED, Z_95,
 };
 pub use played::{
     review, solve_rest, steps_of, Answer, GameState, IllegalStep, PlayedError, PlayedLine,

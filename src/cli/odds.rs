@@ -14,8 +14,8 @@ use crate::report::odds::{AdviceJson, ExactJson, OddsJson};
 use crate::request::MAX_DEAL_NUMBER;
 use clap::Args;
 use gaps_engine::{
-    odds, DealSource, ExactOdds, ExactOddsError, Layout, OddsOptions, DEFAULT_ROUND_NODES,
-    DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_REDEALS,
+    odds, DealSource, ExactOdds, ExactOddsError, Layout, OddsOptions, DEFAULT_FIRST_ROUND_NODES,
+    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_REDEALS,
 };
 use std::io::Write;
 
@@ -39,9 +39,12 @@ pub struct OddsCmd {
     /// Seed of the sampled shuffles.
     #[arg(long = "shuffle-seed", default_value_t = 0)]
     shuffle_seed: u64,
-    /// Nodes of each round's own search.
+    /// Nodes of the own search of each round after a redeal.
     #[arg(long = "round-nodes", default_value_t = DEFAULT_ROUND_NODES)]
     round_nodes: u64,
+    /// Nodes of the own search of the round in play (searched once for all samples).
+    #[arg(long = "first-round-nodes", default_value_t = DEFAULT_FIRST_ROUND_NODES)]
+    first_round_nodes: u64,
     /// Nodes of the upper bound's search of one sample.
     #[arg(long = "sample-nodes", default_value_t = DEFAULT_SAMPLE_NODES)]
     sample_nodes: u64,
@@ -90,6 +93,7 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
     }
     for (flag, value) in [
         ("--round-nodes", cmd.round_nodes),
+        ("--first-round-nodes", cmd.first_round_nodes),
         ("--sample-nodes", cmd.sample_nodes),
     ] {
         if value == 0 {
@@ -107,6 +111,7 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         samples: cmd.samples,
         shuffle_seed: cmd.shuffle_seed,
         round_nodes: cmd.round_nodes,
+        first_round_nodes: cmd.first_round_nodes,
         round_points: DEFAULT_ROUND_POINTS,
         sample_nodes: cmd.sample_nodes,
     };

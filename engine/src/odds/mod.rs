@@ -46,6 +46,10 @@ use std::time::{Duration, Instant};
 
 /// Nodes of each round's own search, by default.
 pub const DEFAULT_ROUND_NODES: u64 = 1 << 21;
+/// Nodes of the own search of the round in play, by default: it is searched once for
+/// every sample, so it can be searched longer (a win found there makes the answer
+/// exact, and spares every sample).
+pub const DEFAULT_FIRST_ROUND_NODES: u64 = 1 << 25;
 /// Positions of a round enumerated for its redeal points, by default.
 pub const DEFAULT_ROUND_POINTS: usize = 1 << 18;
 /// Nodes of the upper bound's search of one sample, by default.
@@ -64,8 +68,10 @@ pub struct OddsOptions {
     pub samples: u32,
     /// Seed of the sampled shuffles (recorded in the report).
     pub shuffle_seed: u64,
-    /// Nodes of each round's own search ([`DEFAULT_ROUND_NODES`]).
+    /// Nodes of each later round's own search ([`DEFAULT_ROUND_NODES`]).
     pub round_nodes: u64,
+    /// Nodes of the own search of the round in play ([`DEFAULT_FIRST_ROUND_NODES`]).
+    pub first_round_nodes: u64,
     /// Positions of a round enumerated for its redeal points ([`DEFAULT_ROUND_POINTS`]).
     pub round_points: usize,
     /// Nodes of the upper bound's search of one sample ([`DEFAULT_SAMPLE_NODES`]).
@@ -81,6 +87,7 @@ impl OddsOptions {
             samples,
             shuffle_seed: 0,
             round_nodes: DEFAULT_ROUND_NODES,
+            first_round_nodes: DEFAULT_FIRST_ROUND_NODES,
             round_points: DEFAULT_ROUND_POINTS,
             sample_nodes: DEFAULT_SAMPLE_NODES,
         }
@@ -212,7 +219,19 @@ pub fn odds(
         stopped: None,
         shuffle_seed: options.shuffle_seed,
     };
-    let first = match analyse(solver, &solve, start, options.redeals, limits, &budget, 0)? {
+    let first_limits = RoundLimits {
+        nodes: options.first_round_nodes,
+        ..limits
+    };
+    let first = match analyse(
+        solver,
+        &solve,
+        start,
+        options.redeals,
+        first_limits,
+        &budget,
+        0,
+    )? {
         Ok(round) => round,
         Err(reason) => {
             report.stopped = Some(reason);
