@@ -19,7 +19,10 @@ fn bad_odds_requests_are_refused_with_exit_2() {
         (vec!["--pysol", "montana:5"], "--pysol"),
         (vec!["--deal", "5", "--variant", "klondike"], "--variant"),
         (vec!["2S 3S --/2H 3H"], "invalid position"),
-        (vec!["--deal", "5", "--exact"], "--exact"),
+        (
+            vec!["--deal", "5", "--played", "/nonexistent/steps.json"],
+            "--played",
+        ),
     ] {
         let (code, _, stderr) = odds(&args);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
@@ -27,9 +30,8 @@ fn bad_odds_requests_are_refused_with_exit_2() {
     }
 }
 
-/// The move of an advice, played on `start`: legal under `variant`.
-fn advice_is_legal(start: &Position, variant: Variant, advice: &Value) -> bool {
-    let m = &advice["move"];
+/// The move of a hint, played on `start`: legal under `variant`.
+fn hint_is_legal(start: &Position, variant: Variant, m: &Value) -> bool {
     let cell = |v: &Value| (v[0].as_u64().unwrap() as u8) << 4 | v[1].as_u64().unwrap() as u8;
     let card = gaps_engine::parse_card(m["card"].as_str().unwrap())
         .unwrap()
@@ -42,7 +44,7 @@ fn advice_is_legal(start: &Position, variant: Variant, advice: &Value) -> bool {
 #[test]
 fn the_odds_of_small_deals_are_bounded_in_order_and_repeatable() {
     let layout = Layout::new(3, 5).unwrap();
-    let (mut certain, mut bounded) = (0, 0);
+    let (mut certain, mut bounded, mut small_bounded) = (0, 0, 0);
     for seed in 0..30u64 {
         for variant in [Variant::Common, Variant::Aisleriot] {
             let seed_text = seed.to_string();
@@ -60,43 +62,84 @@ fn the_odds_of_small_deals_are_bounded_in_order_and_repeatable() {
                 "--algorithm",
                 "dfs",
             ];
+            if seed < 3 {
+                // 3x5 gathers up to 12 cards, too many for the exact odds; 2x5 at most 8.
+                let small = seed.to_string();
+                let small_args = [
+                    "--deal",
+                    &small,
+                    "--suits",
+                    "2",
+                    "--ranks",
+                    "5",
+                    "--variant",
+                    variant.name(),
+                    "--samples",
+                    "400",
+                    "--algorithm",
+                    "dfs",
+                ];
+                let (code, s, stderr) = odds(&small_args);
+                assert_eq!(code, Some(0), "{stderr}");
+                let o = &s["odds"];
+                let best = o["exact"].as_f64().unwrap();
+                small_bounded += usize::from(o["lower"]["samples"] == 400);
+                let strategy = o["exact_policy"].as_f64().unwrap();
+                assert!(strategy <= best + 1e-9, "{s}");
+                assert!(
+                    o["lower"]["ci95_low"].as_f64().unwrap() <= best + 1e-9,
+                    "{s}"
+                );
+                assert!(
+                    o["upper"]["ci95_high"].as_f64().unwrap() >= best - 1e-9,
+                    "{s}"
+                );
+            }
             let (code, v, stderr) = odds(&args);
             assert_eq!(code, Some(0), "{args:?}: {stderr}");
             let start = deal(seed, layout);
             assert_eq!(v["redeals"], 2);
-            if v["exact"] == 1.0 {
+            let o = &v["odds"];
+            assert!(o["exact_policy"].is_null(), "3x5 is not small: {v}");
+            if o["exact"] == 1.0 {
                 certain += 1;
                 assert_eq!(v["round_won"], true);
-                assert!(advice_is_legal(&start, variant, &v["advice"]), "{v}");
+                assert!(hint_is_legal(&start, variant, &v["odds"]["hint"]), "{v}");
                 continue;
             }
             bounded += 1;
-            let (lower, upper) = (&v["lower"], &v["upper"]);
+            let (lower, upper) = (&o["lower"], &o["upper"]);
             let total = |b: &Value| {
                 b["won"].as_u64().unwrap()
                     + b["lost"].as_u64().unwrap()
                     + b["unknown"].as_u64().unwrap()
             };
             assert_eq!((total(lower), total(upper)), (40, 40), "{v}");
-            assert!(lower["rate"].as_f64() <= upper["rate"].as_f64(), "{v}");
+            assert_eq!(lower["samples"], 40, "{v}");
+            assert!(lower["chance"].as_f64() <= upper["chance"].as_f64(), "{v}");
             assert!(
-                lower["ci95"][0].as_f64() <= upper["ci95"][1].as_f64(),
+                lower["ci95_low"].as_f64() <= upper["ci95_high"].as_f64(),
                 "{v}"
             );
-            match v["advice"]["kind"].as_str() {
-                Some("move") => assert!(advice_is_legal(&start, variant, &v["advice"]), "{v}"),
-                Some("redeal") => {}
-                other => panic!("{args:?}: advice {other:?}"),
+            assert!(
+                o["policy"].as_str().is_some_and(|p| p.contains("redeal")),
+                "{v}"
+            );
+            let hint = &o["hint"];
+            if hint.get("redeal").is_some() {
+                assert_eq!(hint["redeal"], 1, "{v}: the first of two redeals");
+            } else {
+                assert!(hint_is_legal(&start, variant, hint), "{v}");
             }
             let (_, again, _) = odds(&args);
-            assert_eq!(
-                (&again["lower"], &again["upper"]),
-                (lower, upper),
-                "repeatable"
-            );
+            assert_eq!(again["odds"], v["odds"], "repeatable");
         }
     }
     assert!(certain >= 5 && bounded >= 5, "{certain} {bounded}");
+    assert!(
+        small_bounded >= 1,
+        "a small board that is sampled: {small_bounded}"
+    );
 }
 
 #[test]
@@ -146,4 +189,47 @@ fn a_table_of_deals_resumes_from_its_file() {
     let (code, _, stderr) = odds(&args);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("--out"), "{stderr}");
+}
+
+#[test]
+fn a_game_in_progress_is_the_position_its_steps_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let layout = Layout::new(3, 5).unwrap();
+    let start = deal(4, layout);
+    let mut moves = gaps_engine::MoveList::<{ gaps_engine::MAX_MOVES }>::default();
+    start.legal_moves(Variant::Common, &mut moves);
+    let first = moves.as_slice()[0];
+    let mut now = start;
+    now.play(first);
+    let step = serde_json::to_value(gaps::report::MoveJson::from(first)).unwrap();
+    let file = dir.path().join("played.json");
+    std::fs::write(&file, serde_json::json!([step]).to_string()).unwrap();
+    let base = [
+        "--deal",
+        "4",
+        "--suits",
+        "3",
+        "--ranks",
+        "5",
+        "--variant",
+        "common",
+        "--samples",
+        "20",
+    ];
+    let (code, v, stderr) = odds(&[&base[..], &["--played", file.to_str().unwrap()]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(v["position"], gaps_engine::format_position(&now), "{v}");
+    assert_eq!(v["redeals"], 2);
+    // A redeal step of a bare position cannot be replayed: its shuffle is unknown.
+    std::fs::write(&file, r#"[{"redeal": 1}]"#).unwrap();
+    let text = gaps_engine::format_position(&start);
+    let (code, _, stderr) = odds(&[
+        "--variant",
+        "common",
+        "--played",
+        file.to_str().unwrap(),
+        &text,
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--played"), "{stderr}");
 }

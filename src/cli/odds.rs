@@ -9,13 +9,16 @@
 use super::args::SearchArgs;
 use super::input_error;
 use super::odds_table::run_table;
+use super::played::read_played;
 use super::solve::{engine_error, PositionInput};
-use crate::report::odds::{AdviceJson, ExactJson, OddsJson};
+use crate::played::GameInProgress;
+use crate::report::odds::{ExactChances, OddsJson};
+use crate::report::StepJson;
 use crate::request::MAX_DEAL_NUMBER;
 use clap::Args;
 use gaps_engine::{
-    odds, DealSource, ExactOdds, ExactOddsError, Layout, OddsOptions, DEFAULT_FIRST_ROUND_NODES,
-    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_REDEALS,
+    odds, DealSource, ExactOdds, Layout, OddsOptions, Position, DEFAULT_FIRST_ROUND_NODES,
+    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_GATHERED, MAX_REDEALS,
 };
 use std::io::Write;
 
@@ -36,9 +39,9 @@ pub struct OddsCmd {
     /// Sequences of shuffles sampled, 1..=1000000.
     #[arg(long, default_value_t = 100)]
     samples: u32,
-    /// Seed of the sampled shuffles.
-    #[arg(long = "shuffle-seed", default_value_t = 0)]
-    shuffle_seed: u64,
+    /// Seed of the sampled shuffles (default: `--search-seed`'s).
+    #[arg(long = "shuffle-seed")]
+    shuffle_seed: Option<u64>,
     /// Nodes of the own search of each round after a redeal.
     #[arg(long = "round-nodes", default_value_t = DEFAULT_ROUND_NODES)]
     round_nodes: u64,
@@ -51,10 +54,11 @@ pub struct OddsCmd {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Also the exact chances, by expectimax over every shuffle (small boards: at most
-    /// 8 cards gathered by a redeal, such as 2x5 or 3x3).
+    /// The steps played since the deal (as `gaps solve --played`; `-` reads standard
+    /// input): the odds are those of the position they reach, with `--redeals` less
+    /// the redeals they played.
     #[arg(long, conflicts_with = "deals")]
-    exact: bool,
+    played: Option<std::path::PathBuf>,
     /// The odds of our 4x13 deals `--from`..`--from + N - 1`, one line a deal in
     /// `--out`, and the figures over all of them.
     #[arg(long, requires = "out", conflicts_with_all = ["position", "deal"])]
@@ -109,7 +113,7 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         solve,
         redeals: cmd.redeals,
         samples: cmd.samples,
-        shuffle_seed: cmd.shuffle_seed,
+        shuffle_seed: cmd.shuffle_seed.unwrap_or(cmd.search.search_seed),
         round_nodes: cmd.round_nodes,
         first_round_nodes: cmd.first_round_nodes,
         round_points: DEFAULT_ROUND_POINTS,
@@ -160,21 +164,45 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         return Ok(());
     }
     let source = cmd.input.source()?;
-    let start = source.start();
-    let exact_odds = if cmd.exact {
-        let mut exact = ExactOdds::new(variant);
-        let refused = |e: ExactOddsError| input_error(format!("--exact: {e}"));
-        Some(ExactJson {
-            best: exact.best(&start, cmd.redeals).map_err(refused)?,
-            strategy: exact.policy(&start, cmd.redeals).map_err(refused)?,
-        })
-    } else {
-        None
+    let (start, left) = match cmd.played.as_deref() {
+        None => (source.start(), cmd.redeals),
+        Some(path) => {
+            // The played redeals replay with the deal's own stream where it has one
+            // (our numbered deals under PySolFC's rule); elsewhere their shuffles are
+            // unknown, so a played line holds moves only.
+            let replayable = matches!(source, DealSource::Numbered { .. })
+                && variant != gaps_engine::Variant::Aisleriot;
+            let allowed = if replayable { cmd.redeals } else { 0 };
+            let steps = read_played(path)?;
+            let game = GameInProgress::replay(source.clone(), variant, allowed, &steps)
+                .map_err(|e| input_error(format!("--played: {e}")))?;
+            let now = game.position_now().expect("an engine game has a position");
+            (now, cmd.redeals - game.redeals_used(game.steps().len()))
+        }
     };
+    let options = OddsOptions {
+        redeals: left,
+        ..options
+    };
+    let small = small_board(&start).then(|| {
+        let mut exact = ExactOdds::new(variant);
+        let chances = (exact.best(&start, left), exact.policy(&start, left));
+        match chances {
+            (Ok(best), Ok(policy)) => ExactChances { best, policy },
+            _ => unreachable!("a small board is within the exact odds' size"),
+        }
+    });
     let mut solver = cmd.search.solver()?;
     let report = odds(&mut solver, &start, &options, None, None).map_err(engine_error)?;
-    let mut json = OddsJson::new(&start, variant, cmd.redeals, cmd.samples, &report);
-    json.exact_odds = exact_odds;
+    let json = OddsJson::new(
+        &start,
+        variant,
+        left,
+        cmd.redeals,
+        cmd.samples,
+        &report,
+        small,
+    );
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -183,6 +211,12 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         print_text(&mut out, &json, &source)?;
     }
     Ok(())
+}
+
+/// Whether `start`'s redeals gather few enough cards for the exact odds.
+fn small_board(start: &Position) -> bool {
+    let layout = start.layout();
+    layout.suits() * (layout.ranks() - 1) <= MAX_GATHERED
 }
 
 /// The text form: the same fields as the JSON, in words.
@@ -194,31 +228,37 @@ fn print_text(out: &mut impl Write, json: &OddsJson, source: &DealSource) -> std
     writeln!(out, "variant: {}", json.variant)?;
     writeln!(out, "redeals left: {}", json.redeals)?;
     let percent = |p: f64| format!("{:.1}%", 100.0 * p);
-    match json.exact {
+    let (lower, upper) = (&json.odds.lower, &json.odds.upper);
+    match json.odds.exact {
         Some(p) => writeln!(out, "chance to win: {} (exact)", percent(p))?,
-        None if json.lower.won + json.lower.lost + json.lower.unknown == 0 => {
+        None if lower.samples == 0 => {
             writeln!(out, "chance to win: unknown (the round was not decided)")?
         }
-        None => {
-            let (lower, upper) = (&json.lower, &json.upper);
-            writeln!(
-                out,
-                "chance to win: at least {} [{}, {}], at most {} [{}, {}] (95% intervals)",
-                percent(lower.rate),
-                percent(lower.ci95[0]),
-                percent(lower.ci95[1]),
-                percent(upper.rate),
-                percent(upper.ci95[0]),
-                percent(upper.ci95[1]),
-            )?;
-            let samples = lower.won + lower.lost + lower.unknown;
-            writeln!(
-                out,
-                "samples: {samples} (seed {}): the strategy won {}, knowing the shuffles {} \
-                 ({} and {} undecided)",
-                json.shuffle_seed, lower.won, upper.won, lower.unknown, upper.unknown
-            )?;
-        }
+        None => writeln!(
+            out,
+            "chance to win: at least {} [{}, {}], at most {} [{}, {}] (95% intervals)",
+            percent(lower.chance),
+            percent(lower.ci95_low),
+            percent(lower.ci95_high),
+            percent(upper.chance),
+            percent(upper.ci95_low),
+            percent(upper.ci95_high),
+        )?,
+    }
+    if lower.samples > 0 {
+        writeln!(
+            out,
+            "samples: {} (seed {}): the strategy won {}, knowing the shuffles {} ({} and {} \
+             undecided)",
+            lower.samples, json.shuffle_seed, lower.won, upper.won, lower.unknown, upper.unknown
+        )?;
+    }
+    if let Some(policy) = json.odds.exact_policy {
+        writeln!(
+            out,
+            "the strategy's own chance: {} (exact)",
+            percent(policy)
+        )?;
     }
     let round = match json.round_won {
         Some(true) => "won without a redeal",
@@ -226,23 +266,15 @@ fn print_text(out: &mut impl Write, json: &OddsJson, source: &DealSource) -> std
         None => "undecided",
     };
     writeln!(out, "this round: {round}")?;
-    match &json.advice {
-        AdviceJson::Won => writeln!(out, "next: nothing, the game is won")?,
-        AdviceJson::Move { mv } => writeln!(
+    match &json.odds.hint {
+        Some(StepJson::Move(mv)) => writeln!(
             out,
-            "next: {} ({},{}) -> ({},{})",
+            "hint: {} ({},{}) -> ({},{})",
             mv.card, mv.from[0], mv.from[1], mv.to[0], mv.to[1]
         )?,
-        AdviceJson::Redeal => writeln!(out, "next: redeal now")?,
-        AdviceJson::None => writeln!(out, "next: no line wins")?,
-    }
-    if let Some(exact) = &json.exact_odds {
-        writeln!(
-            out,
-            "exact: best {}, the strategy's {}",
-            percent(exact.best),
-            percent(exact.strategy)
-        )?;
+        Some(StepJson::Redeal { redeal }) => writeln!(out, "hint: redeal now (redeal {redeal})")?,
+        None if json.round_won == Some(true) => writeln!(out, "hint: none, the game is won")?,
+        None => writeln!(out, "hint: none, no winning line is known")?,
     }
     if let Some(reason) = &json.stopped {
         writeln!(out, "stopped: {reason}")?;

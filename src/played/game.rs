@@ -13,9 +13,9 @@ use super::{played_steps, PlayedInputError};
 use crate::report::{redeals_shown, steps_on_board, MoveJson, RoundsJson, StepJson};
 use gaps_engine::{
     format_position, solve_board_rest, solve_rest, Algorithm, BoardDeal, BoardMap, BoardPosition,
-    BoardReport, BoardSolveError, DealSource, GameState, PlayedLine, PlayedStep, RestReport,
-    SearchStats, SolveControls, SolveError, SolveOptions, SolveReport, Solver, Step, StopReason,
-    Variant, Verdict,
+    BoardReport, BoardSolveError, DealSource, GameState, PlayedLine, PlayedStep, Position,
+    RestReport, SearchStats, SolveControls, SolveError, SolveOptions, SolveReport, Solver, Step,
+    StopReason, Variant, Verdict,
 };
 
 /// Why a search of a game in progress failed (never bad input: the steps were checked).
@@ -111,6 +111,14 @@ impl GameInProgress {
         match self {
             GameInProgress::Engine { line, .. } => line.states[steps].redeals_used,
             GameInProgress::Board { line, .. } => line.states[steps].redeals_used,
+        }
+    }
+
+    /// The engine's position the steps reach (`None` for a game on its own board).
+    pub fn position_now(&self) -> Option<Position> {
+        match self {
+            GameInProgress::Engine { line, .. } => Some(line.last().position),
+            GameInProgress::Board { .. } => None,
         }
     }
 

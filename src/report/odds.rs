@@ -1,67 +1,81 @@
 //! The public JSON of the odds with unknown shuffles (`gaps odds --json`).
 //!
 //! Invariant: field names are public (docs/cli.md, "gaps odds"); additions are fine,
-//! renames are not. Fractions are in `[0, 1]`; `lower.ci95[0] <= upper.ci95[1]`.
+//! renames are not. Fractions are in `[0, 1]`; `odds.lower.ci95_low <=
+//! odds.upper.ci95_high`.
 
-use super::MoveJson;
+use super::{MoveJson, StepJson};
 use gaps_engine::{format_position, Advice, OddsReport, Position, Tally, Variant};
 use serde::Serialize;
 
 /// One bound's samples and interval.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct BoundJson {
+    /// The bound's estimate: `won / samples` (lower), `(won + unknown) / samples`
+    /// (upper); the exact chance when it is known.
+    pub chance: f64,
+    /// Its 95% Wilson interval.
+    pub ci95_low: f64,
+    pub ci95_high: f64,
+    /// Samples played.
+    pub samples: u32,
+    /// Samples left undecided within the limits: lost for the lower bound, won for
+    /// the upper one.
+    pub unknown: u32,
     /// Samples won (each line replayed).
     pub won: u32,
     /// Samples proved lost.
     pub lost: u32,
-    /// Samples left undecided within the limits: lost for the lower bound, won for
-    /// the upper one.
-    pub unknown: u32,
-    /// The bound's estimate: `won / samples` (lower), `(won + unknown) / samples`
-    /// (upper).
-    pub rate: f64,
-    /// Its 95% Wilson interval.
-    pub ci95: [f64; 2],
 }
 
 impl BoundJson {
-    fn new(tally: Tally, counted: u32, interval: (f64, f64)) -> BoundJson {
+    fn new(tally: Tally, counted: u32, interval: (f64, f64), exact: Option<f64>) -> BoundJson {
         let samples = tally.samples();
         BoundJson {
+            chance: match (exact, samples) {
+                (Some(p), _) => p,
+                (None, 0) => 0.0,
+                (None, n) => f64::from(counted) / f64::from(n),
+            },
+            ci95_low: interval.0,
+            ci95_high: interval.1,
+            samples,
+            unknown: tally.unknown,
             won: tally.won,
             lost: tally.lost,
-            unknown: tally.unknown,
-            rate: if samples == 0 {
-                0.0
-            } else {
-                f64::from(counted) / f64::from(samples)
-            },
-            ci95: [interval.0, interval.1],
         }
     }
 }
 
-/// What the lower bound's strategy plays next.
+/// The strategy behind the lower bound, in words.
+pub const POLICY: &str = "in each round, play its win if a search of the round alone finds one; \
+     else redeal at the position of the round whose redeal keeps the most cards in place \
+     (then the smaller runs), found by a search of the round by cards kept";
+
+/// The odds: both bounds, the exact chance where it is known, the strategy's next step.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum AdviceJson {
-    /// The position is won.
-    Won,
-    /// Play this move.
-    Move {
-        #[serde(rename = "move")]
-        mv: MoveJson,
-    },
-    /// Redeal now.
-    Redeal,
-    /// No advice: no redeal left and no win found.
-    None,
+pub struct OddsPart {
+    /// The strategy of the lower bound.
+    pub policy: &'static str,
+    /// That strategy over the sampled shuffles.
+    pub lower: BoundJson,
+    /// A player who knows the same sampled shuffles in advance.
+    pub upper: BoundJson,
+    /// The chance where it is known exactly: 1 when the round in play is won, 0 when no
+    /// redeal is left and it is proved lost, the expectimax value on small boards.
+    pub exact: Option<f64>,
+    /// The strategy's next step: a move, or `{"redeal": k}`; `null` when the game is
+    /// won or no line is known.
+    pub hint: Option<StepJson>,
+    /// On small boards: the chance of the strategy itself, by expectimax.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_policy: Option<f64>,
 }
 
 /// The answer of `gaps odds`.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct OddsJson {
-    /// The position the odds are of.
+    /// The position the odds are of (after the played steps, for a game in progress).
     pub position: String,
     pub variant: String,
     /// Redeals left.
@@ -70,13 +84,7 @@ pub struct OddsJson {
     pub samples: u32,
     /// Seed of the sampled shuffles.
     pub shuffle_seed: u64,
-    /// The exact chance, when known without sampling (1: the round in play is won; 0:
-    /// no redeal left and the round proved lost).
-    pub exact: Option<f64>,
-    /// The strategy that does not see the shuffles (docs/engine.md, "Odds").
-    pub lower: BoundJson,
-    /// The same shuffles known in advance.
-    pub upper: BoundJson,
+    pub odds: OddsPart,
     /// The round in play searched alone: true (won), false (proved lost), null.
     pub round_won: Option<bool>,
     /// Distinct redeals the round in play offers, as far as it was enumerated.
@@ -85,61 +93,67 @@ pub struct OddsJson {
     pub round_complete: bool,
     /// Cards kept in place by the strategy's first redeal.
     pub redeal_kept: Option<usize>,
-    /// The strategy's next step.
-    pub advice: AdviceJson,
     pub nodes: u64,
     pub elapsed_ms: f64,
     /// Why sampling ended before every sample, if it did (`node_limit`, `time_limit`,
     /// `cancelled`).
     pub stopped: Option<String>,
-    /// With `--exact` (small boards): the best chance, by expectimax over every
-    /// shuffle, and the lower bound's strategy's own chance.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exact_odds: Option<ExactJson>,
 }
 
-/// The exact chances of a small board.
-#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
-pub struct ExactJson {
-    /// The best chance of a player who does not see the shuffles.
+/// The exact chances of a small board: the best, and the strategy's own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactChances {
     pub best: f64,
-    /// The chance of the lower bound's strategy.
-    pub strategy: f64,
+    pub policy: f64,
 }
 
 impl OddsJson {
-    /// The JSON of `report`, the odds of `start` under `variant` with `redeals` left.
+    /// The JSON of `report`, the odds of `start` under `variant` with `redeals` left
+    /// of a game that allows `allowed` (the next redeal is number `allowed - redeals +
+    /// 1`), with the exact chances of a small board.
     pub fn new(
         start: &Position,
         variant: Variant,
         redeals: u8,
+        allowed: u8,
         samples: u32,
         report: &OddsReport,
+        small: Option<ExactChances>,
     ) -> OddsJson {
         let (lower, upper) = (report.lower, report.upper);
+        let exact = report.exact.or(small.map(|s| s.best));
         OddsJson {
             position: format_position(start),
             variant: variant.to_string(),
             redeals,
             samples,
             shuffle_seed: report.shuffle_seed,
-            exact: report.exact,
-            lower: BoundJson::new(lower, lower.won, report.lower_interval()),
-            upper: BoundJson::new(upper, upper.won + upper.unknown, report.upper_interval()),
+            odds: OddsPart {
+                policy: POLICY,
+                lower: BoundJson::new(lower, lower.won, report.lower_interval(), report.exact),
+                upper: BoundJson::new(
+                    upper,
+                    upper.won + upper.unknown,
+                    report.upper_interval(),
+                    report.exact,
+                ),
+                exact,
+                hint: match report.advice {
+                    Advice::Won | Advice::None => None,
+                    Advice::Play(m) => Some(StepJson::Move(MoveJson::from(m))),
+                    Advice::RedealNow => Some(StepJson::Redeal {
+                        redeal: allowed.saturating_sub(redeals) + 1,
+                    }),
+                },
+                exact_policy: small.map(|s| s.policy),
+            },
             round_won: report.round_won,
             redeal_points: report.redeal_points,
             round_complete: report.round_complete,
             redeal_kept: report.redeal_kept,
-            advice: match report.advice {
-                Advice::Won => AdviceJson::Won,
-                Advice::Play(m) => AdviceJson::Move { mv: m.into() },
-                Advice::RedealNow => AdviceJson::Redeal,
-                Advice::None => AdviceJson::None,
-            },
             nodes: report.nodes,
             elapsed_ms: report.elapsed.as_secs_f64() * 1e3,
             stopped: report.stopped.map(|reason| reason.to_string()),
-            exact_odds: None,
         }
     }
 }
