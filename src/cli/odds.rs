@@ -174,7 +174,7 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
                 && variant != gaps_engine::Variant::Aisleriot;
             let allowed = if replayable { cmd.redeals } else { 0 };
             let steps = read_played(path)?;
-            let game = GameInProgress::replay(source.clone(), variant, allowed, &steps)
+            let game = GameInProgress::replay(source, variant, allowed, &steps)
                 .map_err(|e| input_error(format!("--played: {e}")))?;
             let now = game.position_now().expect("an engine game has a position");
             (now, cmd.redeals - game.redeals_used(game.steps().len()))
