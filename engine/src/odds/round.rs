@@ -65,8 +65,8 @@ pub(super) struct RoundLimits {
 
 /// Analyses the round from `start` with `left` redeals still to come: its own search
 /// (within `limits.nodes` and `budget`), then, when it is not won and a redeal is
-/// left, its redeal points. `Err(Ok(reason))`-like stops are returned as
-/// `Ok(Err(reason))`: a limit of the whole answer ended it.
+/// left, its redeal points. `Ok(Err(reason))`: a limit of the whole answer (`budget`,
+/// of which `spent` nodes are used) ended it first.
 pub(super) fn analyse(
     solver: &mut Solver,
     options: &SolveOptions,
