@@ -205,7 +205,7 @@ pub fn kept_cards(pos: &Position, variant: Variant) -> usize {
 /// and redeals when that is every gap, which is exactly "no move": a gap in column 0
 /// always takes a Two (one is outside column 0 while a column-0 cell is empty, and
 /// is not in a run), and a gap after any other card takes its successor, which is
-/// never in a run (docs/notation.md, "Redeals").
+/// never in a run (docs/notation.md, "Redeals whose shuffles are unknown").
 pub fn redeal_allowed_at(pos: &Position, variant: Variant) -> bool {
     if pos.is_won(variant) {
         return false;
