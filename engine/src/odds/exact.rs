@@ -14,8 +14,8 @@
 //!
 //! Invariants: every arrangement is counted once, so the means are exact (up to the
 //! rounding of `f64` sums); results are memoised by round start and redeals left, and
-//! a redeal's mean by its runs (it depends on nothing else); only for boards whose
-//! redeals gather few cards (the caller bounds it: `MAX_GATHERED`).
+//! a redeal's mean by its layout and runs (it depends on nothing else); only for
+//! boards whose redeals gather few cards (the caller bounds it: `MAX_GATHERED`).
 
 use super::round::{point_order, runs_of, Runs};
 use crate::card::{Card, Layout};
@@ -49,7 +49,8 @@ pub enum ExactOddsError {
 pub struct ExactOdds {
     variant: Variant,
     rounds: HashMap<(Player, Vec<Option<Card>>, u8), f64>,
-    redeals: HashMap<(Player, Runs, u8), f64>,
+    /// By the board's layout too: equal runs on two layouts gather different cards.
+    redeals: HashMap<(Player, Layout, Runs, u8), f64>,
 }
 
 impl ExactOdds {
@@ -114,10 +115,10 @@ impl ExactOdds {
     /// The mean chance after redealing `point` with `left` redeals (one is used).
     fn redeal(&mut self, player: Player, point: &Position, left: u8) -> f64 {
         let runs = runs_of(point, self.variant);
-        if let Some(&chance) = self.redeals.get(&(player, runs, left)) {
+        let layout = point.layout();
+        if let Some(&chance) = self.redeals.get(&(player, layout, runs, left)) {
             return chance;
         }
-        let layout = point.layout();
         let (suits, ranks) = (layout.suits(), layout.ranks());
         let lens: Vec<usize> = (0..suits)
             .map(|row| run_length(point, self.variant, row))
@@ -151,7 +152,7 @@ impl ExactOdds {
             count += 1;
         });
         let chance = sum / count as f64;
-        self.redeals.insert((player, runs, left), chance);
+        self.redeals.insert((player, layout, runs, left), chance);
         chance
     }
 }
