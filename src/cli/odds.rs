@@ -77,33 +77,7 @@ pub struct OddsCmd {
 }
 
 pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
-    if cmd.input.pysol_text().is_some() {
-        return Err(input_error(
-            "--pysol: a PySolFC game's shuffles are known (its generator): `gaps solve \
-             --pysol` answers it exactly; the odds take --deal N or a position",
-        ));
-    }
-    if cmd.redeals > MAX_REDEALS {
-        return Err(input_error(format!(
-            "--redeals: at most {MAX_REDEALS} (got {})",
-            cmd.redeals
-        )));
-    }
-    if !(1..=MAX_SAMPLES).contains(&cmd.samples) {
-        return Err(input_error(format!(
-            "--samples: 1 to {MAX_SAMPLES} (got {})",
-            cmd.samples
-        )));
-    }
-    for (flag, value) in [
-        ("--round-nodes", cmd.round_nodes),
-        ("--first-round-nodes", cmd.first_round_nodes),
-        ("--sample-nodes", cmd.sample_nodes),
-    ] {
-        if value == 0 {
-            return Err(input_error(format!("{flag}: at least 1 (got 0)")));
-        }
-    }
+    check_flags(&cmd)?;
     let variant = cmd.search.variant()?;
     let mut solve = cmd.search.options(variant)?;
     if cmd.search.table_mb.is_none() {
@@ -120,48 +94,7 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         sample_nodes: cmd.sample_nodes,
     };
     if let (Some(count), Some(out)) = (cmd.deals, cmd.out.as_deref()) {
-        let layout = Layout::new(4, 13).expect("4x13 is a layout");
-        let last = cmd
-            .from
-            .checked_add(count)
-            .filter(|&end| end - 1 <= MAX_DEAL_NUMBER);
-        if count == 0 || last.is_none() {
-            return Err(input_error(format!(
-                "--deals: 1 or more, ending at most at deal {MAX_DEAL_NUMBER} (got {count} from {})",
-                cmd.from
-            )));
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let jobs = cmd.jobs.unwrap_or(cores).clamp(1, 64);
-        let table_bytes = cmd.search.table_bytes();
-        let table = run_table(&options, layout, cmd.from, count, jobs, out, table_bytes)?;
-        let mut stdout = std::io::stdout().lock();
-        if cmd.json {
-            serde_json::to_writer(&mut stdout, &table)?;
-            writeln!(stdout)?;
-        } else {
-            let pct = |p: f64| format!("{:.1}%", 100.0 * p);
-            writeln!(stdout, "deals: {} ({} exact)", table.deals, table.exact)?;
-            writeln!(
-                stdout,
-                "chance to win: at least {} [{}, {}], at most {} [{}, {}] (95%, over the deals)",
-                pct(table.lower),
-                pct(table.lower_ci95[0]),
-                pct(table.lower_ci95[1]),
-                pct(table.upper),
-                pct(table.upper_ci95[0]),
-                pct(table.upper_ci95[1])
-            )?;
-            writeln!(
-                stdout,
-                "undecided samples: {} (lower), {} (upper); {} nodes, {:.0} s of search",
-                table.unknown_samples[0],
-                table.unknown_samples[1],
-                table.nodes,
-                table.search_seconds
-            )?;
-        }
-        return Ok(());
+        return run_deals(&cmd, &options, count, out);
     }
     let source = cmd.input.source()?;
     let (start, left) = match cmd.played.as_deref() {
@@ -209,6 +142,87 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         writeln!(out)?;
     } else {
         print_text(&mut out, &json, &source)?;
+    }
+    Ok(())
+}
+
+/// Refuses the flags no answer can have (exit 2, naming the flag).
+fn check_flags(cmd: &OddsCmd) -> anyhow::Result<()> {
+    if cmd.input.pysol_text().is_some() {
+        return Err(input_error(
+            "--pysol: a PySolFC game's shuffles are known (its generator): `gaps solve \
+             --pysol` answers it exactly; the odds take --deal N or a position",
+        ));
+    }
+    if cmd.redeals > MAX_REDEALS {
+        return Err(input_error(format!(
+            "--redeals: at most {MAX_REDEALS} (got {})",
+            cmd.redeals
+        )));
+    }
+    if !(1..=MAX_SAMPLES).contains(&cmd.samples) {
+        return Err(input_error(format!(
+            "--samples: 1 to {MAX_SAMPLES} (got {})",
+            cmd.samples
+        )));
+    }
+    for (flag, value) in [
+        ("--round-nodes", cmd.round_nodes),
+        ("--first-round-nodes", cmd.first_round_nodes),
+        ("--sample-nodes", cmd.sample_nodes),
+    ] {
+        if value == 0 {
+            return Err(input_error(format!("{flag}: at least 1 (got 0)")));
+        }
+    }
+    Ok(())
+}
+
+/// `--deals N --out FILE`: the odds of our 4x13 deals `--from`..`--from + N - 1`, and
+/// the figures over them.
+fn run_deals(
+    cmd: &OddsCmd,
+    options: &OddsOptions,
+    count: u64,
+    out: &std::path::Path,
+) -> anyhow::Result<()> {
+    let layout = Layout::new(4, 13).expect("4x13 is a layout");
+    let last = cmd
+        .from
+        .checked_add(count)
+        .filter(|&end| end - 1 <= MAX_DEAL_NUMBER);
+    if count == 0 || last.is_none() {
+        return Err(input_error(format!(
+            "--deals: 1 or more, ending at most at deal {MAX_DEAL_NUMBER} (got {count} from {})",
+            cmd.from
+        )));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = cmd.jobs.unwrap_or(cores).clamp(1, 64);
+    let table_bytes = cmd.search.table_bytes();
+    let table = run_table(options, layout, cmd.from, count, jobs, out, table_bytes)?;
+    let mut stdout = std::io::stdout().lock();
+    if cmd.json {
+        serde_json::to_writer(&mut stdout, &table)?;
+        writeln!(stdout)?;
+    } else {
+        let pct = |p: f64| format!("{:.1}%", 100.0 * p);
+        writeln!(stdout, "deals: {} ({} exact)", table.deals, table.exact)?;
+        writeln!(
+            stdout,
+            "chance to win: at least {} [{}, {}], at most {} [{}, {}] (95%, over the deals)",
+            pct(table.lower),
+            pct(table.lower_ci95[0]),
+            pct(table.lower_ci95[1]),
+            pct(table.upper),
+            pct(table.upper_ci95[0]),
+            pct(table.upper_ci95[1])
+        )?;
+        writeln!(
+            stdout,
+            "undecided samples: {} (lower), {} (upper); {} nodes, {:.0} s of search",
+            table.unknown_samples[0], table.unknown_samples[1], table.nodes, table.search_seconds
+        )?;
     }
     Ok(())
 }
