@@ -74,7 +74,7 @@ pub fn winnable_with_redeals(
 
 /// Breadth-first over the positions reachable from `start`: the positions seen (at most
 /// `max_positions` + 1), whether one is won, and whether the exploration was complete.
-fn explore(
+pub(crate) fn explore(
     start: &Position,
     variant: Variant,
     max_positions: usize,

@@ -13,30 +13,22 @@
 //! redeals was proved lost; every win is replayed from the start with the sample's
 //! shuffles before it is counted.
 
-use super::policy::SampleEnd;
-use super::round::Round;
-use crate::position::Position;
-use crate::redeal::{redeal, RedealStream, Redeals};
-use crate::replay::verify_with_redeals;
-use crate::search::budget::{Budget, StopReason};
+use super::policy::{Sample, SampleEnd};
+use crate::redeal::{redeal, Redeals};
+use crate::search::budget::StopReason;
 use crate::solve::{SolveError, SolveOptions, Solver, Verdict};
 
-/// Solves one sample knowing its shuffles: `start`'s first round is `first` (not won),
-/// `redeals` at least 1 are left, `stream` is the sample's, and `nodes` bounds this
-/// sample's searches. Returns the end and the nodes searched, or the limit of the whole
-/// answer that stopped it.
-#[allow(clippy::too_many_arguments)]
+/// Solves `sample` knowing its shuffles (its round in play not won, at least one
+/// redeal left), `nodes` bounding this sample's searches, `spent` nodes of the whole
+/// answer's budget used before it. Returns the end and the nodes searched, or the limit
+/// of the whole answer that stopped it.
 pub(super) fn solve_sample(
     solver: &mut Solver,
-    options: &SolveOptions,
-    start: &Position,
-    first: &Round,
-    redeals: u8,
-    stream: &RedealStream,
+    sample: &Sample,
     nodes: u64,
-    budget: &Budget,
     spent: u64,
 ) -> Result<(Result<SampleEnd, StopReason>, u64), SolveError> {
+    let (options, first, budget) = (sample.options, sample.first, sample.budget);
     let variant = options.variant;
     let mut used = 0u64;
     let mut open = !first.complete;
@@ -51,12 +43,12 @@ pub(super) fn solve_sample(
             open = true;
             break;
         }
-        let mut shuffles = stream.clone();
+        let mut shuffles = sample.stream.clone();
         let Some(next) = redeal(&point.position, variant, &mut shuffles) else {
             continue;
         };
         let rest = Redeals {
-            count: redeals - 1,
+            count: sample.redeals - 1,
             stream: shuffles,
         };
         let own = SolveOptions {
@@ -73,9 +65,7 @@ pub(super) fn solve_sample(
                 let later = report.rounds.map(|r| r.redeal_at).unwrap_or_default();
                 redeal_at.extend(later.iter().map(|at| at + moves.len()));
                 moves.extend_from_slice(&report.solution);
-                verify_with_redeals(start, variant, stream, redeals, &moves, &redeal_at)
-                    .map_err(SolveError::InvalidSolution)?;
-                return Ok((Ok(SampleEnd::Won { moves, redeal_at }), used));
+                return Ok((Ok(sample.won(moves, redeal_at)?), used));
             }
             Verdict::Unsolvable => {}
             Verdict::Unknown => {

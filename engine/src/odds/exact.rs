@@ -3,9 +3,9 @@
 //! behind the lower bound (`policy`), for the tests that hold the sampled bounds to
 //! them.
 //!
-//! A round is enumerated whole (every position reachable, as the reference search
-//! does, with whole positions in hash sets). The best chance of a round with `k`
-//! redeals left is 1 if a won position is reachable; else 0 if `k = 0`; else the
+//! A round is enumerated whole by the reference search (`exhaustive::explore`: every
+//! position reachable, whole positions in a hash set). The best chance of a round with
+//! `k` redeals left is 1 if a won position is reachable; else 0 if `k = 0`; else the
 //! largest, over the round's positions where a redeal is allowed, of the mean of the
 //! best chance with `k - 1` over every arrangement of the gathered cards on the cells
 //! after the runs, a gap right after each run (a uniform shuffle deals each arrangement
@@ -19,11 +19,11 @@
 
 use super::round::{point_order, runs_of, Runs};
 use crate::card::{Card, Layout};
-use crate::moves::MoveList;
-use crate::position::{Position, MAX_MOVES};
+use crate::exhaustive::explore;
+use crate::position::Position;
 use crate::redeal::{kept_cards, redeal_allowed_at, run_length};
 use crate::variant::Variant;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 /// The most cards a redeal may gather here: 8! = 40,320 arrangements a redeal.
 pub const MAX_GATHERED: usize = 8;
@@ -80,7 +80,7 @@ impl ExactOdds {
         if let Some(&chance) = self.rounds.get(&key) {
             return chance;
         }
-        let (positions, won) = enumerate(start, self.variant);
+        let (positions, won, _) = explore(start, self.variant, usize::MAX);
         let chance = if won {
             1.0
         } else if left == 0 {
@@ -165,30 +165,6 @@ fn check_size(start: &Position) -> Result<(), ExactOddsError> {
         return Err(ExactOddsError::TooLarge(cards));
     }
     Ok(())
-}
-
-/// Every position reachable from `start` (breadth first, `start` first), and whether
-/// one of them is won.
-fn enumerate(start: &Position, variant: Variant) -> (Vec<Position>, bool) {
-    let mut seen: HashSet<Vec<Option<Card>>> = HashSet::from([start.to_cells()]);
-    let mut order = vec![*start];
-    let mut queue = VecDeque::from([*start]);
-    let mut moves = MoveList::<MAX_MOVES>::default();
-    while let Some(pos) = queue.pop_front() {
-        if pos.is_won(variant) {
-            return (order, true);
-        }
-        pos.legal_moves(variant, &mut moves);
-        for &m in moves.as_slice() {
-            let mut child = pos;
-            child.play(m);
-            if seen.insert(child.to_cells()) {
-                order.push(child);
-                queue.push_back(child);
-            }
-        }
-    }
-    (order, false)
 }
 
 /// Calls `visit` with every order of `items[at..]` after `items[..at]` (Heap-free

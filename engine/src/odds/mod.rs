@@ -39,7 +39,7 @@ use crate::position::Position;
 use crate::redeal::RedealStream;
 use crate::search::budget::{Budget, StopReason};
 use crate::solve::{SolveError, SolveOptions, Solver};
-use policy::SampleEnd;
+use policy::{Sample, SampleEnd};
 use round::{analyse, RoundLimits, RoundVerdict};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -270,18 +270,15 @@ pub fn odds(
     let mut seeds = SplitMix64::new(options.shuffle_seed);
     for _ in 0..options.samples {
         let stream = RedealStream::sampled(seeds.next_u64());
-        let spent = report.nodes;
-        let (lower, nodes) = policy::play_sample(
-            solver,
-            &solve,
+        let sample = Sample {
+            options: &solve,
             start,
-            &first,
-            options.redeals,
-            &stream,
-            limits,
-            &budget,
-            spent,
-        )?;
+            first: &first,
+            redeals: options.redeals,
+            stream: &stream,
+            budget: &budget,
+        };
+        let (lower, nodes) = policy::play_sample(solver, &sample, limits, report.nodes)?;
         report.nodes += nodes;
         let lower = match lower {
             Ok(end) => end,
@@ -293,17 +290,8 @@ pub fn odds(
         let upper = if matches!(lower, SampleEnd::Won { .. }) {
             lower.clone()
         } else {
-            let (upper, nodes) = clairvoyant::solve_sample(
-                solver,
-                &solve,
-                start,
-                &first,
-                options.redeals,
-                &stream,
-                options.sample_nodes,
-                &budget,
-                report.nodes,
-            )?;
+            let (upper, nodes) =
+                clairvoyant::solve_sample(solver, &sample, options.sample_nodes, report.nodes)?;
             report.nodes += nodes;
             match upper {
                 Ok(end) => end,
