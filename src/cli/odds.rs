@@ -14,11 +14,12 @@ use super::solve::{engine_error, PositionInput};
 use crate::played::GameInProgress;
 use crate::report::odds::{ExactChances, OddsJson};
 use crate::report::StepJson;
+use crate::request::rounds::RedealCount;
 use crate::request::MAX_DEAL_NUMBER;
 use clap::Args;
 use gaps_engine::{
-    odds, DealSource, ExactOdds, Layout, OddsOptions, Position, DEFAULT_FIRST_ROUND_NODES,
-    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES, MAX_GATHERED, MAX_REDEALS,
+    odds, DealSource, ExactOdds, ExactOddsError, Layout, OddsOptions, DEFAULT_FIRST_ROUND_NODES,
+    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES,
 };
 use std::io::Write;
 
@@ -117,14 +118,17 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         redeals: left,
         ..options
     };
-    let small = small_board(&start).then(|| {
-        let mut exact = ExactOdds::new(variant);
-        let chances = (exact.best(&start, left), exact.policy(&start, left));
-        match chances {
-            (Ok(best), Ok(policy)) => ExactChances { best, policy },
-            _ => unreachable!("a small board is within the exact odds' size"),
-        }
-    });
+    // The exact chances where the board is small enough (`ExactOdds` refuses others).
+    let mut exact = ExactOdds::new(variant);
+    let small = match exact.best(&start, left) {
+        Ok(best) => Some(ExactChances {
+            best,
+            policy: exact
+                .policy(&start, left)
+                .expect("the same board, within the size"),
+        }),
+        Err(ExactOddsError::TooLarge(_)) => None,
+    };
     let mut solver = cmd.search.solver()?;
     let report = odds(&mut solver, &start, &options, None, None).map_err(engine_error)?;
     let json = OddsJson::new(
@@ -154,12 +158,7 @@ fn check_flags(cmd: &OddsCmd) -> anyhow::Result<()> {
              --pysol` answers it exactly; the odds take --deal N or a position",
         ));
     }
-    if cmd.redeals > MAX_REDEALS {
-        return Err(input_error(format!(
-            "--redeals: at most {MAX_REDEALS} (got {})",
-            cmd.redeals
-        )));
-    }
+    RedealCount::new(cmd.redeals).map_err(|e| input_error(format!("--redeals: {e}")))?;
     if !(1..=MAX_SAMPLES).contains(&cmd.samples) {
         return Err(input_error(format!(
             "--samples: 1 to {MAX_SAMPLES} (got {})",
@@ -225,12 +224,6 @@ fn run_deals(
         )?;
     }
     Ok(())
-}
-
-/// Whether `start`'s redeals gather few enough cards for the exact odds.
-fn small_board(start: &Position) -> bool {
-    let layout = start.layout();
-    layout.suits() * (layout.ranks() - 1) <= MAX_GATHERED
 }
 
 /// The text form: the same fields as the JSON, in words.
