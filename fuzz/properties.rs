@@ -2,7 +2,7 @@
 //! runs them on every committed corpus and regression input under plain `cargo test`.
 //! Each takes any bytes and panics only when a property fails.
 
-use gaps::service::api::model::{from_json, BatchRequest, JobRequest};
+use gaps::service::api::model::{from_json, BatchGames, BatchRequest, JobRequest};
 use gaps::service::config::Config;
 use gaps_engine::{
     deal, format_position, parse_position, verify_solution, Card, Layout, Move, MoveList,
@@ -49,6 +49,15 @@ pub fn request_json(data: &[u8]) {
             assert!(job.limit_time_ms >= 1);
             assert!(job.threads >= 1);
         }
+        if let Ok(job) = request.validate_odds("id".into(), "fuzz", config()) {
+            let layout = job.position.0.layout();
+            assert_eq!(
+                (job.suits, job.ranks),
+                (layout.suits() as i64, layout.ranks() as i64)
+            );
+            assert!((1..=1_000_000).contains(&job.samples));
+            assert!(job.limit_time_ms >= 1);
+        }
     }
     if let Ok(request) = from_json::<BatchRequest>(value) {
         if let Ok((batch, jobs)) = request.validate("id".into(), "fuzz", config()) {
@@ -56,8 +65,17 @@ pub fn request_json(data: &[u8]) {
             assert!(batch.seed.checked_add(batch.count - 1).is_some());
             // A batch of games holds its jobs, one a game; a range none yet.
             let listed = if batch.games { batch.count as usize } else { 0 };
-            assert_eq!(jobs.len(), listed);
-            assert!(jobs.iter().all(|job| job.batch_id.as_deref() == Some("id")));
+            let batch_ids: Vec<Option<&str>> = match &jobs {
+                BatchGames::Gaps(jobs) => jobs.iter().map(|j| j.batch_id.as_deref()).collect(),
+                BatchGames::Odds(jobs) => jobs.iter().map(|j| j.batch_id.as_deref()).collect(),
+            };
+            assert_eq!(batch_ids.len(), listed);
+            assert!(batch_ids.iter().all(|id| *id == Some("id")));
+            // A batch of games holds one kind, the batch's.
+            if batch.games {
+                let odds = matches!(jobs, BatchGames::Odds(_));
+                assert_eq!(batch.odds_samples.is_some(), odds);
+            }
         }
     }
 }

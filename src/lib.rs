@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod machine;
+pub mod odds;
 pub mod played;
 pub mod report;
 pub mod request;

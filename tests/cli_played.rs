@@ -278,7 +278,8 @@ fn the_review_names_the_step_the_reference_names() {
         let file = write_steps(&json);
         let path = file.path().to_str().unwrap();
         let seed_text = seed.to_string();
-        let (code, out, err) = gaps_json(&[
+        let redeals_text = redeals.to_string();
+        let args = [
             "review",
             "--deal",
             &seed_text,
@@ -289,11 +290,11 @@ fn the_review_names_the_step_the_reference_names() {
             "--variant",
             "common",
             "--redeals",
-            &redeals.to_string(),
+            &redeals_text,
             "--played",
             path,
-            "--json",
-        ]);
+        ];
+        let (code, out, err) = gaps_json(&[&args[..], &["--json"]].concat());
         assert_eq!(code, Some(0), "{err}");
         let review = &out["review"];
         let what = format!("deal {seed}: {json:?} {review}");
@@ -309,6 +310,35 @@ fn the_review_names_the_step_the_reference_names() {
             }
             Some(lost) => {
                 assert_eq!(review["fatal_step"], lost - 1, "{what}");
+                // The text names the fatal step as people count (from 1), with its
+                // move, and numbers the winning line as `gaps solve` does.
+                let text = gaps().args(args).output().unwrap();
+                let text = String::from_utf8(text.stdout).unwrap();
+                let step = &json[lost - 1];
+                let words = match step.get("card") {
+                    Some(card) => format!(
+                        "{} ({},{}) -> ({},{})",
+                        card.as_str().unwrap(),
+                        step["from"][0],
+                        step["from"][1],
+                        step["to"][0],
+                        step["to"][1]
+                    ),
+                    None => format!("redeal {}", step["redeal"]),
+                };
+                let named = format!("lost at step {lost} of {}: {words}", json.len());
+                assert!(text.contains(&named), "{named}\n{text}");
+                assert!(text.contains(&format!("winning line from before step {lost}")));
+                assert!(text.contains("\n   1. "), "{text}");
+                // `gaps solve --played` after the step before the fatal one: its hint
+                // is the first move of a winning line, in the same words.
+                let before = write_steps(&json[..lost - 1]);
+                let mut solve = args;
+                solve[0] = "solve";
+                solve[12] = before.path().to_str().unwrap();
+                let text = gaps().args(solve).output().unwrap();
+                let text = String::from_utf8(text.stdout).unwrap();
+                assert!(text.contains("verdict: solvable\nhint: "), "{text}");
                 assert!(
                     review["winning_line"]
                         .as_array()

@@ -16,6 +16,7 @@ mod api_batch_games;
 mod api_board_played;
 mod api_fair;
 mod api_morpion;
+mod api_odds;
 mod api_page;
 mod api_played;
 mod api_postgres;

@@ -11,34 +11,27 @@ use super::input_error;
 use super::odds_table::run_table;
 use super::played::read_played;
 use super::solve::{engine_error, PositionInput};
-use crate::played::GameInProgress;
-use crate::report::odds::{ExactChances, OddsJson};
+use crate::odds::{OddsGame, ROUND_MEMORY_BYTES};
+use crate::report::odds::OddsJson;
 use crate::report::StepJson;
-use crate::request::rounds::RedealCount;
+use crate::request::odds::{OddsAsk, DEFAULT_REDEALS, DEFAULT_SAMPLES};
 use crate::request::MAX_DEAL_NUMBER;
 use clap::Args;
 use gaps_engine::{
-    odds, DealSource, ExactOdds, ExactOddsError, Layout, OddsOptions, DEFAULT_FIRST_ROUND_NODES,
-    DEFAULT_ROUND_NODES, DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES,
+    DealSource, Layout, OddsOptions, DEFAULT_FIRST_ROUND_NODES, DEFAULT_ROUND_NODES,
+    DEFAULT_ROUND_POINTS, DEFAULT_SAMPLE_NODES,
 };
 use std::io::Write;
-
-/// The most samples an answer takes.
-pub const MAX_SAMPLES: u32 = 1_000_000;
-
-/// Memory of each round's search when `--table-mb` names none: the rounds are searched
-/// one at a time for at most `--round-nodes` each, so the time limit does not size it.
-const ROUND_MEMORY_BYTES: usize = 512 << 20;
 
 #[derive(Args, Debug)]
 pub struct OddsCmd {
     #[command(flatten)]
     search: SearchArgs,
     /// Redeals left, 0..=2.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = DEFAULT_REDEALS)]
     redeals: u8,
     /// Sequences of shuffles sampled, 1..=1000000.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = DEFAULT_SAMPLES)]
     samples: u32,
     /// Seed of the sampled shuffles (default: `--search-seed`'s).
     #[arg(long = "shuffle-seed")]
@@ -98,48 +91,13 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
         return run_deals(&cmd, &options, count, out);
     }
     let source = cmd.input.source()?;
-    let (start, left) = match cmd.played.as_deref() {
-        None => (source.start(), cmd.redeals),
-        Some(path) => {
-            // The played redeals replay with the deal's own stream where it has one
-            // (our numbered deals under PySolFC's rule); elsewhere their shuffles are
-            // unknown, so a played line holds moves only.
-            let replayable = matches!(source, DealSource::Numbered { .. })
-                && variant != gaps_engine::Variant::Aisleriot;
-            let allowed = if replayable { cmd.redeals } else { 0 };
-            let steps = read_played(path)?;
-            let game = GameInProgress::replay(source, variant, allowed, &steps)
-                .map_err(|e| input_error(format!("--played: {e}")))?;
-            let now = game.position_now().expect("an engine game has a position");
-            (now, cmd.redeals - game.redeals_used(game.steps().len()))
-        }
-    };
-    let options = OddsOptions {
-        redeals: left,
-        ..options
-    };
-    // The exact chances where the board is small enough (`ExactOdds` refuses others).
-    let mut exact = ExactOdds::new(variant);
-    let small = match exact.best(&start, left) {
-        Ok(best) => Some(ExactChances {
-            best,
-            policy: exact
-                .policy(&start, left)
-                .expect("the same board, within the size"),
-        }),
-        Err(ExactOddsError::TooLarge(_)) => None,
-    };
+    let steps = cmd.played.as_deref().map(read_played).transpose()?;
+    let game = OddsGame::new(source, variant, cmd.redeals, steps.as_deref())
+        .map_err(|e| input_error(format!("--played: {e}")))?;
     let mut solver = cmd.search.solver()?;
-    let report = odds(&mut solver, &start, &options, None, None).map_err(engine_error)?;
-    let json = OddsJson::new(
-        &start,
-        variant,
-        left,
-        cmd.redeals,
-        cmd.samples,
-        &report,
-        small,
-    );
+    let json = game
+        .answer(&mut solver, &options, None, None)
+        .map_err(engine_error)?;
     let mut out = std::io::stdout().lock();
     if cmd.json {
         serde_json::to_writer(&mut out, &json)?;
@@ -152,19 +110,13 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
 
 /// Refuses the flags no answer can have (exit 2, naming the flag).
 fn check_flags(cmd: &OddsCmd) -> anyhow::Result<()> {
-    if cmd.input.pysol_text().is_some() {
-        return Err(input_error(
-            "--pysol: a PySolFC game's shuffles are known (its generator): `gaps solve \
-             --pysol` answers it exactly; the odds take --deal N or a position",
-        ));
-    }
-    RedealCount::new(cmd.redeals).map_err(|e| input_error(format!("--redeals: {e}")))?;
-    if !(1..=MAX_SAMPLES).contains(&cmd.samples) {
-        return Err(input_error(format!(
-            "--samples: 1 to {MAX_SAMPLES} (got {})",
-            cmd.samples
-        )));
-    }
+    let ask = OddsAsk {
+        samples: Some(u64::from(cmd.samples)),
+        redeals: Some(u64::from(cmd.redeals)),
+        pysol: cmd.input.pysol_text().is_some(),
+    };
+    ask.check()
+        .map_err(|refusal| input_error(refusal.for_cli()))?;
     for (flag, value) in [
         ("--round-nodes", cmd.round_nodes),
         ("--first-round-nodes", cmd.first_round_nodes),

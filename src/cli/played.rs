@@ -8,6 +8,7 @@
 
 use super::args::redeal_count;
 use super::solve::{engine_error, print_answer, PositionInput, SolveCmd};
+use super::text::{numbered_step, step_words};
 use super::{input_error, SearchArgs};
 use crate::played::{played_json, review_game, AnswerError, GameInProgress, Rest};
 use crate::report::{board_variant, PysolJson, SolveJson, StatsJson, StepJson};
@@ -206,12 +207,23 @@ pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
     }
     outln!("played: {} steps", game.steps().len());
     outln!("played_position: {}", game.position_text());
+    // The played steps on the board the game is shown on (PySolFC's, for its games).
+    let (steps, on_board) = game.steps_json(0, game.steps());
+    let shown = on_board.unwrap_or(steps);
+    let fatal = review.fatal_step.filter(|_| !review.still_winnable);
     let verdict = if review.still_winnable {
         "can still be won".to_string()
     } else if review.lost_from_start {
         "lost from the deal".to_string()
-    } else if let Some(step) = review.fatal_step {
-        format!("lost at step {step} (0-based)")
+    } else if let Some(index) = fatal {
+        // Steps are counted from 1 here, as `gaps solve` counts a line's moves; the
+        // JSON's `fatal_step` is the same step's index from 0.
+        let step = shown.get(index).map(step_words).unwrap_or_default();
+        format!(
+            "lost at step {} of {}: {step} (`fatal_step` {index} in --json)",
+            index + 1,
+            shown.len()
+        )
     } else {
         "not known within the limits".to_string()
     };
@@ -221,18 +233,23 @@ pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
         .as_ref()
         .or(review.winning_line.as_ref())
     {
-        let from = if review.still_winnable {
-            "now"
-        } else {
-            "before it"
+        let from = match fatal {
+            Some(index) => format!("before step {}", index + 1),
+            None => "now".to_string(),
         };
-        outln!("winning line from {from}: {} steps", line.len());
+        let moves = line.iter().filter(|s| matches!(s, StepJson::Move(_)));
+        outln!("winning line from {from}: {} moves", moves.count());
+        let mut number = 0;
         for step in line {
-            outln!("  {}", serde_json::to_string(step)?);
+            if matches!(step, StepJson::Move(_)) {
+                number += 1;
+            }
+            outln!("{}", numbered_step(number, step));
         }
     }
     if !review.unknown_steps.is_empty() {
-        outln!("unknown after steps: {:?}", review.unknown_steps);
+        let counted: Vec<usize> = review.unknown_steps.iter().map(|i| i + 1).collect();
+        outln!("unknown after steps: {counted:?} (counted from 1)");
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `gaps results`: a batch's results from the database, as `GET /v1/batches/{id}/results`
 //! gives them (NDJSON, or CSV with `--csv`), streamed to standard output.
 
-use crate::service::store::{csv_line, ndjson_line, Store, CSV_HEADER};
+use crate::service::store::{csv_line, ndjson_line, Store, CSV_HEADER, ODDS_CSV_HEADER};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,21 +31,23 @@ pub fn run(cmd: ResultsCmd) -> anyhow::Result<()> {
         .build()?;
     runtime.block_on(async move {
         let store = Store::open(&config.database.url, &config.database.synchronous, 1).await?;
-        if store.batch(&cmd.batch).await?.is_none() {
+        let Some(batch) = store.batch(&cmd.batch).await? else {
             return Err(super::input_error(format!("no batch {:?}", cmd.batch)));
-        }
+        };
+        let odds = batch.spec.odds_samples.is_some();
         let (sender, mut rows) = tokio::sync::mpsc::channel(512);
         let id = cmd.batch.clone();
         let reader = store.clone();
         let reading = tokio::spawn(async move { reader.stream_batch_results(&id, sender).await });
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         if cmd.csv {
-            out.write_all(CSV_HEADER.as_bytes())?;
+            let header = if odds { ODDS_CSV_HEADER } else { CSV_HEADER };
+            out.write_all(header.as_bytes())?;
         }
         while let Some(row) = rows.recv().await {
             let row = row?;
             let line = if cmd.csv {
-                csv_line(&row)
+                csv_line(&row, odds)
             } else {
                 ndjson_line(&row)
             };

@@ -7,6 +7,27 @@
 use crate::report::{SolveJson, StepJson};
 use std::io::Write;
 
+/// A step in words: `5H (1,2) -> (0,3)`, or `redeal 1`; cells are (row, column)
+/// counted from 0, as in the JSON.
+pub fn step_words(step: &StepJson) -> String {
+    match step {
+        StepJson::Move(m) => format!(
+            "{} ({},{}) -> ({},{})",
+            m.card, m.from[0], m.from[1], m.to[0], m.to[1]
+        ),
+        StepJson::Redeal { redeal } => format!("redeal {redeal}"),
+    }
+}
+
+/// A step of a line as `gaps solve` numbers it (`  12. 5H (1,2) -> (0,3)`), moves
+/// counted from 1.
+pub fn numbered_step(number: usize, step: &StepJson) -> String {
+    match step {
+        StepJson::Move(_) => format!("{number:4}. {}", step_words(step)),
+        StepJson::Redeal { .. } => format!("      {}", step_words(step)),
+    }
+}
+
 /// The text form of an answer (`gaps solve` without `--json`). A game played on its
 /// own board has its board as its position: it is written once.
 pub fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()> {
@@ -28,6 +49,13 @@ pub fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()>
         writeln!(out, "redeals_left: {}", played.redeals_left)?;
     }
     writeln!(out, "verdict: {}", json.verdict)?;
+    if let Some(played) = &json.played {
+        match played.board_hint.as_ref().or(played.hint.as_ref()) {
+            Some(hint) => writeln!(out, "hint: {}", step_words(hint))?,
+            None if json.verdict == "solvable" => writeln!(out, "hint: none, the game is won")?,
+            None => writeln!(out, "hint: none, no winning line is known from here")?,
+        }
+    }
     if let Some(reason) = json.stopped {
         writeln!(out, "stopped: {reason}")?;
     }
@@ -50,13 +78,9 @@ pub fn print_text(out: &mut impl Write, json: &SolveJson) -> std::io::Result<()>
         let (mut number, mut redeals) = (0, 0);
         for step in moves {
             match step {
-                StepJson::Move(m) => {
+                StepJson::Move(_) => {
                     number += 1;
-                    writeln!(
-                        out,
-                        "{number:4}. {} ({},{}) -> ({},{})",
-                        m.card, m.from[0], m.from[1], m.to[0], m.to[1]
-                    )?;
+                    writeln!(out, "{}", numbered_step(number, step))?;
                 }
                 StepJson::Redeal { redeal } => {
                     // The line's own redeals, whatever their numbers (a game in progress

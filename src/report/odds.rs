@@ -6,10 +6,10 @@
 
 use super::{MoveJson, StepJson};
 use gaps_engine::{format_position, Advice, OddsReport, Position, Tally, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One bound's samples and interval.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct BoundJson {
     /// The bound's estimate: `won / samples` (lower), `(won + unknown) / samples`
     /// (upper); the exact chance when it is known.
@@ -29,12 +29,20 @@ pub struct BoundJson {
 }
 
 impl BoundJson {
-    fn new(tally: Tally, counted: u32, interval: (f64, f64), exact: Option<f64>) -> BoundJson {
+    /// The bound of `tally` counting `counted` samples as won; `unsampled` is the bound
+    /// when no sample was played (0 below, 1 above: nothing is known).
+    fn new(
+        tally: Tally,
+        counted: u32,
+        interval: (f64, f64),
+        exact: Option<f64>,
+        unsampled: f64,
+    ) -> BoundJson {
         let samples = tally.samples();
         BoundJson {
             chance: match (exact, samples) {
                 (Some(p), _) => p,
-                (None, 0) => 0.0,
+                (None, 0) => unsampled,
                 (None, n) => f64::from(counted) / f64::from(n),
             },
             ci95_low: interval.0,
@@ -53,10 +61,10 @@ pub const POLICY: &str = "in each round, play its win if a search of the round a
      (then the smaller runs), found by a search of the round by cards kept";
 
 /// The odds: both bounds, the exact chance where it is known, the strategy's next step.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct OddsPart {
     /// The strategy of the lower bound.
-    pub policy: &'static str,
+    pub policy: String,
     /// That strategy over the sampled shuffles.
     pub lower: BoundJson,
     /// A player who knows the same sampled shuffles in advance.
@@ -68,12 +76,12 @@ pub struct OddsPart {
     /// won or no line is known.
     pub hint: Option<StepJson>,
     /// On small boards: the chance of the strategy itself, by expectimax.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_policy: Option<f64>,
 }
 
 /// The answer of `gaps odds`.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct OddsJson {
     /// The position the odds are of (after the played steps, for a game in progress).
     pub position: String,
@@ -129,13 +137,14 @@ impl OddsJson {
             samples,
             shuffle_seed: report.shuffle_seed,
             odds: OddsPart {
-                policy: POLICY,
-                lower: BoundJson::new(lower, lower.won, report.lower_interval(), report.exact),
+                policy: POLICY.to_string(),
+                lower: BoundJson::new(lower, lower.won, report.lower_interval(), report.exact, 0.0),
                 upper: BoundJson::new(
                     upper,
                     upper.won + upper.unknown,
                     report.upper_interval(),
                     report.exact,
+                    1.0,
                 ),
                 exact,
                 hint: match report.advice {

@@ -8,9 +8,10 @@
 //! Invariant: a rule that both front doors apply is written here once: `board` holds
 //! the rules of PySolFC's games played on their own boards, `rounds` a request's
 //! variant beside a PySolFC game and its redeals, [`deal_number`] the bound of our
-//! numbered deals.
+//! numbered deals, `odds` the samples and redeals of the odds with unknown shuffles.
 
 pub mod board;
+pub mod odds;
 pub mod rounds;
 
 /// The largest of our numbered deals, on the command line as over HTTP: 2^63-1 (the
@@ -35,6 +36,8 @@ pub enum Field {
     Probes,
     Threads,
     Redeals,
+    Samples,
+    Pysol,
 }
 
 impl Field {
@@ -46,6 +49,8 @@ impl Field {
             Field::Probes => "--probes",
             Field::Threads => "--search-threads",
             Field::Redeals => "--redeals",
+            Field::Samples => "--samples",
+            Field::Pysol => "--pysol",
         }
     }
 
@@ -57,6 +62,8 @@ impl Field {
             Field::Probes => "limits.probes",
             Field::Threads => "limits.threads",
             Field::Redeals => "redeals",
+            Field::Samples => "odds.samples",
+            Field::Pysol => "pysol",
         }
     }
 }

@@ -9,7 +9,8 @@
 //! - `store/`: the data (SQLite or PostgreSQL);
 //! - `resources/`: what jobs share (`solver_pool`, `memory`, `metrics`);
 //! - `runner/`: the lanes that claim jobs and run them on the solver threads;
-//! - `morpion/`: Morpion's proofs and their units, run through the runner;
+//! - `morpion/`: Morpion's proofs and their units, run through the runner; `odds/`:
+//!   the odds of a Gaps game whose shuffles are unknown, run through the runner;
 //! - `loops/`: the background loops (`batch_filler`, `deepen`, `maintenance`);
 //! - `api/`: the HTTP edge (routes; `model/`, the JSON shapes and their validation,
 //!   whose rules the command line shares through `crate::request`; `error`, `access`,
@@ -25,6 +26,7 @@ pub mod gaps;
 pub mod job;
 pub mod loops;
 pub mod morpion;
+pub mod odds;
 pub mod resources;
 pub mod runner;
 pub mod store;
@@ -102,7 +104,8 @@ impl Service {
         // Each kind of job: its one line of registration.
         let parts = Parts::default()
             .with(Game::Gaps, gaps::GapsSearches)
-            .with(Game::Morpion, morpion::Proofs::default());
+            .with(Game::Morpion, morpion::Proofs::default())
+            .with(Game::Odds, odds::OddsAnswers);
         let (runner, lanes) = Runner::start(store.clone(), metrics.clone(), pool, role, parts)?;
         maintenance::start(&config, &runner, &store, &metrics);
         let batches = Arc::new(BatchFiller::new(

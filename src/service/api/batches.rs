@@ -14,7 +14,7 @@ use crate::service::api::error::{ApiError, ApiResult, Problem};
 use crate::service::api::model::{BatchRequest, BatchView};
 use crate::service::api::state::AppState;
 use crate::service::resources::metrics::Refusal;
-use crate::service::store::{csv_line, ndjson_line, CSV_HEADER};
+use crate::service::store::{csv_line, ndjson_line, CSV_HEADER, ODDS_CSV_HEADER};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -55,7 +55,10 @@ pub async fn create(
             )));
         }
     }
-    let row = state.store.insert_batch(&batch, &jobs).await?;
+    let row = state
+        .store
+        .insert_batch(&batch, jobs.as_batch_jobs())
+        .await?;
     caller.count_creation(&state.metrics);
     let filler = state.batches.clone();
     tokio::spawn(async move {
@@ -105,11 +108,13 @@ pub async fn results(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    state
+    let batch = state
         .store
         .batch(&id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no batch {id:?}")))?;
+    let odds = batch.spec.odds_samples.is_some();
+    let header = if odds { ODDS_CSV_HEADER } else { CSV_HEADER };
     let csv = wants_csv(&headers);
     let (sender, receiver) = tokio::sync::mpsc::channel(512);
     let store = state.store.clone();
@@ -118,9 +123,9 @@ pub async fn results(
             tracing::warn!(error = %e, batch = %id, "streaming batch results failed");
         }
     });
-    Ok(streamed(receiver, csv, CSV_HEADER, |row, csv| {
+    Ok(streamed(receiver, csv, header, move |row, csv| {
         if csv {
-            csv_line(row)
+            csv_line(row, odds)
         } else {
             ndjson_line(row)
         }

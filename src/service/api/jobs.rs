@@ -12,13 +12,14 @@ use crate::service::api::access::Caller;
 use crate::service::api::error::{ApiError, ApiResult, Problem};
 use crate::service::api::model::{
     from_json, is_cursor, AnyJobRequest, AnyJobView, JobPage, JobRequest, JobView, ListQuery,
-    MorpionJobRequest, MorpionJobView, Progress, QueueView, WaitQuery, MAX_WAIT_QUERY_MS,
+    MorpionJobRequest, MorpionJobView, OddsJobView, Progress, QueueView, WaitQuery,
+    MAX_WAIT_QUERY_MS,
 };
 use crate::service::api::state::AppState;
 use crate::service::api::wait_slots::WaitSlot;
 use crate::service::job::{Game, JobState};
-use crate::service::resources::metrics::{JobKind, Refusal};
-use crate::service::store::{Announce, AnyJob, JobFilter, JobRow, MorpionJobRow};
+use crate::service::resources::metrics::{EndVerdict, JobKind, Refusal};
+use crate::service::store::{Announce, AnyJob, JobFilter, JobRow, MorpionJobRow, OddsJobRow};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -69,12 +70,26 @@ async fn morpion_view(state: &AppState, row: MorpionJobRow) -> ApiResult<Morpion
     Ok(view)
 }
 
+/// The view of odds job `row`, with the live node count while this process runs it.
+fn odds_view(state: &AppState, row: OddsJobRow) -> OddsJobView {
+    let running = row.life.state == JobState::Running;
+    let id = row.spec.id.clone();
+    let mut view = OddsJobView::from(row);
+    if running {
+        if let Some(nodes) = state.runner.progress(&id) {
+            view.life.progress = Some(Progress { nodes });
+        }
+    }
+    view
+}
+
 /// The view of a job of any game, as a list shows it. The parts of a job (the units of
 /// a shared proof) are shown through it: reading one is a 404 that names it.
 async fn any_view(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
     Ok(match job {
         AnyJob::Gaps(row) => AnyJobView::Gaps(Box::new(view(state, *row))),
         AnyJob::Morpion(row) => AnyJobView::Morpion(Box::new(morpion_view(state, *row).await?)),
+        AnyJob::Odds(row) => AnyJobView::Odds(Box::new(odds_view(state, *row))),
         AnyJob::MorpionUnit(unit) => {
             return Err(ApiError::NotFound(format!(
                 "{:?} is unit {} of the shared Morpion proof {:?}: read the proof",
@@ -103,6 +118,7 @@ async fn view_alone(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
     match &mut view {
         AnyJobView::Gaps(view) => view.life.queue = queue,
         AnyJobView::Morpion(view) => view.life.queue = queue,
+        AnyJobView::Odds(view) => view.life.queue = queue,
     }
     Ok(view)
 }
@@ -196,14 +212,20 @@ pub async fn create(
     }
     check_wait(&wait)?;
     let mut body = body;
+    let odds = body.get("odds").is_some();
     let job = match body.get("game").map(|game| game.as_str()) {
+        None if odds => create_odds(&state, &caller, body).await?,
         None => create_gaps(&state, &caller, body).await?,
-        // The game a Gaps job's view names may be sent back.
-        Some(Some("gaps")) => {
+        // The kind a Gaps or odds job's view names may be sent back.
+        Some(Some(kind @ ("gaps" | "odds"))) => {
+            let as_odds = odds || kind == "odds";
             if let Some(fields) = body.as_object_mut() {
                 fields.remove("game");
             }
-            create_gaps(&state, &caller, body).await?
+            match as_odds {
+                true => create_odds(&state, &caller, body).await?,
+                false => create_gaps(&state, &caller, body).await?,
+            }
         }
         Some(_) => create_morpion(&state, &caller, body).await?,
     };
@@ -259,6 +281,35 @@ async fn create_gaps(
         }
     };
     Ok(AnyJob::Gaps(Box::new(row)))
+}
+
+/// Stores an odds job: answered at once by an earlier job that asked the same and
+/// played every sample, else queued.
+async fn create_odds(
+    state: &AppState,
+    caller: &Caller,
+    body: serde_json::Value,
+) -> ApiResult<AnyJob> {
+    let request: JobRequest = from_json(body)?;
+    let id = uuid::Uuid::now_v7().to_string();
+    let job = request.validate_odds(id, &caller.name, &state.config)?;
+    check_queued_cap(state, &caller.name).await?;
+    let row = match state.store.earlier_odds(&job).await? {
+        Some(answer) => {
+            let row = state.store.insert_answered_odds_job(&job, &answer).await?;
+            state
+                .runner
+                .count_finished(JobKind::Odds, JobState::Done, EndVerdict::None);
+            row
+        }
+        None => {
+            let row = state.store.insert_odds_job(&job).await?;
+            state.runner.notify_new_work();
+            state.store.announce(Announce::Work);
+            row
+        }
+    };
+    Ok(AnyJob::Odds(Box::new(row)))
 }
 
 /// Stores a Morpion endgame proof, validated (the record replayed) before it is

@@ -89,8 +89,8 @@ impl FromStr for JobState {
     }
 }
 
-/// The game a job is about: what its search is, and which table holds what only that
-/// game has (`morpion_proofs` for Morpion; a Gaps job's columns are in `jobs`).
+/// The kind of job: what its search is, and which table holds what only that kind has
+/// (`gaps_searches`, `odds_jobs`, `morpion_proofs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Game {
@@ -98,17 +98,20 @@ pub enum Game {
     Gaps,
     /// A Morpion Solitaire endgame proof.
     Morpion,
+    /// The odds of a Gaps deal or game in progress whose shuffles are unknown.
+    Odds,
 }
 
 impl Game {
     /// Every game, in the order the API lists them.
-    pub const ALL: [Game; 2] = [Game::Gaps, Game::Morpion];
+    pub const ALL: [Game; 3] = [Game::Gaps, Game::Morpion, Game::Odds];
 
     /// The public name (as in JSON, the `game` filter and the database).
     pub fn name(self) -> &'static str {
         match self {
             Game::Gaps => "gaps",
             Game::Morpion => "morpion",
+            Game::Odds => "odds",
         }
     }
 }
@@ -125,7 +128,7 @@ impl FromStr for Game {
         Game::ALL
             .into_iter()
             .find(|game| game.name() == s)
-            .ok_or_else(|| format!("unknown game {s:?} (expected gaps or morpion)"))
+            .ok_or_else(|| format!("unknown game {s:?} (expected gaps, morpion or odds)"))
     }
 }
 

@@ -50,9 +50,9 @@ impl KindPart for Proofs {
                 Box::pin(run_unit(runner, cache, unit, flag, progress, single_lane))
             }
             // The runner hands a part only its own kind's jobs (`Parts::of`).
-            AnyJob::Gaps(_) => Box::pin(async {
+            AnyJob::Gaps(_) | AnyJob::Odds(_) => Box::pin(async {
                 Err(sqlx::Error::Protocol(
-                    "a Morpion part was handed a Gaps job".into(),
+                    "a Morpion part was handed another kind's job".into(),
                 ))
             }),
         }

@@ -52,10 +52,12 @@ label_values! {
         Morpion = "morpion",
         /// One unit of a shared Morpion proof.
         MorpionUnit = "morpion_unit",
+        /// The odds of a Gaps game whose shuffles are unknown.
+        Odds = "odds",
     }
     /// What a job ended with (`verdict` of `gaps_jobs_finished_total`).
     EndVerdict {
-        /// None: cancelled, failed, or a unit (its proof has the verdict).
+        /// None: cancelled, failed, a unit (its proof has the verdict), or odds.
         None = "",
         /// A Gaps game won.
         Solvable = "solvable",

@@ -92,12 +92,17 @@ pub struct PlayedWork {
 /// The answer about a game in progress, or the engine's error (or panic) as text.
 pub type PlayedResult = Result<GameAnswer, String>;
 
+/// Work of a kind of job of its own on the thread's solver (the odds of a game): it
+/// sends its own result and says whether it panicked (its solver is then rebuilt).
+type OnSolver = Box<dyn FnOnce(&mut Solver) -> bool + Send>;
+
 // One in flight per solver thread: the size of its largest variant does not matter.
 #[allow(clippy::large_enum_variant)]
 enum Request {
     Engine(SolveWork, oneshot::Sender<SolveResult>),
     Board(BoardWork, oneshot::Sender<BoardResult>),
     Played(PlayedWork, oneshot::Sender<PlayedResult>),
+    With(OnSolver),
 }
 
 impl SolverPriority {
@@ -213,6 +218,12 @@ impl SolverThread {
                                 )
                             }));
                         }
+                        Request::With(work) => {
+                            let solver = kept.get_or_insert_with(new_solver);
+                            if work(solver) {
+                                *solver = new_solver();
+                            }
+                        }
                         Request::Board(work, reply) => {
                             // The exhaustive search of a board game's round spills
                             // to a file of its own, made for this solve (the board
@@ -249,6 +260,24 @@ impl SolverThread {
     /// Answers about a game in progress on this thread, and waits for the answer.
     pub async fn answer_played(&self, work: PlayedWork) -> PlayedResult {
         self.ask(|reply| Request::Played(work, reply)).await
+    }
+
+    /// Runs `work` on this thread's solver and waits for its result (a panic is an
+    /// error, after which the solver is rebuilt).
+    pub async fn with_solver<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Solver) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, String> {
+        self.ask(|reply| {
+            Request::With(Box::new(move |solver: &mut Solver| {
+                let outcome = catch_unwind(AssertUnwindSafe(|| work(solver)));
+                let panicked = outcome.is_err();
+                let result = outcome.unwrap_or_else(|_| Err("the solver panicked".to_string()));
+                let _ = reply.send(result);
+                panicked
+            }))
+        })
+        .await
     }
 
     /// Sends the request `make` builds around its reply channel, and waits for the

@@ -2,11 +2,12 @@
 //!
 //! Invariant: a row of `jobs` is read as the type of its `game` (and, for a part of
 //! another job, of that part) only: a Morpion job's row has no Gaps board, so it is
-//! never decoded as a [`JobRow`], a Gaps job is never read as a proof, and a unit of a
-//! shared proof never as a proof.
+//! never decoded as a [`JobRow`], a Gaps job is never read as a proof or as odds, and
+//! a unit of a shared proof never as a proof.
 
 use super::morpion::MorpionJobRow;
 use super::morpion_units::MorpionUnitRow;
+use super::odds::OddsJobRow;
 use super::rows::{Claim, JobLife, JobRow};
 use crate::service::job::{Game, JobState};
 
@@ -17,6 +18,8 @@ pub enum AnyJob {
     Morpion(Box<MorpionJobRow>),
     /// A unit of a shared Morpion proof (a part of that job).
     MorpionUnit(Box<MorpionUnitRow>),
+    /// The odds of a Gaps game whose shuffles are unknown.
+    Odds(Box<OddsJobRow>),
 }
 
 impl AnyJob {
@@ -25,6 +28,7 @@ impl AnyJob {
             AnyJob::Gaps(row) => &row.spec.id,
             AnyJob::Morpion(row) => &row.id,
             AnyJob::MorpionUnit(row) => &row.id,
+            AnyJob::Odds(row) => &row.spec.id,
         }
     }
 
@@ -32,6 +36,7 @@ impl AnyJob {
         match self {
             AnyJob::Gaps(_) => Game::Gaps,
             AnyJob::Morpion(_) | AnyJob::MorpionUnit(_) => Game::Morpion,
+            AnyJob::Odds(_) => Game::Odds,
         }
     }
 
@@ -41,6 +46,7 @@ impl AnyJob {
             AnyJob::Gaps(row) => &row.life,
             AnyJob::Morpion(row) => &row.life,
             AnyJob::MorpionUnit(row) => &row.life,
+            AnyJob::Odds(row) => &row.life,
         }
     }
 
@@ -59,6 +65,7 @@ impl AnyJob {
             AnyJob::Gaps(row) => row.spec.created_by.as_deref(),
             AnyJob::Morpion(row) => row.created_by.as_deref(),
             AnyJob::MorpionUnit(row) => row.created_by.as_deref(),
+            AnyJob::Odds(row) => row.spec.created_by.as_deref(),
         }
     }
 
@@ -81,7 +88,7 @@ impl AnyJob {
     pub fn into_gaps(self) -> Option<JobRow> {
         match self {
             AnyJob::Gaps(row) => Some(*row),
-            AnyJob::Morpion(_) | AnyJob::MorpionUnit(_) => None,
+            AnyJob::Morpion(_) | AnyJob::MorpionUnit(_) | AnyJob::Odds(_) => None,
         }
     }
 
@@ -89,7 +96,7 @@ impl AnyJob {
     pub fn into_morpion(self) -> Option<MorpionJobRow> {
         match self {
             AnyJob::Morpion(row) => Some(*row),
-            AnyJob::Gaps(_) | AnyJob::MorpionUnit(_) => None,
+            AnyJob::Gaps(_) | AnyJob::MorpionUnit(_) | AnyJob::Odds(_) => None,
         }
     }
 }
@@ -109,6 +116,7 @@ where
     JobRow: sqlx::FromRow<'r, R>,
     MorpionJobRow: sqlx::FromRow<'r, R>,
     MorpionUnitRow: sqlx::FromRow<'r, R>,
+    OddsJobRow: sqlx::FromRow<'r, R>,
 {
     use sqlx::FromRow;
     let of = GameOf::from_row(row)?;
@@ -116,5 +124,6 @@ where
         (Game::Gaps, _) => AnyJob::Gaps(Box::new(JobRow::from_row(row)?)),
         (Game::Morpion, None) => AnyJob::Morpion(Box::new(MorpionJobRow::from_row(row)?)),
         (Game::Morpion, Some(_)) => AnyJob::MorpionUnit(Box::new(MorpionUnitRow::from_row(row)?)),
+        (Game::Odds, _) => AnyJob::Odds(Box::new(OddsJobRow::from_row(row)?)),
     })
 }

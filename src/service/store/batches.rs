@@ -8,13 +8,16 @@
 //! a batch of games is never unfinished so (its jobs and their count commit with it).
 
 use super::jobs::{bind_job, bind_search, job_columns, search_columns};
+use super::odds::{insert_batch_odds, NewOddsJob};
 use super::queue::{take_turns, BATCH};
 use super::rows::NewJob;
 use super::{in_transaction, on_pool, Store};
+use crate::report::odds::{BoundJson, OddsJson};
 use crate::request::rounds::RedealCount;
 use crate::service::job::subject::JobVariant;
 use crate::service::job::{GameNumberKey, JobState, Stored};
 use gaps_engine::Algorithm;
+use sqlx::types::Json;
 
 /// Inserts `$jobs`, a batch's next jobs in order, queued in the batch class, in the
 /// transaction `$tx`.
@@ -108,6 +111,41 @@ pub struct NewBatch {
     /// Whether it was given as its games, each a job request of its own (its jobs were
     /// inserted with it; `variant`, `suits`, `ranks` and the limits are its first's).
     pub games: bool,
+    /// The samples of each job of a batch of odds jobs (`None`: Gaps searches).
+    pub odds_samples: Option<i64>,
+}
+
+/// Jobs of one batch, inserted with it or by the filler: Gaps searches or odds jobs
+/// (a batch holds one kind).
+#[derive(Clone, Copy, Debug)]
+pub enum BatchJobs<'a> {
+    Gaps(&'a [NewJob]),
+    Odds(&'a [NewOddsJob]),
+}
+
+impl BatchJobs<'_> {
+    /// How many.
+    pub fn len(&self) -> usize {
+        match self {
+            BatchJobs::Gaps(jobs) => jobs.len(),
+            BatchJobs::Odds(jobs) => jobs.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Inserts `$jobs` (a [`BatchJobs`]) in the transaction `$tx`, as their kind's rows.
+macro_rules! insert_jobs_of_batch {
+    ($db:ident, $tx:ident, $d:ident, $jobs:expr) => {
+        match $jobs {
+            BatchJobs::Gaps(jobs) => insert_batch_jobs!($db, $tx, $d, jobs),
+            BatchJobs::Odds(jobs) => insert_batch_odds!($db, $tx, $d, jobs),
+        }
+    };
 }
 
 /// One line of a batch's results.
@@ -131,10 +169,45 @@ pub struct BatchResult {
     /// its number.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pysol: Option<String>,
+    /// An odds job's answer, as stored (shown as `lower`, `upper` and `exact`).
+    #[serde(skip)]
+    pub odds_answer: Option<Json<OddsJson>>,
+    /// An odds job's bounds once answered (`odds.lower`, `odds.upper` of its view).
+    #[sqlx(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower: Option<BoundJson>,
+    #[sqlx(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upper: Option<BoundJson>,
+    /// An odds job's exact chance, where it is known.
+    #[sqlx(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<f64>,
+}
+
+impl BatchResult {
+    /// The line as shown: its deal's number, and an odds job's bounds.
+    fn shown(mut self) -> BatchResult {
+        self.deal = match self.pysol.as_deref().and_then(|p| p.split_once(':')) {
+            Some((_, number)) => number.parse().ok(),
+            None => self.deal_seed.and_then(|seed| u128::try_from(seed).ok()),
+        };
+        if let Some(Json(answer)) = self.odds_answer.take() {
+            self.lower = Some(answer.odds.lower);
+            self.upper = Some(answer.odds.upper);
+            self.exact = answer.odds.exact;
+        }
+        self
+    }
 }
 
 /// The header line of a batch's results as CSV.
 pub const CSV_HEADER: &str = "deal,position,state,verdict,nodes,milliseconds,algorithm,node_id\n";
+
+/// The header line of the results of a batch of odds jobs as CSV.
+pub const ODDS_CSV_HEADER: &str = "deal,position,state,lower,lower_ci95_low,lower_ci95_high,\
+     upper,upper_ci95_low,upper_ci95_high,exact,samples,lower_unknown,upper_unknown,nodes,\
+     milliseconds,node_id\n";
 
 /// One result as an NDJSON line.
 pub fn ndjson_line(row: &BatchResult) -> String {
@@ -143,8 +216,9 @@ pub fn ndjson_line(row: &BatchResult) -> String {
     line
 }
 
-/// One result as a CSV line (fields with a comma, quote or newline quoted).
-pub fn csv_line(row: &BatchResult) -> String {
+/// One result as a CSV line (fields with a comma, quote or newline quoted), in the
+/// columns of [`ODDS_CSV_HEADER`] for a batch of odds jobs, else of [`CSV_HEADER`].
+pub fn csv_line(row: &BatchResult, odds_batch: bool) -> String {
     let field = |v: Option<String>| {
         let v = v.unwrap_or_default();
         if v.contains([',', '"', '\n']) {
@@ -153,16 +227,40 @@ pub fn csv_line(row: &BatchResult) -> String {
             v
         }
     };
-    let fields = [
+    let number = |v: Option<f64>| field(v.map(|v| v.to_string()));
+    let count = |v: Option<u32>| field(v.map(|v| v.to_string()));
+    let (lower, upper) = (row.lower.as_ref(), row.upper.as_ref());
+    let head = [
         field(row.deal.map(|d| d.to_string())),
         field(Some(row.position.clone())),
         field(Some(row.state.name().to_string())),
-        field(row.verdict.clone()),
+    ];
+    let odds = [
+        number(lower.map(|b| b.chance)),
+        number(lower.map(|b| b.ci95_low)),
+        number(lower.map(|b| b.ci95_high)),
+        number(upper.map(|b| b.chance)),
+        number(upper.map(|b| b.ci95_low)),
+        number(upper.map(|b| b.ci95_high)),
+        number(row.exact),
+        count(lower.map(|b| b.samples)),
+        count(lower.map(|b| b.unknown)),
+        count(upper.map(|b| b.unknown)),
+    ];
+    let effort = [
         field(row.nodes.map(|n| n.to_string())),
         field(row.milliseconds.map(|m| format!("{m:.3}"))),
-        field(row.algorithm.clone()),
-        field(row.node_id.clone()),
     ];
+    let fields: Vec<String> = match odds_batch {
+        true => [&head[..], &odds, &effort, &[field(row.node_id.clone())]].concat(),
+        false => [
+            &head[..],
+            &[field(row.verdict.clone())],
+            &effort,
+            &[field(row.algorithm.clone()), field(row.node_id.clone())],
+        ]
+        .concat(),
+    };
     let mut line = fields.join(",");
     line.push('\n');
     line
@@ -185,14 +283,19 @@ impl Store {
     /// Inserts a batch with `jobs` (a batch of games: all of them, `materialized` set
     /// to their number in the same transaction; none for a batch of deals, which the
     /// filler goes on with).
-    pub async fn insert_batch(&self, batch: &NewBatch, jobs: &[NewJob]) -> sqlx::Result<BatchRow> {
+    pub async fn insert_batch(
+        &self,
+        batch: &NewBatch,
+        jobs: BatchJobs<'_>,
+    ) -> sqlx::Result<BatchRow> {
         // A transaction, so that a failed commit is reported (see `insert_job`).
         in_transaction!(self, |Db, tx, d| {
             let mut row = sqlx::query_as::<Db, BatchRow>(
             "INSERT INTO batches (id, variant, algorithm, suits, ranks, seed, count, limit_nodes,
                  limit_time_ms, limit_probes, threads, created_by, pysol_game, pysol_from,
-                 redeals, games)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                 redeals, games, odds_samples)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                 $17)
              RETURNING *",
         )
         .bind(&batch.id)
@@ -211,6 +314,7 @@ impl Store {
         .bind(batch.pysol_from)
         .bind(batch.redeals)
         .bind(batch.games)
+        .bind(batch.odds_samples)
         .fetch_one(&mut *tx)
         .await?;
             if !jobs.is_empty() {
@@ -219,7 +323,7 @@ impl Store {
                     .bind(&batch.id)
                     .execute(&mut *tx)
                     .await?;
-                insert_batch_jobs!(Db, tx, d, jobs);
+                insert_jobs_of_batch!(Db, tx, d, jobs);
                 row.materialized = jobs.len() as i64;
             }
             tx.commit().await?;
@@ -255,7 +359,7 @@ impl Store {
         &self,
         batch_id: &str,
         expected_offset: i64,
-        jobs: &[NewJob],
+        jobs: BatchJobs<'_>,
     ) -> sqlx::Result<bool> {
         in_transaction!(self, |Db, tx, d| {
             let advanced = sqlx::query::<Db>(
@@ -272,7 +376,7 @@ impl Store {
             if !advanced {
                 return Ok(false);
             }
-            insert_batch_jobs!(Db, tx, d, jobs);
+            insert_jobs_of_batch!(Db, tx, d, jobs);
             tx.commit().await?;
             Ok(true)
         })
@@ -289,10 +393,12 @@ impl Store {
         use futures_util::TryStreamExt;
         on_pool!(self, read, |Db, pool, _d| {
             let mut rows = sqlx::query_as::<Db, BatchResult>(
-                "SELECT g.deal_seed, g.position, j.state, g.verdict, j.nodes,
-                     j.elapsed_ms AS milliseconds, g.used_algorithm AS algorithm, j.node_id,
-                     g.pysol
-                 FROM jobs j JOIN gaps_searches g ON g.id = j.id
+                "SELECT COALESCE(g.deal_seed, o.deal_seed) AS deal_seed,
+                     COALESCE(g.position, o.position) AS position, j.state, g.verdict,
+                     j.nodes, j.elapsed_ms AS milliseconds, g.used_algorithm AS algorithm,
+                     j.node_id, g.pysol, o.answer AS odds_answer
+                 FROM jobs j LEFT JOIN gaps_searches g ON g.id = j.id
+                     LEFT JOIN odds_jobs o ON o.id = j.id
                  WHERE j.batch_id = $1 ORDER BY j.seq",
             )
             .bind(batch_id)
@@ -301,13 +407,7 @@ impl Store {
                 let row = rows.try_next().await;
                 let end = !matches!(row, Ok(Some(_)));
                 let sent = match row {
-                    Ok(Some(mut row)) => {
-                        row.deal = match row.pysol.as_deref().and_then(|p| p.split_once(':')) {
-                            Some((_, number)) => number.parse().ok(),
-                            None => row.deal_seed.and_then(|seed| u128::try_from(seed).ok()),
-                        };
-                        out.send(Ok(row)).await
-                    }
+                    Ok(Some(row)) => out.send(Ok(row.shown())).await,
                     Ok(None) => break,
                     Err(e) => out.send(Err(e)).await,
                 };
@@ -390,7 +490,7 @@ impl Store {
 mod tests {
     use super::super::test_support::{new_job, on_both, test_lease, verdict};
     use super::super::{Finish, NewJob, Store};
-    use super::{BatchCounts, NewBatch};
+    use super::{BatchCounts, BatchJobs, NewBatch};
     use crate::request::rounds::RedealCount;
     use crate::service::job::Stored;
     use gaps_engine::{Algorithm, Variant, Verdict};
@@ -422,6 +522,7 @@ mod tests {
             pysol_from: None,
             redeals: RedealCount::NONE,
             games: false,
+            odds_samples: None,
         }
     }
 
@@ -435,13 +536,22 @@ mod tests {
     #[tokio::test]
     async fn batch_counts_follow_every_change_of_its_jobs() {
         on_both(|store| async move {
-            store.insert_batch(&batch("b", 6), &[]).await.unwrap();
-            store.insert_batch(&batch("other", 1), &[]).await.unwrap();
+            store
+                .insert_batch(&batch("b", 6), BatchJobs::Gaps(&[]))
+                .await
+                .unwrap();
+            store
+                .insert_batch(&batch("other", 1), BatchJobs::Gaps(&[]))
+                .await
+                .unwrap();
             assert_eq!(counts(&store, "b").await, BatchCounts::default());
             let jobs: Vec<NewJob> = (0..6).map(|i| job(&format!("j{i}"), "b", 10 + i)).collect();
-            assert!(store.add_batch_jobs("b", 0, &jobs).await.unwrap());
             assert!(store
-                .add_batch_jobs("other", 0, &[job("o", "other", 10)])
+                .add_batch_jobs("b", 0, BatchJobs::Gaps(&jobs))
+                .await
+                .unwrap());
+            assert!(store
+                .add_batch_jobs("other", 0, BatchJobs::Gaps(&[job("o", "other", 10)]))
                 .await
                 .unwrap());
             // A job outside any batch counts nowhere.
@@ -518,7 +628,7 @@ mod tests {
             // More jobs than one multi-row insert carries, and not a multiple of it.
             let n = 2 * super::ROWS_PER_INSERT + 37;
             store
-                .insert_batch(&batch("b", n as i64), &[])
+                .insert_batch(&batch("b", n as i64), BatchJobs::Gaps(&[]))
                 .await
                 .unwrap();
             let jobs: Vec<NewJob> = (0..n)
@@ -530,7 +640,10 @@ mod tests {
                     ..job(&format!("j{i}"), "b", 1000 + i as i64)
                 })
                 .collect();
-            assert!(store.add_batch_jobs("b", 0, &jobs).await.unwrap());
+            assert!(store
+                .add_batch_jobs("b", 0, BatchJobs::Gaps(&jobs))
+                .await
+                .unwrap());
             assert_eq!(counts(&store, "b").await.queued, n as i64);
             for k in [0, super::ROWS_PER_INSERT - 1, super::ROWS_PER_INSERT, n - 1] {
                 let row = store.job(&jobs[k].id).await.unwrap().unwrap();
@@ -559,17 +672,29 @@ mod tests {
                 count: 4,
                 ..batch("b", 4)
             };
-            store.insert_batch(&batch, &[]).await.unwrap();
+            store
+                .insert_batch(&batch, BatchJobs::Gaps(&[]))
+                .await
+                .unwrap();
             let first = [job("j0", "b", 10), job("j1", "b", 11)];
-            assert!(store.add_batch_jobs("b", 0, &first).await.unwrap());
+            assert!(store
+                .add_batch_jobs("b", 0, BatchJobs::Gaps(&first))
+                .await
+                .unwrap());
             // A second filler that read the old offset changes nothing (no duplicates).
             let stale = [job("x0", "b", 10), job("x1", "b", 11)];
-            assert!(!store.add_batch_jobs("b", 0, &stale).await.unwrap());
+            assert!(!store
+                .add_batch_jobs("b", 0, BatchJobs::Gaps(&stale))
+                .await
+                .unwrap());
             // As after a crash here: the batch is still unfinished, from offset 2.
             let open = store.unfinished_batches().await.unwrap();
             assert_eq!((open.len(), open[0].materialized), (1, 2));
             let rest = [job("j2", "b", 12), job("j3", "b", 13)];
-            assert!(store.add_batch_jobs("b", 2, &rest).await.unwrap());
+            assert!(store
+                .add_batch_jobs("b", 2, BatchJobs::Gaps(&rest))
+                .await
+                .unwrap());
             assert!(store.unfinished_batches().await.unwrap().is_empty());
             let counts = store.batch_counts("b").await.unwrap();
             assert_eq!(counts.queued, 4);

@@ -33,6 +33,7 @@ mod known;
 mod leases;
 mod morpion;
 mod morpion_units;
+mod odds;
 mod pysol;
 mod queue;
 mod rows;
@@ -44,7 +45,8 @@ mod wal;
 
 pub use any_job::AnyJob;
 pub use batches::{
-    csv_line, ndjson_line, BatchCounts, BatchResult, BatchRow, NewBatch, CSV_HEADER,
+    csv_line, ndjson_line, BatchCounts, BatchJobs, BatchResult, BatchRow, NewBatch, CSV_HEADER,
+    ODDS_CSV_HEADER,
 };
 pub use deepen::{Deepened, UnknownVerdict};
 pub(crate) use dialect::{Dialect, POSTGRES, SQLITE};
@@ -52,6 +54,7 @@ pub use known::{answered_by, KnownVerdict};
 pub use leases::{Lease, Reclaimed};
 pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};
 pub use morpion_units::{unit_job_id, MorpionUnitRow, UnitDone, UnitFinish, UnitsProgress};
+pub use odds::{NewOddsJob, OddsFinish, OddsJobRow};
 pub use pysol::{PysolCounts, PysolRange, PysolVerdict};
 pub use queue::{ClaimScope, QueuePlace};
 pub use rows::{Claim, Finish, JobFilter, JobLife, JobRow, NewJob};

@@ -226,13 +226,18 @@ pub(super) const GAPS_JOB_SELECT: &str = concat!(
 macro_rules! any_job_from {
     ($jobs:literal) => {
         concat!(
-            "SELECT j.*, g.algorithm, g.position, g.suits,
-        g.ranks, g.deal_seed, g.pysol, g.redeals, g.played, g.review, g.limit_probes,
-        g.table_mb, g.search_seed, g.verdict, g.solution, g.stats, g.used_algorithm,
-        g.cached, g.played_answer,
-        COALESCE(g.variant, p.variant) AS variant,
-        COALESCE(g.limit_nodes, p.limit_nodes, u.limit_nodes) AS limit_nodes,
-        COALESCE(g.limit_time_ms, p.limit_time_ms, u.limit_time_ms) AS limit_time_ms,
+            "SELECT j.*, g.algorithm, g.pysol, g.review, g.limit_probes,
+        g.table_mb, g.verdict, g.solution, g.stats, g.used_algorithm, g.played_answer,
+        COALESCE(g.position, o.position) AS position,
+        COALESCE(g.suits, o.suits) AS suits, COALESCE(g.ranks, o.ranks) AS ranks,
+        COALESCE(g.deal_seed, o.deal_seed) AS deal_seed,
+        COALESCE(g.redeals, o.redeals) AS redeals, COALESCE(g.played, o.played) AS played,
+        COALESCE(g.search_seed, o.search_seed) AS search_seed,
+        COALESCE(g.cached, o.cached) AS cached, o.samples, o.answer AS odds_answer,
+        COALESCE(g.variant, p.variant, o.variant) AS variant,
+        COALESCE(g.limit_nodes, p.limit_nodes, u.limit_nodes, o.limit_nodes) AS limit_nodes,
+        COALESCE(g.limit_time_ms, p.limit_time_ms, u.limit_time_ms, o.limit_time_ms)
+            AS limit_time_ms,
         COALESCE(g.threads, p.threads) AS threads,
         p.record, p.record_length, p.from_move,
         p.best, p.proved, p.improved, p.line, p.split_depth, p.units, p.threads_used,
@@ -242,16 +247,17 @@ macro_rules! any_job_from {
             $jobs,
             " j LEFT JOIN gaps_searches g ON g.id = j.id
         LEFT JOIN morpion_proofs p ON p.id = j.id
-        LEFT JOIN morpion_units u ON u.id = j.id"
+        LEFT JOIN morpion_units u ON u.id = j.id
+        LEFT JOIN odds_jobs o ON o.id = j.id"
         )
     };
 }
 pub(super) use any_job_from;
 
 /// Every column a job of any kind is read with: its row of `jobs` and of its kind's
-/// table (a Gaps search, a Morpion proof, a unit of a shared proof; NULL for the other
-/// kinds). The columns two kinds share a name for (variant, limits, threads) are the
-/// one kind's that the row is. Read with `any_job::decode_any`.
+/// table (a Gaps search, a Morpion proof, a unit of a shared proof, the odds of a game;
+/// NULL for the other kinds). The columns two kinds share a name for (variant, limits,
+/// threads, the deal and its redeals) are the one kind's that the row is. Read with `any_job::decode_any`.
 pub(super) const ANY_JOB_SELECT: &str = any_job_from!("jobs");
 
 /// The statements that end the parts of job `$1` (the units of a shared Morpion proof)

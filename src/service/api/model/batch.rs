@@ -9,14 +9,15 @@
 //! list's own fields (`variant`, `suits`, `ranks`, limits, `redeals`) are its first
 //! game's, shown for information, never used to run a job.
 
+use super::odds::OddsAsked;
 use super::validate::{layout, pysol_variant, redeals_of, validate_common, BoardAsked};
-use super::{BatchRequest, JobRequest, Limits, PysolBatchSpec};
+use super::{BatchRequest, JobRequest, Limits, OddsSpec, PysolBatchSpec};
 use crate::service::api::error::ApiError;
 use crate::service::config::Config;
 use crate::service::job::subject::JobVariant;
 use crate::service::job::{GameNumberKey, Stored};
-use crate::service::store::{NewBatch, NewJob};
-use gaps_engine::{check_game_number, DealSource, PysolDeal, PysolGame, Variant};
+use crate::service::store::{BatchJobs, NewBatch, NewJob, NewOddsJob};
+use gaps_engine::{check_game_number, Algorithm, DealSource, PysolDeal, PysolGame, Variant};
 
 /// The most games one batch may list (a request's body is bounded anyway; a batch of
 /// more deals is a range).
@@ -60,6 +61,23 @@ fn check_first_game(config: &Config, from: u128) -> Result<GameNumberKey, ApiErr
     Ok(GameNumberKey(from))
 }
 
+/// The jobs a batch request gives with it (a batch of games), of one kind.
+#[derive(Debug)]
+pub enum BatchGames {
+    Gaps(Vec<NewJob>),
+    Odds(Vec<NewOddsJob>),
+}
+
+impl BatchGames {
+    /// As the store inserts them.
+    pub fn as_batch_jobs(&self) -> BatchJobs<'_> {
+        match self {
+            BatchGames::Gaps(jobs) => BatchJobs::Gaps(jobs),
+            BatchGames::Odds(jobs) => BatchJobs::Odds(jobs),
+        }
+    }
+}
+
 impl BatchRequest {
     /// The batch this request asks for and, for a batch of games, its jobs (none for a
     /// range of deals: the filler inserts those), or what is wrong with it.
@@ -68,11 +86,62 @@ impl BatchRequest {
         id: String,
         created_by: &str,
         config: &Config,
-    ) -> Result<(NewBatch, Vec<NewJob>), ApiError> {
-        match &self.games {
-            None => Ok((self.validate_range(id, created_by, config)?, Vec::new())),
-            Some(games) => self.games_batch(id, created_by, config, games),
+    ) -> Result<(NewBatch, BatchGames), ApiError> {
+        let none = BatchGames::Gaps(Vec::new());
+        match (&self.games, &self.odds) {
+            (None, None) => Ok((self.validate_range(id, created_by, config)?, none)),
+            (None, Some(odds)) => Ok((self.odds_range(id, created_by, config, odds)?, none)),
+            (Some(games), _) => self.games_batch(id, created_by, config, games),
         }
+    }
+
+    /// The batch of the odds of deals `seed .. seed+count-1`, or what is wrong with it.
+    fn odds_range(
+        &self,
+        id: String,
+        created_by: &str,
+        config: &Config,
+        odds: &OddsSpec,
+    ) -> Result<NewBatch, ApiError> {
+        let asked = OddsAsked {
+            variant: self.variant.as_deref(),
+            algorithm: self.algorithm.as_deref(),
+            review: None,
+            limits: &self.limits,
+            samples: odds.samples,
+            redeals: self.redeals,
+            pysol: self.pysol.is_some(),
+        };
+        let (variant, common, choice) = asked.check(config)?;
+        let (suits, ranks) = (self.suits.unwrap_or(4), self.ranks.unwrap_or(13));
+        layout(suits as usize, ranks as usize)?;
+        let Some(count) = self.count else {
+            return Err(ApiError::Unprocessable(
+                "give `count`: the odds of deals `seed` .. `seed+count-1`".into(),
+            ));
+        };
+        check_count(config, count, "count")?;
+        let seed = self.seed.unwrap_or(0);
+        check_first_seed(config, seed)?;
+        Ok(NewBatch {
+            id,
+            variant: Stored(JobVariant::Engine(variant)),
+            algorithm: Stored(Algorithm::Auto),
+            suits: suits as i64,
+            ranks: ranks as i64,
+            seed: seed as i64,
+            count: count as i64,
+            limit_nodes: common.limit_nodes,
+            limit_time_ms: common.limit_time_ms,
+            limit_probes: None,
+            threads: 1,
+            created_by: Some(created_by.to_string()),
+            pysol_game: None,
+            pysol_from: None,
+            redeals: choice.redeals,
+            games: false,
+            odds_samples: Some(i64::from(choice.samples)),
+        })
     }
 
     fn games_batch(
@@ -81,9 +150,10 @@ impl BatchRequest {
         created_by: &str,
         config: &Config,
         games: &[JobRequest],
-    ) -> Result<(NewBatch, Vec<NewJob>), ApiError> {
+    ) -> Result<(NewBatch, BatchGames), ApiError> {
         let bad = |m: String| Err(ApiError::Unprocessable(m));
         let beside = self.variant.is_some()
+            || self.odds.is_some()
             || self.algorithm.is_some()
             || self.suits.is_some()
             || self.ranks.is_some()
@@ -95,8 +165,8 @@ impl BatchRequest {
         if beside {
             return bad(
                 "games: give each game's fields (position, deal or pysol, variant, \
-                 algorithm, limits, redeals, played, review) inside its item, not beside \
-                 `games`"
+                 algorithm, limits, redeals, played, review, odds) inside its item, not \
+                 beside `games`"
                     .into(),
             );
         }
@@ -108,6 +178,57 @@ impl BatchRequest {
                 games.len()
             ));
         }
+        let of_item = |index: usize| {
+            move |e| match e {
+                ApiError::Unprocessable(m) => {
+                    ApiError::Unprocessable(format!("games[{index}]: {m}"))
+                }
+                other => other,
+            }
+        };
+        let odds = games[0].odds.is_some();
+        if let Some(index) = games.iter().position(|game| game.odds.is_some() != odds) {
+            return bad(format!(
+                "games[{index}]: a batch holds one kind of job: give `odds` in every game or \
+                 in none (games[0] {} it)",
+                if odds { "has" } else { "has not" }
+            ));
+        }
+        if odds {
+            let jobs = games
+                .iter()
+                .enumerate()
+                .map(|(index, game)| {
+                    let job_id = uuid::Uuid::now_v7().to_string();
+                    let mut job = game
+                        .validate_odds(job_id, created_by, config)
+                        .map_err(of_item(index))?;
+                    job.batch_id = Some(id.clone());
+                    Ok(job)
+                })
+                .collect::<Result<Vec<NewOddsJob>, ApiError>>()?;
+            let first = &jobs[0];
+            let batch = NewBatch {
+                id,
+                variant: Stored(JobVariant::Engine(first.variant.0)),
+                algorithm: Stored(Algorithm::Auto),
+                suits: first.suits,
+                ranks: first.ranks,
+                seed: 0,
+                count: jobs.len() as i64,
+                limit_nodes: first.limit_nodes,
+                limit_time_ms: first.limit_time_ms,
+                limit_probes: None,
+                threads: 1,
+                created_by: Some(created_by.to_string()),
+                pysol_game: None,
+                pysol_from: None,
+                redeals: first.redeals,
+                games: true,
+                odds_samples: Some(first.samples),
+            };
+            return Ok((batch, BatchGames::Odds(jobs)));
+        }
         let jobs = games
             .iter()
             .enumerate()
@@ -115,12 +236,7 @@ impl BatchRequest {
                 let job_id = uuid::Uuid::now_v7().to_string();
                 let mut job = game
                     .validate(job_id, created_by, config)
-                    .map_err(|e| match e {
-                        ApiError::Unprocessable(m) => {
-                            ApiError::Unprocessable(format!("games[{index}]: {m}"))
-                        }
-                        other => other,
-                    })?;
+                    .map_err(of_item(index))?;
                 job.batch_id = Some(id.clone());
                 Ok(job)
             })
@@ -143,8 +259,9 @@ impl BatchRequest {
             pysol_from: None,
             redeals: first.redeals,
             games: true,
+            odds_samples: None,
         };
-        Ok((batch, jobs))
+        Ok((batch, BatchGames::Gaps(jobs)))
     }
 
     /// The batch of deals (or PySolFC games by number) this request asks for, or what
@@ -196,6 +313,7 @@ impl BatchRequest {
             pysol_from: None,
             redeals: redeals_of(self.redeals, &first, common.variant)?,
             games: false,
+            odds_samples: None,
         })
     }
 
@@ -257,6 +375,7 @@ impl BatchRequest {
             pysol_from: Some(from),
             redeals: redeals_of(self.redeals, &first, common.variant)?,
             games: false,
+            odds_samples: None,
         })
     }
 
@@ -298,6 +417,7 @@ impl BatchRequest {
             pysol_from: Some(from),
             redeals,
             games: false,
+            odds_samples: None,
         })
     }
 }

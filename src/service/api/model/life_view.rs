@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 #[derive(Serialize, Debug, Clone, ToSchema)]
 pub struct LifeView {
     pub id: String,
-    /// `gaps` (a search) or `morpion` (a proof): the kind of job, which says what the
-    /// other fields are.
+    /// `gaps` (a search), `morpion` (a proof) or `odds` (the odds with unknown
+    /// shuffles): the kind of job, which says what the other fields are.
     pub game: String,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
     #[schema(value_type = String)]

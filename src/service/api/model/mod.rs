@@ -8,6 +8,7 @@
 //! document calls invalid is refused.
 
 mod batch;
+pub use batch::BatchGames;
 mod number_schema;
 mod schema;
 mod validate;
@@ -15,10 +16,12 @@ mod validate;
 mod job_view;
 mod life_view;
 mod morpion;
+mod odds;
 mod pysol;
 pub use job_view::JobView;
 pub use life_view::{LifeView, Progress, QueueView};
 pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
+pub use odds::{OddsJobView, OddsLimits, OddsSpec};
 pub use pysol::{PysolBatchSpec, PysolSpec, PysolView};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
@@ -215,6 +218,14 @@ pub struct JobRequest {
     /// position searched gets the limits.
     #[serde(default)]
     pub review: Option<bool>,
+    /// Ask for the odds of winning when the shuffles of the redeals are unknown
+    /// (docs/http.md, "Odds jobs"): a job of its own kind (`"game": "odds"`), of a
+    /// `position` or `deal` (a game in progress with `played`) under `variant` with
+    /// `redeals` (default 2; a bare position may have redeals here), `seed` seeding the
+    /// sampled shuffles; `limits.nodes` and `limits.time_ms` bound the whole answer.
+    #[serde(default, deserialize_with = "odds::odds_spec")]
+    #[schema(value_type = OddsSpec)]
+    pub odds: Option<OddsSpec>,
 }
 
 /// `POST /v1/batches`: deals `seed .. seed+count-1` of one variant and size, or the
@@ -266,6 +277,13 @@ pub struct BatchRequest {
     #[serde(default)]
     #[schema(ignore)]
     pub games: Option<Vec<JobRequest>>,
+    /// The odds of each deal when the shuffles of its redeals are unknown (docs/http.md,
+    /// "Odds jobs"): a batch of odds jobs of deals `seed .. seed+count-1` under
+    /// `variant` with `redeals` (default 2); not with `pysol`, `algorithm`, or limits
+    /// other than `nodes` and `time_ms`.
+    #[serde(default, deserialize_with = "odds::odds_spec")]
+    #[schema(value_type = OddsSpec)]
+    pub odds: Option<OddsSpec>,
 }
 
 /// Query of `GET`/`POST` that may wait for the job to finish.
@@ -286,7 +304,7 @@ pub struct WaitQuery {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// `gaps` or `morpion` (default: jobs of every game).
+    /// `gaps`, `morpion` or `odds` (default: jobs of every kind).
     pub game: Option<String>,
     /// `queued`, `running`, `done`, `failed` or `cancelled`.
     pub state: Option<String>,
@@ -388,8 +406,12 @@ pub struct BatchView {
     pub cancelled: i64,
     /// True when every job of the batch has ended.
     pub finished: bool,
-    /// The batch's own win rate over its jobs with a verdict.
+    /// The batch's own win rate over its jobs with a verdict (none in a batch of odds
+    /// jobs: its results give each deal's bounds).
     pub rates: Rates,
+    /// A batch of odds jobs: the samples of each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub odds: Option<OddsSpec>,
 }
 
 impl BatchView {
@@ -406,6 +428,9 @@ impl BatchView {
             },
             finished: b.materialized == b.spec.count && ended == b.spec.count,
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
+            odds: b.spec.odds_samples.map(|samples| OddsSpec {
+                samples: Some(samples as u64),
+            }),
             pysol: b.spec.pysol_game.clone().map(|game| PysolBatchSpec {
                 game,
                 from: b.spec.pysol_from.map_or(0, |from| from.0),

@@ -230,11 +230,12 @@ pub enum AnyJobRequest {
     Morpion(MorpionJobRequest),
 }
 
-/// A job of either game as the API returns it: a Gaps job (`"game": "gaps"`) or a
-/// Morpion proof (`"game": "morpion"`).
+/// A job of any kind as the API returns it: a Gaps job (`"game": "gaps"`), a Morpion
+/// proof (`"game": "morpion"`) or the odds of a Gaps game (`"game": "odds"`).
 #[derive(Serialize, Debug, Clone, ToSchema)]
 #[serde(untagged)]
 pub enum AnyJobView {
     Gaps(Box<super::JobView>),
     Morpion(Box<MorpionJobView>),
+    Odds(Box<super::OddsJobView>),
 }

@@ -146,7 +146,7 @@ impl DealSpec {
 }
 
 /// A deal's `seed` as stored: one of our deal numbers (`request::deal_number`).
-fn deal_seed(seed: u64) -> Result<i64, ApiError> {
+pub(super) fn deal_seed(seed: u64) -> Result<i64, ApiError> {
     crate::request::deal_number(u128::from(seed))
         .map(|n| n as i64)
         .map_err(|e| ApiError::Unprocessable(format!("deal.seed: {e}")))
@@ -160,6 +160,12 @@ impl JobRequest {
         created_by: &str,
         config: &Config,
     ) -> Result<NewJob, ApiError> {
+        if self.odds.is_some() {
+            // The front doors send such a request to `validate_odds`.
+            return Err(ApiError::Unprocessable(
+                "odds: the odds are a job of their own kind: `validate_odds` checks them".into(),
+            ));
+        }
         let pysol = match self.pysol.as_ref().map(PysolSpec::game).transpose()? {
             Some(JobPysol::Board(deal)) => return self.board_job(id, created_by, config, deal),
             Some(JobPysol::Position(deal)) => Some(deal),
