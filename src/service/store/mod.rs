@@ -24,6 +24,7 @@
 
 mod announcer;
 mod any_job;
+mod batch_results;
 mod batches;
 mod deepen;
 mod dialect;
@@ -44,10 +45,8 @@ pub mod testing;
 mod wal;
 
 pub use any_job::AnyJob;
-pub use batches::{
-    csv_line, ndjson_line, BatchCounts, BatchJobs, BatchResult, BatchRow, NewBatch, CSV_HEADER,
-    ODDS_CSV_HEADER,
-};
+pub use batch_results::{csv_line, ndjson_line, BatchResult, CSV_HEADER, ODDS_CSV_HEADER};
+pub use batches::{BatchCounts, BatchJobs, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub(crate) use dialect::{Dialect, POSTGRES, SQLITE};
 pub use known::{answered_by, KnownVerdict};
