@@ -91,6 +91,17 @@ async fn an_odds_job_answers_as_gaps_odds_does_and_again_from_the_store() {
     )
     .await;
     assert_eq!(job["cached"], true, "{job}");
+    // Only a Morpion job has a record: an odds job's 404 says what it is.
+    let id = job["id"].as_str().unwrap();
+    let (status, _, problem) = t.call("GET", &format!("/v1/jobs/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("is an odds job: it has no record"),
+        "{problem}"
+    );
 }
 
 /// The first legal move of `position` under `variant`, and its step's JSON.
@@ -271,6 +282,47 @@ async fn odds_jobs_run_and_answer_again_on_postgres() {
         assert_eq!(again["cached"], true, "{again}");
         assert_eq!(again["odds"], job["odds"]);
     }
+    // A batch's figures over its deals, summed by PostgreSQL from the answers.
+    let body =
+        json!({"count": 3, "suits": 3, "ranks": 5, "variant": "common", "odds": {"samples": 10}});
+    let (status, _, batch) = t.call("POST", "/v1/batches", Some(&body.to_string())).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{batch}");
+    let id = batch["id"].as_str().unwrap();
+    t.wait_batch(id).await;
+    let view = t.call("GET", &format!("/v1/batches/{id}"), None).await.2;
+    assert_summary_is_the_mean_of_the_lines(&t, &view).await;
+}
+
+/// `view`'s `odds_summary` is the mean of its results' bounds (one a deal), with the
+/// normal interval of `gaps odds --deals`.
+async fn assert_summary_is_the_mean_of_the_lines(t: &TestService, view: &Value) {
+    let id = view["id"].as_str().unwrap();
+    let lines = t.text(&format!("/v1/batches/{id}/results")).await;
+    let lines: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary = &view["odds_summary"];
+    assert_eq!(summary["deals"], lines.len(), "{view}");
+    let exact = lines.iter().filter(|l| l["exact"].is_number()).count();
+    assert_eq!(summary["exact"], exact, "{view}");
+    for bound in ["lower", "upper"] {
+        let rates: Vec<f64> = lines
+            .iter()
+            .map(|l| l[bound]["chance"].as_f64().unwrap())
+            .collect();
+        let (mean, [low, high]) = gaps::report::odds::mean_over_deals(
+            rates.len() as u64,
+            rates.iter().sum(),
+            rates.iter().map(|r| r * r).sum(),
+        );
+        let got = summary[bound].as_f64().unwrap();
+        assert!((got - mean).abs() < 1e-9, "{bound}: {got} against {mean}");
+        let ci = &summary[format!("{bound}_ci95")];
+        assert!((ci[0].as_f64().unwrap() - low).abs() < 1e-9, "{view}");
+        assert!((ci[1].as_f64().unwrap() - high).abs() < 1e-9, "{view}");
+        assert!(low <= mean && mean <= high);
+    }
 }
 
 #[tokio::test]
@@ -319,6 +371,15 @@ async fn batches_of_odds_jobs_give_each_deals_bounds() {
         assert_eq!(job["cached"], true, "{job}");
         assert_eq!(&job["odds"]["lower"], lower);
     }
+    let view = t
+        .call(
+            "GET",
+            &format!("/v1/batches/{}", batch["id"].as_str().unwrap()),
+            None,
+        )
+        .await
+        .2;
+    assert_summary_is_the_mean_of_the_lines(&t, &view).await;
     let csv = t.text_with(&uri, ("accept", "text/csv")).await;
     assert!(
         csv.starts_with("deal,position,state,lower,lower_ci95_low"),

@@ -155,6 +155,61 @@ fn blue_moons_steps_are_given_on_its_board() {
 }
 
 #[test]
+fn the_legal_moves_of_a_game_in_progress_are_pysolfcs_on_its_board() {
+    for rules in &GAMES {
+        for number in 1..=3 {
+            let game = format!("{}:{number}", rules.game);
+            let limit = ["--nodes", "20000", "--redeals", "0", "--json"];
+            let (code, whole, err) =
+                gaps_json(&[&["solve", "--pysol", &game][..], &limit].concat());
+            assert_eq!(code, Some(0), "{game}: {err}");
+            let line = whole["pysol"]["board_solution"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            // The deal, and a few steps into a winning line where there is one.
+            for played in [&line[..0], &line[..line.len().min(3)]] {
+                let file = write_steps(played);
+                let path = file.path().to_str().unwrap();
+                let args = [&["solve", "--pysol", &game, "--played", path][..], &limit].concat();
+                let (code, out, err) = gaps_json(&args);
+                assert_eq!(code, Some(0), "{game}: {err}");
+                let listed: std::collections::BTreeSet<_> = out["legal_moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| {
+                        let cell = |k: &str| {
+                            [
+                                m[k][0].as_u64().unwrap() as usize,
+                                m[k][1].as_u64().unwrap() as usize,
+                            ]
+                        };
+                        (
+                            m["card"].as_str().unwrap().to_string(),
+                            cell("from"),
+                            cell("to"),
+                        )
+                    })
+                    .collect();
+                let board = out["played_board"].as_str().unwrap();
+                assert_eq!(
+                    listed,
+                    rules.legal_moves(board),
+                    "{game} after {} steps",
+                    played.len()
+                );
+                assert_eq!(
+                    listed.len(),
+                    out["legal_moves"].as_array().unwrap().len(),
+                    "{game}: each once"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn bad_played_steps_exit_2_naming_the_step() {
     let cases: [(&str, &str); 6] = [
         (

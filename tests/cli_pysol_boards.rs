@@ -247,6 +247,40 @@ impl Rules {
         from_left || from_right
     }
 
+    /// Whether `card` may go to the gap at `(tr, tc)` of `rows` under the game's rule:
+    /// the base rank into column 0, else what [`Rules::accepts`] says.
+    fn may_go(&self, rows: &Board, tr: usize, tc: usize, card: &str) -> bool {
+        tc == 0 && self.rank(card) == self.base || tc > 0 && self.accepts(rows, tr, tc, card)
+    }
+
+    /// Every move PySolFC's rule allows on `board` (card, from, to), a card into a
+    /// gap: what the answer's `legal_moves` must list.
+    pub(crate) fn legal_moves(
+        &self,
+        board: &str,
+    ) -> std::collections::BTreeSet<(String, [usize; 2], [usize; 2])> {
+        let rows = parse_board(board);
+        let cells = || {
+            rows.iter()
+                .enumerate()
+                .flat_map(|(r, row)| row.iter().enumerate().map(move |(c, x)| (r, c, x)))
+        };
+        let mut moves = std::collections::BTreeSet::new();
+        for (tr, tc, gap) in cells() {
+            if gap.is_some() {
+                continue;
+            }
+            for (fr, fc, card) in cells() {
+                if let Some(card) = card {
+                    if self.may_go(&rows, tr, tc, card) {
+                        moves.insert((card.clone(), [fr, fc], [tr, tc]));
+                    }
+                }
+            }
+        }
+        moves
+    }
+
     /// Plays `steps` on `board`; whether the last board is won. A redeal step
     /// `{"redeal": k}` goes on from the board `redealt[k - 1]` shows, once
     /// [`Rules::check_redeal`] accepts it.
@@ -271,9 +305,7 @@ impl Rules {
             if rows[fr][fc].as_deref() != Some(card) || rows[tr][tc].is_some() {
                 return Err(format!("move {i}: {m} does not match the board"));
             }
-            let accepted = tc == 0 && self.rank(card) == self.base
-                || tc > 0 && self.accepts(&rows, tr, tc, card);
-            if !accepted {
+            if !self.may_go(&rows, tr, tc, card) {
                 return Err(format!("move {i}: {m} is not allowed by PySolFC's rule"));
             }
             rows[tr][tc] = rows[fr][fc].take();

@@ -288,6 +288,107 @@ async fn which_limits_apply_to_which_algorithm_is_in_the_document() {
 }
 
 #[tokio::test]
+async fn odds_requests_are_requests_of_their_own_in_the_document() {
+    let t = start_with(|c| {
+        c.solver.threads = Some(0); // nothing runs: every accepted job stays queued
+        c.limits.max_batch_deals = 50;
+    })
+    .await;
+    let doc = document(&t).await;
+    let schemas = &doc["components"]["schemas"];
+    let arms = |name: &str| schemas[name]["oneOf"].clone();
+    assert!(arms("AnyJobRequest")
+        .as_array()
+        .unwrap()
+        .contains(&json!({"$ref": "#/components/schemas/OddsJobRequest"})));
+    assert!(arms("AnyBatchRequest")
+        .as_array()
+        .unwrap()
+        .contains(&json!({"$ref": "#/components/schemas/OddsBatchRequest"})));
+    // A Gaps request has no `odds` (an object of its own is the odds request), so that
+    // every body matches one arm.
+    for gaps in ["JobRequest", "BatchRequest"] {
+        assert_eq!(schemas[gaps]["additionalProperties"], false);
+        assert!(schemas[gaps]["properties"].get("odds").is_none(), "{gaps}");
+    }
+    let job = &schemas["OddsJobRequest"];
+    assert_eq!(job["required"], json!(["odds"]));
+    assert_eq!(job["properties"]["algorithm"]["type"], "null");
+    assert_eq!(job["properties"]["review"]["type"], "null");
+    assert!(job["properties"].get("pysol").is_none());
+    let limits = &job["properties"]["limits"]["allOf"][1]["properties"];
+    for not_taken in ["probes", "table_mb", "threads"] {
+        assert_eq!(limits[not_taken]["type"], "null", "{not_taken}");
+    }
+    let batch = &schemas["OddsBatchRequest"];
+    assert_eq!(batch["required"], json!(["count", "odds"]));
+    assert_eq!(batch["properties"]["count"]["maximum"], 50);
+
+    let deal = json!({"seed": 3, "suits": 2, "ranks": 4});
+    let position = "2S 3S 4S --/2H 3H 4H --";
+    for (body, want) in [
+        (json!({"deal": deal, "odds": {}}), StatusCode::ACCEPTED),
+        // A bare position may have redeals here, under `aisleriot` too.
+        (
+            json!({"position": position, "variant": "aisleriot", "redeals": 2, "odds": {"samples": 3}}),
+            StatusCode::ACCEPTED,
+        ),
+        (
+            json!({"deal": deal, "algorithm": null, "review": null, "limits": {"probes": null}, "odds": {}}),
+            StatusCode::ACCEPTED,
+        ),
+        (
+            json!({"deal": deal, "algorithm": "exact", "odds": {}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"deal": deal, "review": false, "odds": {}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"deal": deal, "limits": {"threads": 1}, "odds": {}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"pysol": {"game": "montana", "number": 1}, "odds": {}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"deal": deal, "odds": {"samples": 0}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"deal": deal, "redeals": 3, "odds": {}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+    ] {
+        assert_eq!(
+            status(&t, "POST", "/v1/jobs", Some(body.clone())).await,
+            want,
+            "{body}"
+        );
+    }
+    let range = |count: u64| json!({"count": count, "suits": 2, "ranks": 4, "odds": {}});
+    let mut with_game = range(1);
+    with_game["pysol"] = json!({"game": "montana", "from": 1, "count": 1});
+    let mut with_algorithm = range(1);
+    with_algorithm["algorithm"] = json!("auto");
+    for (body, want) in [
+        (range(50), StatusCode::ACCEPTED),
+        (range(51), StatusCode::UNPROCESSABLE_ENTITY),
+        (json!({"odds": {}}), StatusCode::UNPROCESSABLE_ENTITY),
+        (with_game, StatusCode::UNPROCESSABLE_ENTITY),
+        (with_algorithm, StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        assert_eq!(
+            status(&t, "POST", "/v1/batches", Some(body.clone())).await,
+            want,
+            "{body}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_answers_to_bad_input_are_documented() {
     let t = start_with(|_| {}).await;
     let doc = document(&t).await;

@@ -39,7 +39,7 @@ mod zobrist;
 pub use board::{
     board_stream, replay_board, solve_board_from, solve_board_rest, solve_pysol_board, BoardDeal,
     BoardError, BoardGameState, BoardOutcome, BoardPosition, BoardReplayError, BoardReport,
-    BoardRules, BoardSearcher, BoardSolveError,
+    BoardRules, BoardSearcher, BoardSolveError, BOARD_MAX_MOVES,
 };
 pub use card::{Card, Cell, Layout, SizeError, MAX_RANKS, MAX_SUITS, MIN_RANKS};
 pub use deal::{deal, deal_cards, SplitMix64};

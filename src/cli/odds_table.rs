@@ -12,8 +12,9 @@
 //! sampling of each.
 
 use super::input_error;
+use crate::report::odds::mean_over_deals;
 use anyhow::Context;
-use gaps_engine::{deal, odds, Layout, OddsOptions, OddsReport, Solver, Z_95};
+use gaps_engine::{deal, odds, Layout, OddsOptions, OddsReport, Solver};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -133,12 +134,9 @@ pub struct TableJson {
 
 impl TableJson {
     fn of(rows: &BTreeMap<u64, Row>) -> TableJson {
-        let d = rows.len().max(1) as f64;
         let mean_ci = |values: Vec<f64>| {
-            let mean = values.iter().sum::<f64>() / d;
-            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (d - 1.0).max(1.0);
-            let half = Z_95 * (var / d).sqrt();
-            (mean, [(mean - half).max(0.0), (mean + half).min(1.0)])
+            let squares = values.iter().map(|v| v * v).sum();
+            mean_over_deals(values.len() as u64, values.iter().sum(), squares)
         };
         let (lower, lower_ci95) = mean_ci(rows.values().map(|r| r.rates().0).collect());
         let (upper, upper_ci95) = mean_ci(rows.values().map(|r| r.rates().1).collect());

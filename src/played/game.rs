@@ -13,9 +13,9 @@ use super::{played_steps, PlayedInputError};
 use crate::report::{redeals_shown, steps_on_board, MoveJson, RoundsJson, StepJson};
 use gaps_engine::{
     format_position, solve_board_rest, solve_rest, Algorithm, BoardDeal, BoardMap, BoardPosition,
-    BoardReport, BoardSolveError, DealSource, GameState, PlayedLine, PlayedStep, Position,
-    RestReport, SearchStats, SolveControls, SolveError, SolveOptions, SolveReport, Solver, Step,
-    StopReason, Variant, Verdict,
+    BoardReport, BoardSolveError, DealSource, GameState, MoveList, PlayedLine, PlayedStep,
+    Position, RestReport, SearchStats, SolveControls, SolveError, SolveOptions, SolveReport,
+    Solver, Step, StopReason, Variant, Verdict, BOARD_MAX_MOVES, MAX_MOVES,
 };
 
 /// Why a search of a game in progress failed (never bad input: the steps were checked).
@@ -213,6 +213,26 @@ impl GameInProgress {
             }
             _ => None,
         }
+    }
+
+    /// The moves legal from the position the steps reach, in solution-step form on the
+    /// board the game is shown on (PySolFC's, for its games), in the engine's order:
+    /// what the player may play next besides a redeal.
+    pub fn legal_moves_json(&self) -> Vec<StepJson> {
+        let moves: Vec<Step> = match self {
+            GameInProgress::Engine { variant, line, .. } => {
+                let mut list = MoveList::<MAX_MOVES>::default();
+                line.last().position.legal_moves(*variant, &mut list);
+                list.as_slice().iter().map(|&m| Step::Move(m)).collect()
+            }
+            GameInProgress::Board { line, .. } => {
+                let mut list = MoveList::<BOARD_MAX_MOVES>::default();
+                line.last().position.moves(&mut list);
+                list.as_slice().iter().map(|&m| Step::Move(m)).collect()
+            }
+        };
+        let (json, on_board) = self.steps_json(self.steps().len(), &moves);
+        on_board.unwrap_or(json)
     }
 
     /// Steps of the engine from the state after `steps` played ones, in solution-step

@@ -100,6 +100,7 @@ pub(crate) fn played_fields(
         hint: solution.first().cloned(),
         board_hint: on_board.and_then(|s| s.first().cloned()),
         fewest_redeals,
+        legal_moves: game.legal_moves_json(),
     }
 }
 

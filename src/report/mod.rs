@@ -338,6 +338,11 @@ pub struct PlayedJson {
     pub board_hint: Option<StepJson>,
     /// Whether `solution`'s redeals are proved the fewest that win from here.
     pub fewest_redeals: bool,
+    /// The moves legal from here, on the board the game is shown on (PySolFC's, for its
+    /// games): what may be played next besides a redeal. Empty in answers stored before
+    /// it was given.
+    #[serde(default)]
+    pub legal_moves: Vec<StepJson>,
 }
 
 impl SolveJson {

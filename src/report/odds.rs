@@ -5,7 +5,7 @@
 //! odds.upper.ci95_high`.
 
 use super::{MoveJson, StepJson};
-use gaps_engine::{format_position, Advice, OddsReport, Position, Tally, Variant};
+use gaps_engine::{format_position, Advice, OddsReport, Position, Tally, Variant, Z_95};
 use serde::{Deserialize, Serialize};
 
 /// One bound's samples and interval.
@@ -164,5 +164,39 @@ impl OddsJson {
             elapsed_ms: report.elapsed.as_secs_f64() * 1e3,
             stopped: report.stopped.map(|reason| reason.to_string()),
         }
+    }
+}
+
+/// The mean of `n` deals' rates whose sum is `sum` and sum of squares `squares`, with
+/// its normal 95% interval over the deals (the standard error of the rates, which holds
+/// both the spread of the deals and the sampling of each), clamped to [0, 1]: how a
+/// bound is given over many deals (`gaps odds --deals`, a batch of odds jobs).
+pub fn mean_over_deals(n: u64, sum: f64, squares: f64) -> (f64, [f64; 2]) {
+    let d = n.max(1) as f64;
+    let mean = sum / d;
+    let var = ((squares - d * mean * mean) / (d - 1.0).max(1.0)).max(0.0);
+    let half = Z_95 * (var / d).sqrt();
+    (mean, [(mean - half).max(0.0), (mean + half).min(1.0)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mean_over_deals;
+
+    #[test]
+    fn the_mean_over_deals_has_the_normal_interval_of_its_rates() {
+        let rates = [0.5, 0.75, 1.0, 1.0];
+        let (sum, squares) = (rates.iter().sum(), rates.iter().map(|r| r * r).sum());
+        let (mean, [low, high]) = mean_over_deals(4, sum, squares);
+        assert!((mean - 0.8125).abs() < 1e-12);
+        // Sample variance 0.05729..., standard error 0.11968..., times 1.96.
+        assert!((high - 1.0).abs() < 1e-12, "clamped to 1");
+        assert!(
+            (low - (0.8125 - 1.959_963_984_540_054 * (0.057_291_666_666_666_664_f64 / 4.0).sqrt()))
+                .abs()
+                < 1e-9
+        );
+        assert_eq!(mean_over_deals(1, 0.25, 0.0625), (0.25, [0.25, 0.25]));
+        assert_eq!(mean_over_deals(0, 0.0, 0.0), (0.0, [0.0, 0.0]));
     }
 }

@@ -20,12 +20,12 @@ const freePort = () => new Promise((resolve) => {
   s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
 });
 
-async function startService() {
+async function startService(env = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gaps-ui-'));
   const port = await freePort();
   const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--database', `sqlite://${join(dir, 'gaps.db')}`], {
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, GAPS_SOLVER__THREADS: '2', GAPS_SOLVER__TABLE_MB: '16', GAPS_LOG__FORMAT: 'json', RUST_LOG: 'warn' },
+    env: { ...process.env, GAPS_SOLVER__THREADS: '2', GAPS_SOLVER__TABLE_MB: '16', GAPS_LOG__FORMAT: 'json', RUST_LOG: 'warn', ...env },
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i += 1) {
@@ -77,6 +77,13 @@ async function run() {
     await page.waitForFunction(() => document.querySelectorAll('#play-board .cell').length === 52);
     assert.match(await page.textContent('#play-what'), /PySolFC Montana #\d+/);
     assert.match(page.url(), /#play=pysol%3Amontana%3A\d+/);
+    // The game is judged at once: the verdict, and a hint before the first move.
+    await page.waitForFunction(() => /Can still be won|Lost|Not known/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    assert.equal(await page.inputValue('#play-game'), 'montana');
+    assert.equal(await page.inputValue('#play-redeals'), '2', 'Montana plays its two redeals');
+    assert.equal(await page.locator('#play-redeals option').count(), 3);
+    assert.ok(await page.locator('#play-odds').isHidden(), "PySolFC's redeals are seeded: no odds");
+    const opened = await jobCount(base);
     assert.equal(await page.locator('#board .cell').count(), 52);
     assert.equal(await page.locator('#board .cell.gap').count(), 4);
     await shot(page, 'board');
@@ -96,7 +103,7 @@ async function run() {
     await page.fill('#deal-seed', 'abc');
     await page.click('#deal-load');
     assert.match(await page.textContent('#deal-error'), /whole number/);
-    assert.equal(await jobCount(base), 0, 'bad input must not create jobs');
+    assert.equal(await jobCount(base), opened, 'bad input must not create jobs');
 
     console.log('step: a numbered 4 x 6 deal is loaded, solved, and its solution replayed to the won position');
     await page.fill('#deal-seed', '6');
@@ -262,7 +269,7 @@ async function run() {
     const solvable = (await (await fetch(`${base}/v1/jobs?verdict=solvable&limit=100`)).json()).jobs.length;
     assert.ok(solvable >= 3, `${solvable} solvable jobs`);
     await page.waitForFunction((n) => document.querySelectorAll('#history tbody button[data-job]').length === n, solvable);
-    const verdicts = await page.$$eval('#history tbody tr', (rs) => rs.map((r) => r.children[4].textContent));
+    const verdicts = await page.$$eval('#history tbody tr', (rs) => rs.map((r) => r.children[5].textContent));
     assert.ok(verdicts.every((v) => v === 'solvable'), verdicts.join(', '));
     await page.click('#history tbody button[data-job] >> nth=0');
     await page.waitForSelector('#replay-section:not([hidden])');
@@ -292,22 +299,68 @@ async function run() {
     // (1,1) to (0,0) first loses it (found with `gaps solve --played`).
     await page.goto(`${base}/#play=deal:3x5:1&redeals=0&variant=common&steps=`);
     await page.waitForFunction(() => document.querySelectorAll('#play-board .cell').length === 15);
+    assert.equal(await page.inputValue('#play-game'), '', 'a numbered deal is no PySolFC game: the select says so');
     const cell = (r, c) => `#play-board [data-row="${r}"][data-col="${c}"]`;
     const lost = { from: [1, 1], to: [0, 0] };
+    // The hint is there before the first move, its card and its gap marked on the board.
+    await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Can still be won.', null, { timeout: 60000 });
+    await page.click('#play-hint');
+    assert.match(await page.textContent('#play-hint-text'), /^Hint: \S+ from row \d+, column \d+ to row \d+, column \d+/);
+    assert.equal(await page.locator('#play-board .cell.hint-card').count(), 1);
+    assert.equal(await page.locator('#play-board .cell.hint-gap.gap').count(), 1);
+    assert.equal(await page.textContent('#play-error'), '', 'the hint is not in the error line');
+    // A card picked lights the gaps that take it: 2S, a Two, goes to column 1's gaps.
     await page.click(cell(...lost.from));
+    const lit = await page.$$eval('#play-board .cell.lit', (els) => els.map((e) => `${e.dataset.row},${e.dataset.col}`));
+    assert.ok(lit.includes(lost.to.join(',')), `the gap it goes to is lit (${lit})`);
+    assert.ok(lit.length >= 1 && (await page.locator('#play-board .cell.lit:not(.gap)').count()) === 0, 'only gaps are lit');
     await page.click(cell(...lost.to));
-    await page.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    // The move is drawn at once, and the service is seen thinking about it.
+    assert.equal(await page.getAttribute(cell(...lost.to), 'data-card'), '2S');
+    assert.equal(await page.locator('#play-board .cell.hint-card').count(), 0, 'a step clears the hint');
+    await page.waitForFunction(() => /Lost since step 1 \(2S from row 2, column 2 to row 1, column 1\)/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
     assert.equal(await page.textContent('#play-steps'), '1 step played');
     assert.match(page.url(), /steps=2S\.1\.1\.0\.0/);
     const lostLink = page.url();
     await page.click('#play-where');
     await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Can still be won.', null, { timeout: 60000 });
     assert.equal(await page.textContent('#play-steps'), '0 steps played');
-    assert.match(await page.textContent('#play-line-title'), /Step 1 lost the game/);
-    assert.ok(await page.locator('#play-line-steps li').count() > 3, 'the line that would have won');
-    // The hint is a legal step: played, the game can still be won.
+    assert.match(await page.textContent('#play-line-title'), /Step 1 \(2S from row 2, column 2 to row 1, column 1\) lost the game/);
+    const lineLength = await page.locator('#play-line-steps li').count();
+    assert.ok(lineLength > 3, 'the line that would have won');
+    // The winning line is played on the board, step by step, to the won game. Its first
+    // step is checked slowly (the service's answer held back): the second, clicked on
+    // the board meanwhile, is queued with a word and played after it.
+    const second = /^(\S+) from row (\d+), column (\d+) to row (\d+), column (\d+)$/.exec(await page.textContent('#play-line-steps li:nth-child(2)'));
+    assert.ok(second, 'a line step in words, cells from 1');
+    const slow = (route) => (route.request().method() === 'POST' ? setTimeout(() => route.continue(), 1500) : route.continue());
+    await page.route('**/v1/jobs', slow);
+    await page.click('#play-line-next');
+    await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Checking the move…');
+    assert.equal(await page.textContent('#play-steps'), '1 step played', 'the move is drawn before the service answers');
+    await page.click(cell(Number(second[2]) - 1, Number(second[3]) - 1));
+    await page.click(cell(Number(second[4]) - 1, Number(second[5]) - 1));
+    assert.match(await page.textContent('#play-error'), /^Queued: /);
+    await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '2 steps played', null, { timeout: 30000 });
+    await page.unroute('**/v1/jobs', slow);
+    await page.waitForFunction(() => document.querySelectorAll('#play-line-steps li.done').length === 2, null, { timeout: 30000 });
+    await page.waitForFunction(() => /Can still be won|Won!/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    for (let k = 2; k < lineLength; k += 1) {
+      await page.waitForFunction(() => !document.querySelector('#play-line-next').disabled
+        && !document.querySelector('#play-verdict').classList.contains('thinking'), null, { timeout: 60000 });
+      await page.click('#play-line-next');
+    }
+    await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Won!', null, { timeout: 60000 });
+    assert.equal(await page.textContent('#play-line-next'), 'Line played');
+    // Back to the deal; the hint is a legal step: played, the game can still be won.
+    for (let k = 0; k < lineLength; k += 1) {
+      await page.waitForFunction(() => !document.querySelector('#play-verdict').classList.contains('thinking'), null, { timeout: 60000 });
+      await page.click('#play-undo');
+    }
+    await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '0 steps played');
+    await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Can still be won.', null, { timeout: 60000 });
     await page.click('#play-hint');
-    const hint = /Hint: (\S+) from row (\d+), column (\d+) to row (\d+), column (\d+)/.exec(await page.textContent('#play-error'));
+    const hint = /Hint: (\S+) from row (\d+), column (\d+) to row (\d+), column (\d+)/.exec(await page.textContent('#play-hint-text'));
     assert.ok(hint, 'a hint names a card and two cells');
     await page.click(cell(Number(hint[2]) - 1, Number(hint[3]) - 1));
     await page.click(cell(Number(hint[4]) - 1, Number(hint[5]) - 1));
@@ -331,6 +384,11 @@ async function run() {
     await page.click(cell(...gapCell));
     await page.waitForFunction(() => /refused|does not take|takes/.test(document.querySelector('#play-error').textContent));
     assert.equal(await page.textContent('#play-steps'), '1 step played');
+    // Refusals count from 1 too: the step and the cells in the page's words.
+    const refusal = await page.textContent('#play-error');
+    assert.match(refusal, /step 2: /);
+    assert.doesNotMatch(refusal, /\(\d+,\d+\)|played step/);
+    assert.equal(await page.getAttribute(cell(...anyCard), 'data-card') !== '--', true, 'the refused move is taken back');
     // Undo goes back a step; the link of the lost game reopens it at its step.
     await page.click('#play-undo');
     await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '0 steps played');
@@ -360,19 +418,34 @@ async function run() {
     await again.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
     assert.equal(await again.getAttribute('#play-board [data-row="0"][data-col="0"]', 'data-card'), '2S');
     await again.close();
+    // A position's redeals have no generator: with two chosen, the verdict is about the
+    // round, and the chance to win from here comes from an odds job.
+    assert.ok(await page.locator('#play-odds').isVisible(), "a position's redeals are not seeded: its odds are offered");
+    await page.selectOption('#play-redeals', '2');
+    await page.waitForFunction(() => /^This round is lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+    assert.match(page.url(), /redeals=2/);
+    await page.click('#play-odds');
+    await page.waitForFunction(() => /^Chance to win from here/.test(document.querySelector('#play-odds-text').textContent), null, { timeout: 90000 });
+    const odds = await page.textContent('#play-odds-text');
+    assert.match(odds, /2 redeals left/);
+    assert.match(odds, /exact|at least \d+% by the strategy/);
 
     console.log('step: a game played on its own board (Galary) is played on its board: a move, its hint, a redeal');
     // Galary 1: 2C at (2,11) goes after AC, into the gap at (0,1) (docs/pysol.md).
     await page.goto(`${base}/#play=pysol:galary:1&redeals=2&steps=`);
     await page.waitForFunction(() => document.querySelectorAll('#play-board .cell').length === 56);
     assert.match(await page.textContent('#play-what'), /PySolFC Galary #1/);
+    await page.waitForFunction(() => !document.querySelector('#play-verdict').classList.contains('thinking'), null, { timeout: 60000 });
     await page.click(cell(2, 11));
+    // Under Galary's rule too, the gaps lit are those the service lists: (0,1) after AC.
+    assert.ok((await page.$$eval('#play-board .cell.lit', (els) => els.map((e) => `${e.dataset.row},${e.dataset.col}`))).includes('0,1'));
     await page.click(cell(0, 1));
     await page.waitForFunction(() => document.querySelector('#play-verdict').textContent === 'Can still be won.', null, { timeout: 60000 });
     assert.equal(await page.getAttribute(cell(0, 1), 'data-card'), '2C');
     assert.match(page.url(), /steps=2C\.2\.11\.0\.1/);
     await page.click('#play-hint');
-    assert.match(await page.textContent('#play-error'), /Hint: \S+ from row \d+, column \d+ to row \d+, column \d+/);
+    assert.match(await page.textContent('#play-hint-text'), /Hint: \S+ from row \d+, column \d+ to row \d+, column \d+/);
+    assert.equal(await page.inputValue('#play-game'), 'galary', 'the game select follows the linked game');
     await page.click('#play-redeal');
     await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '2 steps played');
     await page.waitForFunction(() => /Can still be won|Lost|Not known/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
@@ -380,6 +453,36 @@ async function run() {
     // The board after the redeal is the service's: the run AC 2C stays where it was.
     assert.equal(await page.getAttribute(cell(0, 0), 'data-card'), 'AC');
     assert.equal(await page.getAttribute(cell(0, 1), 'data-card'), '2C');
+
+    console.log('step: recent jobs name their game; the effort chart draws only jobs that searched');
+    await page.goto(`${base}/`);
+    await page.click('#history-form button[type=submit]');
+    await page.waitForFunction(() => /PySolFC|Montana #|Galary #|Deal \d+|Position/.test(document.querySelector('#history tbody').textContent));
+    await page.click('#stats-refresh');
+    await page.waitForFunction(() => /finished jobs that searched/.test(document.querySelector('#effort-caption').textContent));
+    const [barJobs, counted] = await page.evaluate(() => {
+      const bars = [...document.querySelectorAll('#effort-chart rect.bar title')].map((t) => Number(t.textContent.split(' ')[0]));
+      return [bars.reduce((a, b) => a + b, 0), Number(/last (\d+) finished/.exec(document.querySelector('#effort-caption').textContent)[1])];
+    });
+    assert.equal(barJobs, counted, "every bar is of jobs that searched");
+
+    console.log('step: with tokens on, the page asks for one, and a move is accepted once it is given');
+    const guarded = await startService({ GAPS_AUTH__TOKENS: 'alice:s3cret' });
+    try {
+      const locked = await context.newPage();
+      await locked.goto(`${guarded.base}/#play=deal:3x5:1&redeals=0&variant=common&steps=`);
+      await locked.waitForFunction(() => /asks for a token/.test(document.querySelector('#play-error').textContent), null, { timeout: 30000 });
+      assert.ok(await locked.locator('#token-form').isVisible());
+      await locked.fill('#token', 'alice:s3cret');
+      await locked.click('#token-use');
+      await locked.click(cell(...lost.from));
+      await locked.click(cell(...lost.to));
+      await locked.waitForFunction(() => /Lost since step 1/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });
+      await locked.close();
+    } finally {
+      guarded.child.kill('SIGTERM');
+      rmSync(guarded.dir, { recursive: true, force: true });
+    }
 
     console.log('step: the Morpion page draws a record, proves its endgame and draws the longest continuation');
     await page.goto(`${base}/morpion`);

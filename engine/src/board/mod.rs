@@ -33,7 +33,7 @@ mod restarts;
 mod search;
 
 pub use played::{solve_board_rest, BoardGameState};
-pub use position::{BoardError, BoardPosition};
+pub use position::{BoardError, BoardPosition, BOARD_MAX_MOVES};
 pub use search::{BoardOutcome, BoardSearcher};
 
 use crate::card::Card;

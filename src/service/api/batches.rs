@@ -14,7 +14,7 @@ use crate::service::api::error::{ApiError, ApiResult, Problem};
 use crate::service::api::model::{BatchRequest, BatchView};
 use crate::service::api::state::AppState;
 use crate::service::resources::metrics::Refusal;
-use crate::service::store::{csv_line, ndjson_line, CSV_HEADER, ODDS_CSV_HEADER};
+use crate::service::store::{csv_line, ndjson_line, BatchRow, CSV_HEADER, ODDS_CSV_HEADER};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -23,7 +23,7 @@ use axum::Json;
 
 /// Queue a batch of numbered deals, of PySolFC games by number, or of `games` given one
 /// by one (games in progress among them).
-#[utoipa::path(post, path = "/v1/batches", request_body = BatchRequest,
+#[utoipa::path(post, path = "/v1/batches", request_body = crate::service::api::model::AnyBatchRequest,
     responses(
         (status = 202, description = "Accepted; jobs are being queued", body = BatchView),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
@@ -66,17 +66,29 @@ pub async fn create(
             tracing::error!(error = %e, "filling batches failed; resumed at next start");
         }
     });
-    let counts = state.store.batch_counts(&row.spec.id).await?;
     let location = format!("/v1/batches/{}", row.spec.id);
     Ok((
         StatusCode::ACCEPTED,
         [(header::LOCATION, location)],
-        Json(BatchView::new(row, counts)),
+        Json(batch_view(&state, row).await?),
     )
         .into_response())
 }
 
-/// A batch's progress and win rate.
+/// The view of batch `row`, with its counts and, for a batch of odds jobs, its figures
+/// over the deals answered so far.
+async fn batch_view(state: &AppState, row: BatchRow) -> ApiResult<BatchView> {
+    let id = row.spec.id.clone();
+    let counts = state.store.batch_counts(&id).await?;
+    let odds = row.spec.odds_samples.is_some();
+    let mut view = BatchView::new(row, counts);
+    if odds {
+        view.odds_summary = Some(state.store.odds_summary(&id).await?);
+    }
+    Ok(view)
+}
+
+/// A batch's progress and win rate (a batch of odds jobs: its bounds over the deals).
 #[utoipa::path(get, path = "/v1/batches/{id}", params(("id" = String, Path, description = "Batch id")),
     responses(
         (status = 200, description = "The batch", body = BatchView),
@@ -91,8 +103,7 @@ pub async fn get(
         .batch(&id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no batch {id:?}")))?;
-    let counts = state.store.batch_counts(&id).await?;
-    Ok(Json(BatchView::new(row, counts)))
+    Ok(Json(batch_view(&state, row).await?))
 }
 
 /// A batch's results, one line per deal in deal order, as NDJSON (default) or CSV

@@ -359,11 +359,14 @@ pub async fn get(
     responses(
         (status = 200, description = "The record: MSR JSON (`application/json`) or Pentasol text (`text/plain`)", content(
             (serde_json::Value = "application/json"), (String = "text/plain"))),
-        (status = 404, description = "No such job, or a Gaps job (it has no record: its position is in its view)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such job, or a Gaps or odds job (it has no record: its position is in its view)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn record(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Response> {
     let Some(record) = state.store.morpion_record(&id).await? else {
-        return Err(ApiError::NotFound(match state.store.job(&id).await? {
+        return Err(ApiError::NotFound(match state.store.any_job(&id).await? {
+            Some(AnyJob::Odds(_)) => {
+                format!("job {id:?} is an odds job: it has no record (its position is in its view)")
+            }
             Some(_) => {
                 format!("job {id:?} is a Gaps job: it has no record (its position is in its view)")
             }

@@ -3,9 +3,12 @@
 //! batch's kind (a Gaps search's verdict, or an odds job's bounds).
 //!
 //! Invariant: the results are streamed in constant memory, read as they are sent; a
-//! line shows only what its job's row holds.
+//! line shows only what its job's row holds. A batch of odds jobs's figures over all
+//! deals are summed by the database over its answered jobs, as `gaps odds --deals`
+//! makes them over its file.
 
 use super::{on_pool, Store};
+use crate::report::odds::mean_over_deals;
 use crate::report::odds::{BoundJson, OddsJson};
 use crate::service::job::JobState;
 use sqlx::types::Json;
@@ -163,6 +166,61 @@ impl Store {
                 }
             }
             Ok(())
+        })
+    }
+}
+
+/// A batch of odds jobs over all its deals answered so far: each bound is the mean of
+/// the deals' chances (an exact deal counts its exact chance for both), with a normal
+/// 95% interval over the deals, as `gaps odds --deals` gives it. A job counts once
+/// done with every sample played (not cancelled, failed, or stopped by a limit).
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema, PartialEq)]
+pub struct OddsSummary {
+    /// Deals counted.
+    pub deals: i64,
+    /// Of them, deals whose chance is exact.
+    pub exact: i64,
+    pub lower: f64,
+    pub lower_ci95: [f64; 2],
+    pub upper: f64,
+    pub upper_ci95: [f64; 2],
+}
+
+impl Store {
+    /// The figures over the answered odds jobs of batch `batch_id`.
+    pub async fn odds_summary(&self, batch_id: &str) -> sqlx::Result<OddsSummary> {
+        let sums = on_pool!(self, read, |Db, pool, d| {
+            let number = |path: &[&str]| (d.json_number)("o.answer", path);
+            sqlx::query_as::<Db, (i64, i64, f64, f64, f64, f64)>(&format!(
+                "SELECT CAST(COUNT(*) AS BIGINT),
+                     CAST(COALESCE(SUM(CASE WHEN x IS NULL THEN 0 ELSE 1 END), 0) AS BIGINT),
+                     CAST(COALESCE(SUM(l), 0) AS DOUBLE PRECISION),
+                     CAST(COALESCE(SUM(l * l), 0) AS DOUBLE PRECISION),
+                     CAST(COALESCE(SUM(u), 0) AS DOUBLE PRECISION),
+                     CAST(COALESCE(SUM(u * u), 0) AS DOUBLE PRECISION)
+                 FROM (SELECT {lower} AS l, {upper} AS u, {exact} AS x
+                       FROM odds_jobs o JOIN jobs j ON j.id = o.id
+                       WHERE j.batch_id = $1 AND j.state = 'done' AND j.stopped IS NULL
+                           AND o.answer IS NOT NULL) AS t",
+                lower = number(&["odds", "lower", "chance"]),
+                upper = number(&["odds", "upper", "chance"]),
+                exact = number(&["odds", "exact"]),
+            ))
+            .bind(batch_id)
+            .fetch_one(pool)
+            .await?
+        });
+        let (deals, exact, lower, lower_squares, upper, upper_squares) = sums;
+        let n = u64::try_from(deals).unwrap_or(0);
+        let (lower, lower_ci95) = mean_over_deals(n, lower, lower_squares);
+        let (upper, upper_ci95) = mean_over_deals(n, upper, upper_squares);
+        Ok(OddsSummary {
+            deals,
+            exact,
+            lower,
+            lower_ci95,
+            upper,
+            upper_ci95,
         })
     }
 }

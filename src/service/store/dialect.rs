@@ -27,6 +27,22 @@ pub(crate) struct Dialect {
     /// `SELECT` joins (PostgreSQL; SQLite has no data-modifying `WITH`): a claim then
     /// reads the claimed job with its kind's row in the same round trip.
     pub update_in_with: bool,
+    /// The number at `path` (keys from the root) of JSON column `column`, as a real.
+    pub json_number: fn(column: &str, path: &[&str]) -> String,
+}
+
+fn sqlite_json_number(column: &str, path: &[&str]) -> String {
+    format!(
+        "CAST(json_extract({column}, '$.{}') AS REAL)",
+        path.join(".")
+    )
+}
+
+fn postgres_json_number(column: &str, path: &[&str]) -> String {
+    format!(
+        "CAST(({column} #>> '{{{}}}') AS DOUBLE PRECISION)",
+        path.join(",")
+    )
 }
 
 pub(crate) const SQLITE: Dialect = Dialect {
@@ -38,6 +54,7 @@ pub(crate) const SQLITE: Dialect = Dialect {
     days_ago: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || $1 || ' days')",
     greatest: "MAX",
     update_in_with: false,
+    json_number: sqlite_json_number,
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
@@ -50,4 +67,5 @@ pub(crate) const POSTGRES: Dialect = Dialect {
         'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')",
     greatest: "GREATEST",
     update_in_with: true,
+    json_number: postgres_json_number,
 };

@@ -45,7 +45,9 @@ pub mod testing;
 mod wal;
 
 pub use any_job::AnyJob;
-pub use batch_results::{csv_line, ndjson_line, BatchResult, CSV_HEADER, ODDS_CSV_HEADER};
+pub use batch_results::{
+    csv_line, ndjson_line, BatchResult, OddsSummary, CSV_HEADER, ODDS_CSV_HEADER,
+};
 pub use batches::{BatchCounts, BatchJobs, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub(crate) use dialect::{Dialect, POSTGRES, SQLITE};

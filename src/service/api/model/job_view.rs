@@ -83,6 +83,12 @@ pub struct JobView {
     /// Whether `solution`'s redeals are proved the fewest that win from there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fewest_redeals: Option<bool>,
+    /// The moves legal from the position the steps reach, on the board the game is
+    /// shown on (PySolFC's, for its games): what may be played next besides a redeal
+    /// (the play board lights the gaps a picked card may go to).
+    #[schema(value_type = Option<Vec<Object>>)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<Vec<StepJson>>,
     /// A review's answer: `fatal_step`, `lost_from_start`, `winning_line`,
     /// `unknown_steps`, ...
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,6 +123,7 @@ impl From<JobRow> for JobView {
             hint: played.as_ref().and_then(|p| p.hint.clone()),
             board_hint: played.as_ref().and_then(|p| p.board_hint.clone()),
             fewest_redeals: played.as_ref().map(|p| p.fewest_redeals),
+            legal_moves: played.as_ref().map(|p| p.legal_moves.clone()),
             review,
             limits: Limits {
                 nodes: r.spec.limit_nodes.map(|n| n as u64),

@@ -20,8 +20,10 @@ mod odds;
 mod pysol;
 pub use job_view::JobView;
 pub use life_view::{LifeView, Progress, QueueView};
-pub use morpion::{AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits};
-pub use odds::{OddsJobView, OddsLimits, OddsSpec};
+pub use morpion::{
+    AnyBatchRequest, AnyJobRequest, AnyJobView, MorpionJobRequest, MorpionJobView, MorpionLimits,
+};
+pub use odds::{OddsBatchRequest, OddsJobRequest, OddsJobView, OddsLimits, OddsSpec};
 pub use pysol::{PysolBatchSpec, PysolSpec, PysolView};
 pub use schema::{is_cursor, openapi_document, MAX_WAIT_QUERY_MS};
 pub use validate::pysol_variant;
@@ -223,8 +225,9 @@ pub struct JobRequest {
     /// `position` or `deal` (a game in progress with `played`) under `variant` with
     /// `redeals` (default 2; a bare position may have redeals here), `seed` seeding the
     /// sampled shuffles; `limits.nodes` and `limits.time_ms` bound the whole answer.
+    /// In the OpenAPI document as a request of its own, `OddsJobRequest`.
     #[serde(default, deserialize_with = "odds::odds_spec")]
-    #[schema(value_type = OddsSpec)]
+    #[schema(ignore)]
     pub odds: Option<OddsSpec>,
 }
 
@@ -280,9 +283,10 @@ pub struct BatchRequest {
     /// The odds of each deal when the shuffles of its redeals are unknown (docs/http.md,
     /// "Odds jobs"): a batch of odds jobs of deals `seed .. seed+count-1` under
     /// `variant` with `redeals` (default 2); not with `pysol`, `algorithm`, or limits
-    /// other than `nodes` and `time_ms`.
+    /// other than `nodes` and `time_ms`. In the OpenAPI document as a request of its
+    /// own, `OddsBatchRequest`.
     #[serde(default, deserialize_with = "odds::odds_spec")]
-    #[schema(value_type = OddsSpec)]
+    #[schema(ignore)]
     pub odds: Option<OddsSpec>,
 }
 
@@ -412,6 +416,10 @@ pub struct BatchView {
     /// A batch of odds jobs: the samples of each.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub odds: Option<OddsSpec>,
+    /// A batch of odds jobs: its bounds over the deals answered so far (each the mean
+    /// of the deals' chances, with a normal 95% interval over the deals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub odds_summary: Option<crate::service::store::OddsSummary>,
 }
 
 impl BatchView {
@@ -428,6 +436,7 @@ impl BatchView {
             },
             finished: b.materialized == b.spec.count && ended == b.spec.count,
             rates: Rates::new(c.solvable, c.unsolvable, c.unknown),
+            odds_summary: None,
             odds: b.spec.odds_samples.map(|samples| OddsSpec {
                 samples: Some(samples as u64),
             }),

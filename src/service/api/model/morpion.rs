@@ -220,14 +220,26 @@ impl MorpionJobRequest {
     }
 }
 
-/// The body of `POST /v1/jobs`: a Gaps job, or a Morpion proof (`"game": "morpion"`).
-/// For the OpenAPI document only: the handler picks the shape by the `game` field.
+/// The body of `POST /v1/jobs`: a Gaps job, a Morpion proof (`"game": "morpion"`) or
+/// the odds of a Gaps game (`"odds"`). For the OpenAPI document only: the handler picks
+/// the shape by the `game` and `odds` fields.
 #[derive(Deserialize, ToSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
 pub enum AnyJobRequest {
     Gaps(super::JobRequest),
     Morpion(MorpionJobRequest),
+    Odds(super::OddsJobRequest),
+}
+
+/// The body of `POST /v1/batches`: Gaps jobs, or odds jobs (`"odds"`). For the OpenAPI
+/// document only: the handler reads both as a `BatchRequest`.
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyBatchRequest {
+    Gaps(super::BatchRequest),
+    Odds(super::OddsBatchRequest),
 }
 
 /// A job of any kind as the API returns it: a Gaps job (`"game": "gaps"`), a Morpion

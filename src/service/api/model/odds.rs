@@ -35,6 +35,70 @@ pub struct OddsSpec {
     pub samples: Option<u64>,
 }
 
+/// `POST /v1/jobs` with `"odds"`: the odds of winning a position, a numbered deal or a
+/// game in progress when the shuffles of its redeals are unknown (docs/http.md, "Odds
+/// jobs"). For the OpenAPI document only: the handler reads the body as a
+/// `JobRequest` and `JobRequest::validate_odds` checks it; `schema::odds_requests`
+/// states what it does not take.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct OddsJobRequest {
+    /// A position or deal in the notation of docs/notation.md (exclusive with `deal`);
+    /// a bare position may have redeals here.
+    #[schema(value_type = String)]
+    position: Option<String>,
+    /// A numbered deal (exclusive with `position`).
+    #[schema(value_type = DealSpec)]
+    deal: Option<DealSpec>,
+    /// `basic` (default), `common` or `aisleriot`: the redeal rule the shuffles are
+    /// played under.
+    variant: Option<String>,
+    /// `nodes` and `time_ms`, which bound the whole answer (every sample).
+    limits: Limits,
+    /// Seed of the sampled shuffles (default 0), recorded with the answer.
+    #[schema(maximum = 9_223_372_036_854_775_807_u64)]
+    seed: Option<u64>,
+    /// Redeals of the game in all, 0..2 (default 2).
+    #[schema(minimum = 0, maximum = 2)]
+    redeals: Option<u64>,
+    /// A game in progress: the steps played since the deal, as for a Gaps job.
+    #[schema(value_type = Option<Vec<Object>>, max_items = 5000)]
+    played: Option<Vec<StepJson>>,
+    /// How many sequences of shuffles to sample.
+    odds: OddsSpec,
+}
+
+/// `POST /v1/batches` with `"odds"`: the odds of deals `seed .. seed+count-1` when the
+/// shuffles of their redeals are unknown, one odds job a deal. For the OpenAPI document
+/// only: the handler reads the body as a `BatchRequest`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct OddsBatchRequest {
+    /// `basic` (default), `common` or `aisleriot`.
+    variant: Option<String>,
+    /// Suits (1..8, default 4).
+    #[schema(minimum = 1, maximum = 8)]
+    suits: Option<u64>,
+    /// Ranks (3..13, default 13).
+    #[schema(minimum = 3, maximum = 13)]
+    ranks: Option<u64>,
+    /// First deal number (default 0; at most 2^63 - `limits.max_batch_deals`).
+    #[schema(maximum = 9_223_372_036_854_775_807_u64)]
+    seed: Option<u64>,
+    /// Number of deals (1 ..= configured maximum).
+    #[schema(minimum = 1)]
+    count: u64,
+    /// `nodes` and `time_ms` of each job.
+    limits: Limits,
+    /// Redeals of each game in all, 0..2 (default 2).
+    #[schema(minimum = 0, maximum = 2)]
+    redeals: Option<u64>,
+    /// How many sequences of shuffles each job samples.
+    odds: OddsSpec,
+}
+
 /// Parses `"odds"` as an object only (as every nested request object).
 pub(super) fn odds_spec<'de, D: serde::Deserializer<'de>>(
     d: D,

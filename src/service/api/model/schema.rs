@@ -76,16 +76,14 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         redeal_refusals(true),
     ]);
     morpion_request(schemas, config);
+    odds_requests(schemas, config, &variants);
     let pysol = &mut schemas["PysolSpec"]["properties"];
     // Every game the engine solves: as a position of its variant, or on its own board.
     let games: Vec<&str> = solved().map(|g| g.name()).collect();
     pysol["game"]["enum"] = json!(games);
     set_number(&mut pysol["number"], game_number(PYSOL_MAX_NUMBER));
     let batch = &mut schemas["BatchRequest"];
-    let mut count_cap = limits.max_batch_deals;
-    if limits.max_queued_per_client > 0 {
-        count_cap = count_cap.min(limits.max_queued_per_client);
-    }
+    let count_cap = batch_count_cap(config);
     batch["properties"]["count"]["maximum"] = json!(count_cap);
     batch["properties"]["seed"]["maximum"] = json!(max_batch_seed(config));
     let absent = json!({"type": "null"});
@@ -153,6 +151,54 @@ fn morpion_request(schemas: &mut Value, config: &Config) {
         schema["minimum"] = json!(limit.min());
         schema["maximum"] = json!(cap.min(limit.max()));
     }
+}
+
+/// The most deals a batch may ask: the configured maximum, and no more than a client
+/// may have queued.
+fn batch_count_cap(config: &Config) -> u64 {
+    let limits = &config.limits;
+    match limits.max_queued_per_client {
+        0 => limits.max_batch_deals,
+        queued => limits.max_batch_deals.min(queued),
+    }
+}
+
+/// The odds requests, as `model::odds` (`OddsAsked::check`) and `model::batch` check
+/// them: the variants; a position or a numbered deal (a batch: a range, `count`
+/// required); the limits' caps, of which only `nodes` and `time_ms` are taken; no
+/// algorithm, review or PySolFC game (absent, or `null` where the handler reads `null`
+/// as absent). Samples and redeals have their ranges in their fields. Apart from the
+/// Gaps requests (which have no `odds`) so that each is a schema the fuzzer's
+/// canonicaliser can take: one request holding both is one it gives up on.
+fn odds_requests(schemas: &mut Value, config: &Config, variants: &[&str]) {
+    let absent =
+        json!({"type": "null", "description": "Not taken by an odds job: absent or `null`."});
+    let limits = json!({
+        "description": "`nodes` and `time_ms`, which bound the whole answer (every sample).",
+        "allOf": [
+            {"$ref": "#/components/schemas/Limits"},
+            {"properties": {"probes": absent, "table_mb": absent, "threads": absent}},
+        ],
+    });
+    for request in ["OddsJobRequest", "OddsBatchRequest"] {
+        let props = &mut schemas[request]["properties"];
+        props["variant"]["enum"] = with_null(json!(variants));
+        props["limits"] = limits.clone();
+        props["algorithm"] = absent.clone();
+    }
+    let job = &mut schemas["OddsJobRequest"];
+    job["required"] = json!(["odds"]);
+    job["oneOf"] = json!([{"required": ["position"]}, {"required": ["deal"]}]);
+    let props = &mut job["properties"];
+    props["review"] = absent.clone();
+    props["position"]["format"] = json!("gaps-position");
+    props["position"]["examples"] = json!(["2S 3S 4S --/2H 3H 4H --"]);
+    let batch = &mut schemas["OddsBatchRequest"];
+    batch["required"] = json!(["count", "odds"]);
+    let props = &mut batch["properties"];
+    props["pysol"] = absent;
+    props["count"]["maximum"] = json!(batch_count_cap(config));
+    props["seed"]["maximum"] = json!(max_batch_seed(config));
 }
 
 /// A legal Morpion record under both rules: the first four moves of Rosin's 5D 82 as

@@ -132,20 +132,34 @@ function applyMove(grid, move) {
   return next;
 }
 
+// A step of a solution for people: rows and columns counted from 1 (the API's from 0).
 const moveText = (m) => (m.redeal
   ? `Redeal ${m.redeal}: the cards after each row's run gathered, shuffled and dealt again`
-  : `${m.card} (${m.from[0]},${m.from[1]}) → (${m.to[0]},${m.to[1]})`);
+  : `${m.card} row ${m.from[0] + 1} col ${m.from[1] + 1} → row ${m.to[0] + 1} col ${m.to[1] + 1}`);
 
 // ---------- API ----------
 
+// The token given in the page's Token field (docs/http.md, "Tokens"), kept for this
+// tab only, sent with every request once given.
+const TOKEN_KEY = 'gaps-token';
+const savedToken = () => sessionStorage.getItem(TOKEN_KEY) || '';
+
 async function api(path, options = {}) {
   let res;
+  const headers = { 'content-type': 'application/json' };
+  if (savedToken()) headers.authorization = `Bearer ${savedToken()}`;
   try {
-    res = await fetch(path, { headers: { 'content-type': 'application/json' }, ...options });
+    res = await fetch(path, { headers, ...options });
   } catch (e) {
     throw new Error('The service did not answer. Is it still running?');
   }
   const body = await res.json().catch(() => null);
+  if (res.status === 401) {
+    $('token-form').hidden = false;
+    throw new Error(savedToken()
+      ? 'The service does not know this token: give another in the Token field at the top.'
+      : 'This service asks for a token: give yours in the Token field at the top.');
+  }
   if (!res.ok) {
     const detail = body && (body.detail || body.title);
     throw new Error(detail ? `The service refused this: ${detail}.` : `The service answered with error ${res.status}.`);
@@ -582,8 +596,26 @@ async function copySolution() {
 
 // ---------- History ----------
 
+// What a job is of, in words: its PySolFC game, our numbered deal or a position, and
+// its kind when it is not a Gaps search.
+function jobSubject(j) {
+  if (j.game === 'morpion') return `Morpion ${j.variant || ''}`.trim();
+  const of = j.pysol ? `${GAME_NAMES[j.pysol.game] || j.pysol.game} #${j.pysol.number}`
+    : j.deal ? `Deal ${j.deal.seed}` : 'Position';
+  const n = j.played ? j.played.length : 0;
+  const played = n > 0 ? `, ${n} step${n === 1 ? '' : 's'} played` : '';
+  return j.game === 'odds' ? `Odds: ${of}${played}` : `${of}${played}`;
+}
+
+// A job's answer in a word: a Gaps verdict, an odds job's lower bound.
+function jobAnswer(j) {
+  if (j.game === 'odds') return j.odds ? `≥ ${Math.round(j.odds.lower.chance * 100)}%` : '—';
+  return j.verdict || '—';
+}
+
 async function loadHistory(cursor) {
-  const q = new URLSearchParams({ game: 'gaps', limit: '20' });
+  // Jobs of every kind, unless a Gaps variant or verdict is asked (Gaps jobs then).
+  const q = new URLSearchParams({ limit: '20' });
   for (const [id, name] of [['filter-state', 'state'], ['filter-variant', 'variant'], ['filter-verdict', 'verdict']]) {
     if ($(id).value) q.set(name, $(id).value);
   }
@@ -592,15 +624,19 @@ async function loadHistory(cursor) {
   try {
     page = await api(`/v1/jobs?${q}`);
   } catch (e) {
-    $('history').querySelector('tbody').innerHTML = `<tr><td colspan="8" class="error">${esc(e.message)}</td></tr>`;
+    $('history').querySelector('tbody').innerHTML = `<tr><td colspan="9" class="error">${esc(e.message)}</td></tr>`;
     return;
   }
   state.next = page.next_cursor;
-  const rows = page.jobs.map((j) => `<tr><td>${esc(new Date(j.created_at).toLocaleString())}</td><td>${esc(j.variant)}</td>`
-    + `<td>${j.suits}×${j.ranks}</td><td>${esc(j.state)}</td><td>${esc(j.verdict || '—')}</td>`
-    + `<td>${fmt(j.stats && j.stats.nodes)}</td><td>${j.stats ? ms(j.stats.elapsed_ms) : '—'}</td>`
-    + `<td><button type="button" data-job="${esc(j.id)}" aria-label="Open job ${esc(j.id)}">Open</button></td></tr>`);
-  $('history').querySelector('tbody').innerHTML = rows.join('') || '<tr><td colspan="8">No jobs yet.</td></tr>';
+  const rows = page.jobs.map((j) => {
+    const nodes = j.stats ? j.stats.nodes : j.nodes;
+    const elapsed = j.stats ? j.stats.elapsed_ms : j.elapsed_ms;
+    const open = j.game === 'gaps' ? `<button type="button" data-job="${esc(j.id)}" aria-label="Open job ${esc(j.id)}">Open</button>` : '';
+    return `<tr><td>${esc(new Date(j.created_at).toLocaleString())}</td><td>${esc(jobSubject(j))}</td><td>${esc(j.variant || '—')}</td>`
+      + `<td>${j.suits ? `${j.suits}×${j.ranks}` : '—'}</td><td>${esc(j.state)}</td><td>${esc(jobAnswer(j))}</td>`
+      + `<td>${fmt(nodes)}</td><td>${elapsed != null ? ms(elapsed) : '—'}</td><td>${open}</td></tr>`;
+  });
+  $('history').querySelector('tbody').innerHTML = rows.join('') || '<tr><td colspan="9">No jobs yet.</td></tr>';
   $('history-older').disabled = !state.next;
   $('history-newer').disabled = state.cursors.length === 0;
 }
@@ -657,9 +693,10 @@ function winRateChart(rows) {
   return `${svg}</svg>`;
 }
 
+// `values` (all above 0: a log scale has no place for 0) in bins of half a decade.
 function histogram(values, unit) {
   if (values.length === 0) return '<p>No finished jobs with statistics yet.</p>';
-  const logs = values.map((v) => Math.log10(Math.max(v, 1e-3)));
+  const logs = values.map((v) => Math.log10(v));
   const lo = Math.floor(Math.min(...logs));
   const hi = Math.max(lo + 1, Math.ceil(Math.max(...logs) + 1e-9));
   const bins = Array((hi - lo) * 2).fill(0);
@@ -698,9 +735,14 @@ async function loadStats() {
 // Draws the effort histogram from the jobs last fetched (switching the measure needs no request).
 function renderEffort() {
   const measure = $('effort-measure').value;
-  const values = state.effort.map((s) => (measure === 'ms' ? s.elapsed_ms : s.nodes));
+  const all = state.effort.map((s) => (measure === 'ms' ? s.elapsed_ms : s.nodes));
+  // A job answered from the store searched nothing (0 nodes, about 0 ms): it is counted
+  // apart rather than drawn as a bar at the scale's bottom.
+  const values = all.filter((v) => v > 0);
+  const none = all.length - values.length;
   $('effort-chart').innerHTML = histogram(values, measure === 'ms' ? 'milliseconds per job' : 'nodes per job');
-  $('effort-caption').textContent = `Search effort of the last ${values.length} finished jobs (${measure === 'ms' ? 'time' : 'nodes'}), on a logarithmic scale.`;
+  $('effort-caption').textContent = `Search effort of the last ${values.length} finished jobs that searched (${measure === 'ms' ? 'time' : 'nodes'}), on a logarithmic scale`
+    + (none > 0 ? `; ${none} more searched nothing (answered from the store, or won at the deal).` : '.');
 }
 
 // ---------- Wiring ----------
@@ -735,6 +777,14 @@ document.addEventListener('DOMContentLoaded', () => {
     if (b) openJob(b.dataset.job);
   });
   $('stats-refresh').addEventListener('click', loadStats);
+  $('token-form').hidden = !savedToken();
+  $('token').value = savedToken();
+  $('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const token = $('token').value.trim();
+    if (token) sessionStorage.setItem(TOKEN_KEY, token); else sessionStorage.removeItem(TOKEN_KEY);
+    $('token-status').textContent = token ? 'Token kept for this tab: sent with every request.' : 'No token.';
+  });
   $('effort-measure').addEventListener('change', renderEffort);
   loadDeal(new Event('submit'));
   loadHistory();
