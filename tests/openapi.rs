@@ -389,6 +389,26 @@ async fn odds_requests_are_requests_of_their_own_in_the_document() {
 }
 
 #[tokio::test]
+async fn the_idempotency_key_is_a_documented_header_of_both_posts() {
+    let t = start_with(|c| c.solver.threads = Some(0)).await;
+    let doc = document(&t).await;
+    for path in ["/v1/jobs", "/v1/batches"] {
+        let key = param(&doc, path, "post", "Idempotency-Key");
+        assert_eq!(key["in"], "header", "{path}");
+        assert_eq!(key["required"], false, "{path}");
+        assert_eq!(key["schema"]["maxLength"], 255, "{path}");
+        assert_eq!(key["schema"]["minLength"], 1, "{path}");
+        let pattern = regex::Regex::new(key["schema"]["pattern"].as_str().unwrap()).unwrap();
+        assert!(pattern.is_match("retry-1~") && !pattern.is_match("two words"));
+        let responses = &doc["paths"][path]["post"]["responses"];
+        assert!(
+            responses.get("409").is_some(),
+            "{path}: a key still being answered"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_answers_to_bad_input_are_documented() {
     let t = start_with(|_| {}).await;
     let doc = document(&t).await;

@@ -15,6 +15,7 @@ mod api_bad_input;
 mod api_batch_games;
 mod api_board_played;
 mod api_fair;
+mod api_idempotency;
 mod api_morpion;
 mod api_odds;
 mod api_page;

@@ -7,14 +7,17 @@
 //! crash), so a batch of any accepted size never holds the writer for long; the jobs of
 //! a list of games (at most 1000) are committed with the batch.
 
+use super::idempotency::{self, Claim, Route};
 use super::lines::{streamed, wants_csv};
 use super::ApiJson;
 use crate::service::api::access::Caller;
 use crate::service::api::error::{ApiError, ApiResult, Problem};
-use crate::service::api::model::{BatchRequest, BatchView};
+use crate::service::api::model::{from_json, BatchGames, BatchRequest, BatchView};
 use crate::service::api::state::AppState;
 use crate::service::resources::metrics::Refusal;
-use crate::service::store::{csv_line, ndjson_line, BatchRow, CSV_HEADER, ODDS_CSV_HEADER};
+use crate::service::store::{
+    csv_line, ndjson_line, BatchRow, NewBatch, CSV_HEADER, ODDS_CSV_HEADER,
+};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -24,22 +27,69 @@ use axum::Json;
 /// Queue a batch of numbered deals, of PySolFC games by number, or of `games` given one
 /// by one (games in progress among them).
 #[utoipa::path(post, path = "/v1/batches", request_body = crate::service::api::model::AnyBatchRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Safe retries (docs/http.md, \"Safe retries\"): the same key with the same body gives the job or batch the first request made (answered with `idempotent-replayed: true`); with another body, a 422. A key is its client's own, kept 24 hours at least.")),
     responses(
         (status = 202, description = "Accepted; jobs are being queued", body = BatchView),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid variant, size, count or limits, or an invalid game of `games` (named by its index)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A request with this `Idempotency-Key` and body is still being answered: retry", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid variant, size, count or limits, or an invalid game of `games` (named by its index), or an `Idempotency-Key` used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the client's rate limit or queued-jobs cap (see Retry-After)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
-    ApiJson(request): ApiJson<BatchRequest>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<serde_json::Value>,
 ) -> ApiResult<Response> {
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
+    let key = idempotency::key_of(&headers)?;
+    let request: BatchRequest = from_json(body.clone())?;
     let id = uuid::Uuid::now_v7().to_string();
     let (batch, jobs) = request.validate(id, &caller.name, &state.config)?;
+    let (row, replayed) = match key {
+        None => (store_batch(&state, &caller, &batch, &jobs).await?, false),
+        Some(key) => loop {
+            match idempotency::claim(&state, &caller, Route::Batches, key.clone(), &body).await? {
+                Claim::Earlier(id) => match state.store.batch(&id).await? {
+                    Some(row) => break (row, true),
+                    None => idempotency::forget(&state, &caller, Route::Batches, &key).await?,
+                },
+                Claim::Fresh(held) => {
+                    let made = store_batch(&state, &caller, &batch, &jobs).await;
+                    let row = idempotency::settle(&state, held, made, |row| row.spec.id.clone());
+                    break (row.await?, false);
+                }
+            }
+        },
+    };
+    if !replayed {
+        caller.count_creation(&state.metrics);
+        let filler = state.batches.clone();
+        tokio::spawn(async move {
+            if let Err(e) = filler.fill_batches().await {
+                tracing::error!(error = %e, "filling batches failed; resumed at next start");
+            }
+        });
+    }
+    let location = format!("/v1/batches/{}", row.spec.id);
+    Ok((
+        StatusCode::ACCEPTED,
+        [(header::LOCATION.as_str(), location)],
+        replayed.then_some([(idempotency::REPLAYED, "true")]),
+        Json(batch_view(&state, row).await?),
+    )
+        .into_response())
+}
+
+/// Stores `batch` with `jobs` within the client's queued-jobs cap.
+async fn store_batch(
+    state: &AppState,
+    caller: &Caller,
+    batch: &NewBatch,
+    jobs: &BatchGames,
+) -> ApiResult<BatchRow> {
     let cap = state.config.limits.max_queued_per_client;
     if cap > 0 {
         if batch.count as u64 > cap {
@@ -55,24 +105,10 @@ pub async fn create(
             )));
         }
     }
-    let row = state
+    Ok(state
         .store
-        .insert_batch(&batch, jobs.as_batch_jobs())
-        .await?;
-    caller.count_creation(&state.metrics);
-    let filler = state.batches.clone();
-    tokio::spawn(async move {
-        if let Err(e) = filler.fill_batches().await {
-            tracing::error!(error = %e, "filling batches failed; resumed at next start");
-        }
-    });
-    let location = format!("/v1/batches/{}", row.spec.id);
-    Ok((
-        StatusCode::ACCEPTED,
-        [(header::LOCATION, location)],
-        Json(batch_view(&state, row).await?),
-    )
-        .into_response())
+        .insert_batch(batch, jobs.as_batch_jobs())
+        .await?)
 }
 
 /// The view of batch `row`, with its counts and, for a batch of odds jobs, its figures

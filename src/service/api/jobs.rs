@@ -6,6 +6,7 @@
 //! is queued for the runner. Reading, waiting, listing and cancelling are the same for
 //! every game; only the request and the view are a game's own.
 
+use super::idempotency::{self, Claim, Route};
 use super::{ApiJson, ApiQuery};
 use crate::request::rounds::RedealCount;
 use crate::service::api::access::Caller;
@@ -21,7 +22,7 @@ use crate::service::job::{Game, JobState};
 use crate::service::resources::metrics::{EndVerdict, JobKind, Refusal};
 use crate::service::store::{Announce, AnyJob, JobFilter, JobRow, MorpionJobRow, OddsJobRow};
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use axum::Json;
@@ -192,45 +193,36 @@ fn wait_header(wait: &WaitQuery, used: Duration) -> Option<(&'static str, String
 
 /// Submit a job: a Gaps position or deal, or (with `"game": "morpion"`) a Morpion
 /// Solitaire endgame proof.
-#[utoipa::path(post, path = "/v1/jobs", request_body = AnyJobRequest, params(WaitQuery),
+#[utoipa::path(post, path = "/v1/jobs", request_body = AnyJobRequest,
+    params(WaitQuery, ("Idempotency-Key" = Option<String>, Header, description = "Safe retries (docs/http.md, \"Safe retries\"): the same key with the same body gives the job or batch the first request made (answered with `idempotent-replayed: true`); with another body, a 422. A key is its client's own, kept 24 hours at least.")),
     responses(
         (status = 202, description = "Accepted (queued, or already done when the verdict was known or `wait_ms` sufficed)", body = AnyJobView,
             headers(("gaps-wait-ms" = u64, description = "With `wait_ms`: the wait used, in ms (`wait_ms` capped at `limits.max_wait_ms`; 0 when the node's waits were all taken)"))),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Tokens are configured and none valid was given", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid position, variant, algorithm or limits", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A request with this `Idempotency-Key` and body is still being answered: retry", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid position, variant, algorithm or limits, or an `Idempotency-Key` used with another body", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the client's rate limit or queued-jobs cap (see Retry-After)", body = Problem, content_type = "application/problem+json"),
     ))]
 pub async fn create(
     State(state): State<AppState>,
     Extension(caller): Extension<Caller>,
     ApiQuery(wait): ApiQuery<WaitQuery>,
+    headers: HeaderMap,
     ApiJson(body): ApiJson<serde_json::Value>,
 ) -> ApiResult<Response> {
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
     check_wait(&wait)?;
-    let mut body = body;
-    let odds = body.get("odds").is_some();
-    let job = match body.get("game").map(|game| game.as_str()) {
-        None if odds => create_odds(&state, &caller, body).await?,
-        None => create_gaps(&state, &caller, body).await?,
-        // The kind a Gaps or odds job's view names may be sent back.
-        Some(Some(kind @ ("gaps" | "odds"))) => {
-            let as_odds = odds || kind == "odds";
-            if let Some(fields) = body.as_object_mut() {
-                fields.remove("game");
-            }
-            match as_odds {
-                true => create_odds(&state, &caller, body).await?,
-                false => create_gaps(&state, &caller, body).await?,
-            }
-        }
-        Some(_) => create_morpion(&state, &caller, body).await?,
+    let (job, replayed) = match idempotency::key_of(&headers)? {
+        None => (create_any(&state, &caller, body).await?, false),
+        Some(key) => create_keyed(&state, &caller, key, body).await?,
     };
-    state.metrics.jobs_submitted.inc();
-    caller.count_creation(&state.metrics);
+    if !replayed {
+        state.metrics.jobs_submitted.inc();
+        caller.count_creation(&state.metrics);
+    }
     let (used, _slot) = wait_time(&state, &caller, &wait);
     let job = waited(&state, job, used).await?;
     let location = format!("/v1/jobs/{}", job.id());
@@ -238,9 +230,59 @@ pub async fn create(
         StatusCode::ACCEPTED,
         [(header::LOCATION.as_str(), location)],
         wait_header(&wait, used).map(|h| [h]),
+        replayed.then_some([(idempotency::REPLAYED, "true")]),
         Json(view_alone(&state, job).await?),
     )
         .into_response())
+}
+
+/// The job of a request with `Idempotency-Key` `key`: made now, or the one an earlier
+/// request with the key and the same body made (then `true`).
+async fn create_keyed(
+    state: &AppState,
+    caller: &Caller,
+    key: String,
+    body: serde_json::Value,
+) -> ApiResult<(AnyJob, bool)> {
+    loop {
+        match idempotency::claim(state, caller, Route::Jobs, key.clone(), &body).await? {
+            Claim::Earlier(id) => match state.store.any_job(&id).await? {
+                Some(job) => return Ok((job, true)),
+                // Pruned since: the key is free again.
+                None => idempotency::forget(state, caller, Route::Jobs, &key).await?,
+            },
+            Claim::Fresh(held) => {
+                let made = create_any(state, caller, body).await;
+                let job = idempotency::settle(state, held, made, |job| job.id().to_string());
+                return Ok((job.await?, false));
+            }
+        }
+    }
+}
+
+/// Stores the job `body` asks for, of any kind.
+async fn create_any(
+    state: &AppState,
+    caller: &Caller,
+    mut body: serde_json::Value,
+) -> ApiResult<AnyJob> {
+    let odds = body.get("odds").is_some();
+    match body.get("game").map(|game| game.as_str()) {
+        None if odds => create_odds(state, caller, body).await,
+        None => create_gaps(state, caller, body).await,
+        // The kind a Gaps or odds job's view names may be sent back.
+        Some(Some(kind @ ("gaps" | "odds"))) => {
+            let as_odds = odds || kind == "odds";
+            if let Some(fields) = body.as_object_mut() {
+                fields.remove("game");
+            }
+            match as_odds {
+                true => create_odds(state, caller, body).await,
+                false => create_gaps(state, caller, body).await,
+            }
+        }
+        Some(_) => create_morpion(state, caller, body).await,
+    }
 }
 
 /// Stores a Gaps job: answered at once by a known verdict, else queued.

@@ -8,6 +8,7 @@
 pub mod access;
 mod batches;
 pub mod error;
+mod idempotency;
 mod jobs;
 mod lines;
 pub mod listener;
@@ -148,6 +149,11 @@ pub fn router(state: AppState) -> Router {
                 .allow_headers([
                     axum::http::header::CONTENT_TYPE,
                     axum::http::header::AUTHORIZATION,
+                    axum::http::HeaderName::from_static(idempotency::HEADER),
+                ])
+                .expose_headers([
+                    axum::http::header::LOCATION,
+                    axum::http::HeaderName::from_static(idempotency::REPLAYED),
                 ]),
         );
     }

@@ -103,14 +103,18 @@ async fn keep_wal_bounded(runner: Arc<Runner>, store: Store, metrics: Arc<Metric
     }
 }
 
-/// Deletes finished jobs older than `days` days (see [`Store::prune_finished`]) at
-/// start and then every `every`.
+/// Deletes finished jobs older than `days` days (see [`Store::prune_finished`]), and
+/// idempotency keys as old (at least a day: [`Store::prune_keys`]), at start and then
+/// every `every`.
 async fn prune_finished_jobs(runner: Arc<Runner>, store: Store, days: u32, every: Duration) {
     while !runner.is_shutting_down() {
         match store.prune_finished(days).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(deleted = n, days, "retention: deleted old finished jobs"),
             Err(e) => tracing::warn!(error = %e, "retention sweep failed; retried later"),
+        }
+        if let Err(e) = store.prune_keys(days).await {
+            tracing::warn!(error = %e, "retention sweep of idempotency keys failed; retried later");
         }
         tokio::time::sleep(every).await;
     }

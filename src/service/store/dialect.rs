@@ -29,6 +29,20 @@ pub(crate) struct Dialect {
     pub update_in_with: bool,
     /// The number at `path` (keys from the root) of JSON column `column`, as a real.
     pub json_number: fn(column: &str, path: &[&str]) -> String,
+    /// "Now" minus the seconds in query parameter `param` (an integer), in the text
+    /// form of the timestamps.
+    pub seconds_ago: fn(param: &str) -> String,
+}
+
+fn sqlite_seconds_ago(param: &str) -> String {
+    format!("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || {param} || ' seconds')")
+}
+
+fn postgres_seconds_ago(param: &str) -> String {
+    format!(
+        "to_char((clock_timestamp() - make_interval(secs => CAST({param} AS DOUBLE PRECISION)))
+             AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    )
 }
 
 fn sqlite_json_number(column: &str, path: &[&str]) -> String {
@@ -55,6 +69,7 @@ pub(crate) const SQLITE: Dialect = Dialect {
     greatest: "MAX",
     update_in_with: false,
     json_number: sqlite_json_number,
+    seconds_ago: sqlite_seconds_ago,
 };
 
 pub(crate) const POSTGRES: Dialect = Dialect {
@@ -68,4 +83,5 @@ pub(crate) const POSTGRES: Dialect = Dialect {
     greatest: "GREATEST",
     update_in_with: true,
     json_number: postgres_json_number,
+    seconds_ago: postgres_seconds_ago,
 };

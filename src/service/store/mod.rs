@@ -29,6 +29,7 @@ mod batches;
 mod deepen;
 mod dialect;
 mod finish;
+mod idempotency;
 mod jobs;
 mod known;
 mod leases;
@@ -51,6 +52,7 @@ pub use batch_results::{
 pub use batches::{BatchCounts, BatchJobs, BatchRow, NewBatch};
 pub use deepen::{Deepened, UnknownVerdict};
 pub(crate) use dialect::{Dialect, POSTGRES, SQLITE};
+pub use idempotency::{KeyState, STALE_RESERVATION_SECONDS};
 pub use known::{answered_by, KnownVerdict};
 pub use leases::{Lease, Reclaimed};
 pub use morpion::{MorpionFinish, MorpionJobRow, MorpionResult, NewMorpionJob};

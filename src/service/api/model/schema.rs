@@ -524,6 +524,13 @@ fn complete_operation(
             ));
             param["schema"]["maximum"] = json!(MAX_WAIT_QUERY_MS);
         }
+        if name == "Idempotency-Key" {
+            // The key's rule (`api::idempotency::key_of`): 1 to 255 visible ASCII
+            // characters; anything else is a 400.
+            param["schema"] = json!({"type": "string", "minLength": 1,
+                "maxLength": crate::service::api::idempotency::MAX_KEY_LEN,
+                "pattern": "^[!-~]+$"});
+        }
         let schema = &mut param["schema"];
         match name.as_str() {
             "limit" => schema["maximum"] = json!(limits.max_page_size),

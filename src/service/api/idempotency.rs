@@ -1,0 +1,216 @@
+//! `Idempotency-Key` on `POST /v1/jobs` and `POST /v1/batches` (docs/http.md, "Safe
+//! retries"): a request sent again with the same key and the same body gets the job or
+//! batch the first one made; the same key with another body is a 422.
+//!
+//! Invariants: the key is checked (1 to [`MAX_KEY_LEN`] visible ASCII characters, else
+//! a 400) before anything is stored; a body is known by the SHA-256 of its JSON with
+//! every object's keys sorted, so the order of its fields does not matter (the query,
+//! `wait_ms`, is not part of it); a key is its client's own, on each route; a request
+//! refused after its key was reserved releases it, so it leaves nothing behind.
+
+use crate::service::api::access::Caller;
+use crate::service::api::error::{ApiError, ApiResult};
+use crate::service::api::state::AppState;
+use crate::service::store::KeyState;
+use axum::http::HeaderMap;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::time::Duration;
+
+/// The request header.
+pub const HEADER: &str = "idempotency-key";
+/// The answer's header when it is an earlier request's job or batch: `true`.
+pub const REPLAYED: &str = "idempotent-replayed";
+/// The longest key.
+pub const MAX_KEY_LEN: usize = 255;
+/// How long a request waits for an earlier one with its key and body to be answered
+/// before it is told to retry (a 409).
+const PENDING_WAIT: Duration = Duration::from_secs(2);
+
+/// The routes that take a key (each its own space of keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    Jobs,
+    Batches,
+}
+
+impl Route {
+    fn name(self) -> &'static str {
+        match self {
+            Route::Jobs => "jobs",
+            Route::Batches => "batches",
+        }
+    }
+}
+
+/// The key the request gives, if it gives one, or a 400 saying what a key is.
+pub fn key_of(headers: &HeaderMap) -> ApiResult<Option<String>> {
+    let mut values = headers.get_all(HEADER).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    let bad = |why: String| {
+        ApiError::BadRequest(format!(
+            "Idempotency-Key: 1 to {MAX_KEY_LEN} visible ASCII characters, once ({why})"
+        ))
+    };
+    if values.next().is_some() {
+        return Err(bad("given twice".into()));
+    }
+    let bytes = value.as_bytes();
+    if bytes.is_empty() || bytes.len() > MAX_KEY_LEN {
+        return Err(bad(format!("got {} characters", bytes.len())));
+    }
+    if !bytes.iter().all(|b| (0x21..=0x7e).contains(b)) {
+        return Err(bad("got a space, a control or a non-ASCII character".into()));
+    }
+    Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+/// The SHA-256 (hex) of `body` as JSON with every object's keys sorted.
+pub fn body_digest(body: &Value) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(
+                    keys.into_iter()
+                        .map(|k| (k.clone(), sorted(&map[k])))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    let text = serde_json::to_string(&sorted(body)).expect("a JSON value serialises");
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// A key reserved for the request being answered.
+pub struct Held {
+    client: String,
+    route: Route,
+    key: String,
+}
+
+/// What a request with a key is to do.
+pub enum Claim {
+    /// Answer it (its key is held): then [`settle`].
+    Fresh(Held),
+    /// Answer with the job or batch an earlier request with this key and body made.
+    Earlier(String),
+}
+
+/// Reserves `key` for this request, or finds what an earlier request with it made:
+/// a 422 if that request had another body, a 409 if it is still being answered after
+/// a short wait.
+pub async fn claim(
+    state: &AppState,
+    caller: &Caller,
+    route: Route,
+    key: String,
+    body: &Value,
+) -> ApiResult<Claim> {
+    let digest = body_digest(body);
+    let deadline = tokio::time::Instant::now() + PENDING_WAIT;
+    loop {
+        let found = state
+            .store
+            .reserve_key(&caller.name, route.name(), &key, &digest)
+            .await?;
+        match found {
+            KeyState::Reserved => {
+                return Ok(Claim::Fresh(Held {
+                    client: caller.name.clone(),
+                    route,
+                    key,
+                }))
+            }
+            KeyState::Answered(id) => return Ok(Claim::Earlier(id)),
+            KeyState::OtherBody => {
+                return Err(ApiError::Unprocessable(format!(
+                    "Idempotency-Key {key:?} was used with another body: a key names one \
+                     request (send this one with a key of its own)"
+                )))
+            }
+            KeyState::Pending if tokio::time::Instant::now() >= deadline => {
+                return Err(ApiError::Conflict(format!(
+                    "a request with Idempotency-Key {key:?} and this body is still being \
+                     answered: retry"
+                )))
+            }
+            KeyState::Pending => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// Gives the held key the job or batch `made` (its id), or releases it when the
+/// request was refused; passes `made` on.
+pub async fn settle<T>(
+    state: &AppState,
+    held: Held,
+    made: ApiResult<T>,
+    id: impl FnOnce(&T) -> String,
+) -> ApiResult<T> {
+    let (client, route, key) = (&held.client, held.route.name(), &held.key);
+    match &made {
+        Ok(target) => {
+            state
+                .store
+                .settle_key(client, route, key, &id(target))
+                .await?
+        }
+        Err(_) => state.store.release_key(client, route, key).await?,
+    }
+    made
+}
+
+/// Frees the key of a job or batch that no longer exists (pruned), so that the request
+/// is answered afresh.
+pub async fn forget(state: &AppState, caller: &Caller, route: Route, key: &str) -> ApiResult<()> {
+    Ok(state
+        .store
+        .release_key(&caller.name, route.name(), key)
+        .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+    use serde_json::json;
+
+    #[test]
+    fn a_body_is_known_whatever_the_order_of_its_fields() {
+        let a = json!({"deal": {"seed": 1, "suits": 2}, "variant": "common"});
+        let b: Value =
+            serde_json::from_str(r#"{"variant": "common", "deal": {"suits": 2, "seed": 1}}"#)
+                .unwrap();
+        assert_eq!(body_digest(&a), body_digest(&b));
+        assert_ne!(
+            body_digest(&a),
+            body_digest(&json!({"deal": {"seed": 2, "suits": 2}}))
+        );
+    }
+
+    #[test]
+    fn a_key_is_1_to_255_visible_ascii_characters_once() {
+        let with = |v: &[u8]| {
+            let mut h = HeaderMap::new();
+            h.insert(HEADER, HeaderValue::from_bytes(v).unwrap());
+            key_of(&h)
+        };
+        assert_eq!(key_of(&HeaderMap::new()).unwrap(), None);
+        assert_eq!(with(b"a").unwrap().as_deref(), Some("a"));
+        assert_eq!(with(&[b'k'; 255]).unwrap().unwrap().len(), 255);
+        for bad in [&[b'k'; 256][..], b"", b"a b", b"caf\xc3\xa9", b"tab\there"] {
+            assert!(matches!(with(bad), Err(ApiError::BadRequest(_))), "{bad:?}");
+        }
+        let mut twice = HeaderMap::new();
+        twice.append(HEADER, HeaderValue::from_static("a"));
+        twice.append(HEADER, HeaderValue::from_static("b"));
+        assert!(matches!(key_of(&twice), Err(ApiError::BadRequest(_))));
+    }
+}
