@@ -14,6 +14,7 @@ mod api_algorithms;
 mod api_bad_input;
 mod api_batch_games;
 mod api_board_played;
+mod api_events;
 mod api_fair;
 mod api_idempotency;
 mod api_morpion;

@@ -113,7 +113,7 @@ async fn store_batch(
 
 /// The view of batch `row`, with its counts and, for a batch of odds jobs, its figures
 /// over the deals answered so far.
-async fn batch_view(state: &AppState, row: BatchRow) -> ApiResult<BatchView> {
+pub(super) async fn batch_view(state: &AppState, row: BatchRow) -> ApiResult<BatchView> {
     let id = row.spec.id.clone();
     let counts = state.store.batch_counts(&id).await?;
     let odds = row.spec.odds_samples.is_some();

@@ -102,7 +102,7 @@ async fn any_view(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
 
 /// [`any_view`], with its place in the queue when it is queued (a bounded count: lists
 /// leave it out).
-async fn view_alone(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
+pub(super) async fn view_alone(state: &AppState, job: AnyJob) -> ApiResult<AnyJobView> {
     let place = match job.state() {
         JobState::Queued => {
             let key = job.queue_key();

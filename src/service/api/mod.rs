@@ -8,6 +8,7 @@
 pub mod access;
 mod batches;
 pub mod error;
+mod events;
 mod idempotency;
 mod jobs;
 mod lines;
@@ -78,9 +79,11 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/jobs", post(jobs::create).get(jobs::list))
         .route("/v1/jobs/{id}", get(jobs::get).delete(jobs::cancel))
         .route("/v1/jobs/{id}/record", get(jobs::record))
+        .route("/v1/jobs/{id}/events", get(events::job_events))
         .route("/v1/batches", post(batches::create))
         .route("/v1/batches/{id}", get(batches::get))
         .route("/v1/batches/{id}/results", get(batches::results))
+        .route("/v1/batches/{id}/events", get(events::batch_events))
         .route("/v1/stats/win-rates", get(ops::win_rates))
         .route("/v1/verdicts", get(verdicts::lookup))
         .route("/healthz", get(ops::healthz))

@@ -36,6 +36,8 @@ use utoipa::OpenApi;
         super::batches::create,
         super::batches::get,
         super::batches::results,
+        super::events::job_events,
+        super::events::batch_events,
         win_rates,
         super::ui::deal,
         super::ui::pysol_game,

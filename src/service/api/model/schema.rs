@@ -77,6 +77,8 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     ]);
     morpion_request(schemas, config);
     odds_requests(schemas, config, &variants);
+    // The events' names (`api::events`).
+    schemas["ServerEvent"]["properties"]["event"]["enum"] = json!(["state", "progress", "end"]);
     let pysol = &mut schemas["PysolSpec"]["properties"];
     // Every game the engine solves: as a position of its variant, or on its own board.
     let games: Vec<&str> = solved().map(|g| g.name()).collect();

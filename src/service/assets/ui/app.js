@@ -489,19 +489,50 @@ function showJob(job) {
   if (job.error) $('solve-error').textContent = `The job failed: ${job.error}`;
 }
 
+// Follows `job` until it ends, `onView` called with each view (a progress event is
+// merged into the last view): by its events (GET /v1/jobs/{id}/events) where the page
+// can (an EventSource sends no token), else by waiting on it. Resolves to the ended
+// job, or to the last view once `wanted()` is false.
+function followEvents(job, onView, wanted = () => true) {
+  const poll = async (j) => {
+    while (!FINISHED.includes(j.state) && wanted()) {
+      try {
+        j = await api(`/v1/jobs/${j.id}?wait_ms=1000`);
+      } catch (e) {
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      if (wanted()) onView(j);
+    }
+    return j;
+  };
+  if (FINISHED.includes(job.state)) return Promise.resolve(job);
+  if (typeof EventSource === 'undefined' || savedToken()) return poll(job);
+  return new Promise((resolve) => {
+    let last = job;
+    const source = new EventSource(`/v1/jobs/${encodeURIComponent(job.id)}/events`);
+    const seen = (view, ended) => {
+      last = view;
+      if (!wanted()) { source.close(); resolve(last); return; }
+      onView(last);
+      if (ended) { source.close(); resolve(last); }
+    };
+    source.addEventListener('state', (e) => seen(JSON.parse(e.data), false));
+    source.addEventListener('progress', (e) => {
+      const p = JSON.parse(e.data);
+      seen({ ...last, state: p.state, progress: { nodes: p.nodes } }, false);
+    });
+    source.addEventListener('end', (e) => seen(JSON.parse(e.data), true));
+    // Closed before the end (its time is up, or the service went away): waiting on the
+    // job goes on from the last view.
+    source.onerror = () => { source.close(); resolve(poll(last)); };
+  });
+}
+
 async function followJob(job) {
   state.job = job.id;
   showJob(job);
-  while (!FINISHED.includes(job.state) && state.job === job.id) {
-    try {
-      job = await api(`/v1/jobs/${job.id}?wait_ms=1000`);
-    } catch (e) {
-      $('solve-error').textContent = e.message;
-      await new Promise((r) => setTimeout(r, 1000));
-      continue;
-    }
-    if (state.job === job.id) showJob(job);
-  }
+  job = await followEvents(job, showJob, () => state.job === job.id);
   if (state.job === job.id && job.state === 'done') {
     if (job.solution && job.solution.length > 0) startReplay(job);
     loadHistory();

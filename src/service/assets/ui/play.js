@@ -155,10 +155,8 @@ function jobBody(steps, review) {
   return bodyJson(body);
 }
 
-async function finished(job) {
-  while (!FINISHED.includes(job.state)) job = await api(`/v1/jobs/${job.id}?wait_ms=2000`);
-  return job;
-}
+// The job once it ended, followed by its events (app.js's followEvents).
+const finished = (job) => followEvents(job, () => {});
 
 // The service's answer about `steps` (a refused step throws the service's reason).
 async function ask(steps, review = false) {
