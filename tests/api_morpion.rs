@@ -285,6 +285,21 @@ async fn a_shared_proof_is_split_into_units_and_concludes_to_the_whole_count() {
         replay_with_line(BRUNEAU, 130, job["line"].as_array().unwrap()),
         170
     );
+    // A unit is read through its proof: its view and its events are a 404 naming it.
+    for uri in [
+        format!("/v1/jobs/{id}-u0"),
+        format!("/v1/jobs/{id}-u0/events"),
+    ] {
+        let (status, _, problem) = t.call("GET", &uri, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(
+            problem["detail"]
+                .as_str()
+                .unwrap()
+                .contains("read the proof"),
+            "{uri}: {problem}"
+        );
+    }
     for units in [0, 16_385] {
         let body = json!({"game": "morpion", "record": BRUNEAU, "from": 130, "units": units});
         let (status, _, problem) = t.call("POST", "/v1/jobs", Some(&body.to_string())).await;

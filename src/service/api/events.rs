@@ -212,9 +212,11 @@ pub async fn job_events(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    if state.store.any_job(&id).await?.is_none() {
+    let Some(job) = state.store.any_job(&id).await? else {
         return Err(ApiError::NotFound(format!("no job {id:?}")));
-    }
+    };
+    // A shared Morpion proof's unit is read through its proof: the 404 `GET` gives.
+    view_alone(&state, job).await?;
     let follow = Follow::new(state, id, &headers);
     Ok(Sse::new(events(follow, false))
         .keep_alive(KeepAlive::default())
