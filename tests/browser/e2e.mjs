@@ -449,6 +449,10 @@ async function run() {
     await page.click('#play-hint');
     assert.match(await page.textContent('#play-hint-text'), /Hint: \S+ from row \d+, column \d+ to row \d+, column \d+/);
     assert.equal(await page.inputValue('#play-game'), 'galary', 'the game select follows the linked game');
+    // Copy link puts the page's address, the game and its steps, on the clipboard.
+    await page.click('#play-copy');
+    await page.waitForFunction(() => document.querySelector('#play-error').textContent === 'Link copied.');
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
     await page.click('#play-redeal');
     await page.waitForFunction(() => document.querySelector('#play-steps').textContent === '2 steps played');
     await page.waitForFunction(() => /Can still be won|Lost|Not known/.test(document.querySelector('#play-verdict').textContent), null, { timeout: 60000 });

@@ -8,6 +8,8 @@
 //! it) and one invalid by it is refused with a 4xx. `tests/openapi.rs` checks both
 //! directions on examples; `scripts/schemathesis.sh` fuzzes them.
 
+mod kinds;
+
 use super::number_schema::{batch_seed, digits_up_to, game_number, number_up_to};
 use crate::service::config::Config;
 use crate::service::job::Game;
@@ -75,8 +77,8 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
         // the first round only, and a PySolFC game allows its own number.
         redeal_refusals(true),
     ]);
-    morpion_request(schemas, config);
-    odds_requests(schemas, config, &variants);
+    kinds::morpion_request(schemas, config);
+    kinds::odds_requests(schemas, config, &variants);
     // The events' names (`api::events`).
     schemas["ServerEvent"]["properties"]["event"]["enum"] = json!(["state", "progress", "end"]);
     let pysol = &mut schemas["PysolSpec"]["properties"];
@@ -128,84 +130,15 @@ pub fn openapi_document(mut doc: Value, config: &Config) -> Value {
     doc
 }
 
-/// The Morpion job's request: its game, the record's format (a record whose every move
-/// is legal, which no schema can state: `scripts/schemathesis/hooks.py` generates
-/// such records), the variants and the limits' caps (those of `validate_common`).
-/// That `from` is at most the record's length and that a `variant` agrees with the one
-/// an MSR record names are checked by `model::morpion` and cannot be written here.
-fn morpion_request(schemas: &mut Value, config: &Config) {
-    let limits = &config.limits;
-    let request = &mut schemas["MorpionJobRequest"]["properties"];
-    request["game"]["enum"] = json!(["morpion"]);
-    request["record"]["format"] = json!("morpion-record");
-    request["record"]["examples"] = json!([MORPION_EXAMPLE]);
-    request["variant"]["enum"] = json!(["5T", "5D", null]);
-    request["from"]["examples"] = json!([0]);
-    request["units"]["minimum"] = json!(1);
-    request["units"]["maximum"] = json!(crate::service::morpion::MAX_UNITS);
-    let props = &mut schemas["MorpionLimits"]["properties"];
-    for (limit, cap) in [
-        (Limit::Nodes, limits.max_nodes),
-        (Limit::TimeMs, limits.max_time_ms),
-        (Limit::Threads, config.max_job_threads() as u64),
-    ] {
-        let schema = &mut props[limit.name()];
-        schema["minimum"] = json!(limit.min());
-        schema["maximum"] = json!(cap.min(limit.max()));
-    }
-}
-
 /// The most deals a batch may ask: the configured maximum, and no more than a client
 /// may have queued.
-fn batch_count_cap(config: &Config) -> u64 {
+pub(super) fn batch_count_cap(config: &Config) -> u64 {
     let limits = &config.limits;
     match limits.max_queued_per_client {
         0 => limits.max_batch_deals,
         queued => limits.max_batch_deals.min(queued),
     }
 }
-
-/// The odds requests, as `model::odds` (`OddsAsked::check`) and `model::batch` check
-/// them: the variants; a position or a numbered deal (a batch: a range, `count`
-/// required); the limits' caps, of which only `nodes` and `time_ms` are taken; no
-/// algorithm, review or PySolFC game (absent, or `null` where the handler reads `null`
-/// as absent). Samples and redeals have their ranges in their fields. Apart from the
-/// Gaps requests (which have no `odds`) so that each is a schema the fuzzer's
-/// canonicaliser can take: one request holding both is one it gives up on.
-fn odds_requests(schemas: &mut Value, config: &Config, variants: &[&str]) {
-    let absent =
-        json!({"type": "null", "description": "Not taken by an odds job: absent or `null`."});
-    let limits = json!({
-        "description": "`nodes` and `time_ms`, which bound the whole answer (every sample).",
-        "allOf": [
-            {"$ref": "#/components/schemas/Limits"},
-            {"properties": {"probes": absent, "table_mb": absent, "threads": absent}},
-        ],
-    });
-    for request in ["OddsJobRequest", "OddsBatchRequest"] {
-        let props = &mut schemas[request]["properties"];
-        props["variant"]["enum"] = with_null(json!(variants));
-        props["limits"] = limits.clone();
-        props["algorithm"] = absent.clone();
-    }
-    let job = &mut schemas["OddsJobRequest"];
-    job["required"] = json!(["odds"]);
-    job["oneOf"] = json!([{"required": ["position"]}, {"required": ["deal"]}]);
-    let props = &mut job["properties"];
-    props["review"] = absent.clone();
-    props["position"]["format"] = json!("gaps-position");
-    props["position"]["examples"] = json!(["2S 3S 4S --/2H 3H 4H --"]);
-    let batch = &mut schemas["OddsBatchRequest"];
-    batch["required"] = json!(["count", "odds"]);
-    let props = &mut batch["properties"];
-    props["pysol"] = absent;
-    props["count"]["maximum"] = json!(batch_count_cap(config));
-    props["seed"]["maximum"] = json!(max_batch_seed(config));
-}
-
-/// A legal Morpion record under both rules: the first four moves of Rosin's 5D 82 as
-/// Pentasol text.
-pub const MORPION_EXAMPLE: &str = "(3,3)\n(2,2) / 0\n(6,10) | -2\n(4,6) - -2\n(5,3) - +2\n";
 
 /// A job or batch given as one of the PySolFC games `games` (`pysol` an object naming
 /// it: a `null` one is no game).
@@ -385,7 +318,7 @@ fn verdict_lookup(variants: &[&str], games: &[&str], verdicts: &[&str]) -> Value
 }
 
 /// `names` plus `null` (an optional field may be `null`, meaning its default).
-fn with_null(mut names: Value) -> Value {
+pub(super) fn with_null(mut names: Value) -> Value {
     names.as_array_mut().expect("a list").push(Value::Null);
     names
 }
