@@ -126,6 +126,15 @@ def filter_failure(context, failure, case, response):
     return True
 
 
+def problem_detail(response):
+    """The `detail` of a problem+json answer, or "" when the body is not one."""
+    try:
+        detail = json.loads(response.content).get("detail", "")
+    except (ValueError, AttributeError):
+        return ""
+    return detail if isinstance(detail, str) else ""
+
+
 def played_steps_refused(case, response):
     """`POST /v1/jobs` of a game in progress refused for its steps: a step the game's
     rules do not allow where it comes (`played: played step k: ...`, on PySolFC's board
@@ -140,10 +149,7 @@ def played_steps_refused(case, response):
         or not ("played" in body or body.get("review") is True)
     ):
         return False
-    try:
-        detail = json.loads(response.content).get("detail", "")
-    except (ValueError, AttributeError):
-        return False
+    detail = problem_detail(response)
     return detail.startswith("played:") or "played[" in detail
 
 
@@ -163,10 +169,7 @@ def pysol_rule_refused(case, response):
         or not isinstance(body.get("pysol"), dict)
     ):
         return False
-    try:
-        detail = json.loads(response.content).get("detail", "")
-    except (ValueError, AttributeError):
-        return False
+    detail = problem_detail(response)
     limits = body.get("limits") if isinstance(body.get("limits"), dict) else {}
     if detail.startswith("variant:"):
         return body.get("variant") is not None
@@ -194,10 +197,7 @@ def key_used_with_another_body(case, response):
     a key names one request, which no schema can state."""
     if response.status_code != 422 or case.method.upper() != "POST":
         return False
-    try:
-        detail = json.loads(response.content).get("detail", "")
-    except (ValueError, AttributeError):
-        return False
+    detail = problem_detail(response)
     return detail.startswith("Idempotency-Key ") and "was used with another body" in detail
 
 
@@ -208,10 +208,7 @@ def gaps_job_has_no_record(case, response):
     job's position is in its view."""
     if case.path != "/v1/jobs/{id}/record" or response.status_code != 404:
         return False
-    try:
-        detail = json.loads(response.content).get("detail", "")
-    except (ValueError, AttributeError):
-        return False
+    detail = problem_detail(response)
     return "is a Gaps job: it has no record" in detail or "is an odds job: it has no record" in detail
 
 

@@ -7,7 +7,7 @@
 //! crash), so a batch of any accepted size never holds the writer for long; the jobs of
 //! a list of games (at most 1000) are committed with the batch.
 
-use super::idempotency::{self, Claim, Route};
+use super::idempotency::{self, Route};
 use super::lines::{streamed, wants_csv};
 use super::ApiJson;
 use crate::service::api::access::Caller;
@@ -44,25 +44,32 @@ pub async fn create(
     if state.runner.is_shutting_down() {
         return Err(ApiError::shutting_down());
     }
-    let key = idempotency::key_of(&headers)?;
-    let request: BatchRequest = from_json(body.clone())?;
+    // The key with the digest of the body it came with (read before the body is parsed).
+    let keyed = idempotency::key_of(&headers)?.map(|key| (key, idempotency::body_digest(&body)));
+    let request: BatchRequest = from_json(body)?;
     let id = uuid::Uuid::now_v7().to_string();
     let (batch, jobs) = request.validate(id, &caller.name, &state.config)?;
-    let (row, replayed) = match key {
-        None => (store_batch(&state, &caller, &batch, &jobs).await?, false),
-        Some(key) => loop {
-            match idempotency::claim(&state, &caller, Route::Batches, key.clone(), &body).await? {
-                Claim::Earlier(id) => match state.store.batch(&id).await? {
-                    Some(row) => break (row, true),
-                    None => idempotency::forget(&state, &caller, Route::Batches, &key).await?,
-                },
-                Claim::Fresh(held) => {
-                    let made = store_batch(&state, &caller, &batch, &jobs).await;
-                    let row = idempotency::settle(&state, held, made, |row| row.spec.id.clone());
-                    break (row.await?, false);
-                }
-            }
-        },
+    let make = || store_batch(&state, &caller, &batch, &jobs);
+    let (row, replayed) = match keyed {
+        Some((key, digest)) => {
+            let find = |id: String| {
+                let state = &state;
+                async move { Ok(state.store.batch(&id).await?) }
+            };
+            let id_of = |row: &BatchRow| row.spec.id.clone();
+            idempotency::answer_once(
+                &state,
+                &caller,
+                Route::Batches,
+                &key,
+                &digest,
+                find,
+                make,
+                id_of,
+            )
+            .await?
+        }
+        None => (make().await?, false),
     };
     if !replayed {
         caller.count_creation(&state.metrics);

@@ -21,7 +21,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{self, Stream};
+use futures_util::stream;
 use std::convert::Infallible;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -195,8 +195,13 @@ async fn next_event(
     }
 }
 
-fn events(follow: Follow, batch: bool) -> impl Stream<Item = Result<Event, Infallible>> {
-    stream::unfold(follow, move |follow| next_event(follow, batch))
+/// The stream of `id` (a batch's if `batch`, else a job's), kept alive while it waits.
+fn stream_of(state: AppState, id: String, headers: &HeaderMap, batch: bool) -> Response {
+    let follow = Follow::new(state, id, headers);
+    let events = stream::unfold(follow, move |follow| next_event(follow, batch));
+    Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response()
 }
 
 /// Follow a job as it happens, as server-sent events.
@@ -217,10 +222,7 @@ pub async fn job_events(
     };
     // A shared Morpion proof's unit is read through its proof: the 404 `GET` gives.
     view_alone(&state, job).await?;
-    let follow = Follow::new(state, id, &headers);
-    Ok(Sse::new(events(follow, false))
-        .keep_alive(KeepAlive::default())
-        .into_response())
+    Ok(stream_of(state, id, &headers, false))
 }
 
 /// Follow a batch as it happens, as server-sent events.
@@ -239,8 +241,5 @@ pub async fn batch_events(
     if state.store.batch(&id).await?.is_none() {
         return Err(ApiError::NotFound(format!("no batch {id:?}")));
     }
-    let follow = Follow::new(state, id, &headers);
-    Ok(Sse::new(events(follow, true))
-        .keep_alive(KeepAlive::default())
-        .into_response())
+    Ok(stream_of(state, id, &headers, true))
 }

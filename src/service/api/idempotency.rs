@@ -15,6 +15,7 @@ use crate::service::store::KeyState;
 use axum::http::HeaderMap;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::future::Future;
 use std::time::Duration;
 
 /// The request header.
@@ -88,46 +89,32 @@ pub fn body_digest(body: &Value) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// A key reserved for the request being answered.
-pub struct Held {
-    client: String,
-    route: Route,
-    key: String,
-}
-
-/// What a request with a key is to do.
-pub enum Claim {
-    /// Answer it (its key is held): then [`settle`].
-    Fresh(Held),
-    /// Answer with the job or batch an earlier request with this key and body made.
+/// What a request with a key finds.
+enum Claim {
+    /// The key is reserved for it now: answer it.
+    Fresh,
+    /// The id of the job or batch an earlier request with this key and body made.
     Earlier(String),
 }
 
-/// Reserves `key` for this request, or finds what an earlier request with it made:
-/// a 422 if that request had another body, a 409 if it is still being answered after
-/// a short wait.
-pub async fn claim(
+/// Reserves `key` of `client` on `route` for a request whose body has digest `digest`,
+/// or finds what an earlier request with it made: a 422 if that request had another
+/// body, a 409 if it is still being answered after a short wait.
+async fn claim(
     state: &AppState,
-    caller: &Caller,
+    client: &str,
     route: Route,
-    key: String,
-    body: &Value,
+    key: &str,
+    digest: &str,
 ) -> ApiResult<Claim> {
-    let digest = body_digest(body);
     let deadline = tokio::time::Instant::now() + PENDING_WAIT;
     loop {
         let found = state
             .store
-            .reserve_key(&caller.name, route.name(), &key, &digest)
+            .reserve_key(client, route.name(), key, digest)
             .await?;
         match found {
-            KeyState::Reserved => {
-                return Ok(Claim::Fresh(Held {
-                    client: caller.name.clone(),
-                    route,
-                    key,
-                }))
-            }
+            KeyState::Reserved => return Ok(Claim::Fresh),
             KeyState::Answered(id) => return Ok(Claim::Earlier(id)),
             KeyState::OtherBody => {
                 return Err(ApiError::Unprocessable(format!(
@@ -146,34 +133,48 @@ pub async fn claim(
     }
 }
 
-/// Gives the held key the job or batch `made` (its id), or releases it when the
-/// request was refused; passes `made` on.
-pub async fn settle<T>(
+/// Answers once a request with `key` whose body has digest `digest` ([`body_digest`]):
+/// with what an earlier request with the key and the same body made (read by `find`
+/// from its id; then `true`), else with what `make` makes now, the key given its id
+/// (`id_of`) or freed when `make` is refused. A key whose job or batch is gone
+/// (pruned) is freed and the request answered afresh.
+#[allow(clippy::too_many_arguments)]
+pub async fn answer_once<T, Find, Found, Make, Made>(
     state: &AppState,
-    held: Held,
-    made: ApiResult<T>,
-    id: impl FnOnce(&T) -> String,
-) -> ApiResult<T> {
-    let (client, route, key) = (&held.client, held.route.name(), &held.key);
-    match &made {
-        Ok(target) => {
-            state
-                .store
-                .settle_key(client, route, key, &id(target))
-                .await?
+    caller: &Caller,
+    route: Route,
+    key: &str,
+    digest: &str,
+    find: Find,
+    make: Make,
+    id_of: impl FnOnce(&T) -> String,
+) -> ApiResult<(T, bool)>
+where
+    Find: Fn(String) -> Found,
+    Found: Future<Output = ApiResult<Option<T>>>,
+    Make: FnOnce() -> Made,
+    Made: Future<Output = ApiResult<T>>,
+{
+    let (client, name) = (caller.name.as_str(), route.name());
+    loop {
+        match claim(state, client, route, key, digest).await? {
+            Claim::Earlier(id) => match find(id).await? {
+                Some(found) => return Ok((found, true)),
+                None => state.store.release_key(client, name, key).await?,
+            },
+            Claim::Fresh => {
+                let made = make().await;
+                match &made {
+                    Ok(target) => {
+                        let id = id_of(target);
+                        state.store.settle_key(client, name, key, &id).await?
+                    }
+                    Err(_) => state.store.release_key(client, name, key).await?,
+                }
+                return made.map(|target| (target, false));
+            }
         }
-        Err(_) => state.store.release_key(client, route, key).await?,
     }
-    made
-}
-
-/// Frees the key of a job or batch that no longer exists (pruned), so that the request
-/// is answered afresh.
-pub async fn forget(state: &AppState, caller: &Caller, route: Route, key: &str) -> ApiResult<()> {
-    Ok(state
-        .store
-        .release_key(&caller.name, route.name(), key)
-        .await?)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! is queued for the runner. Reading, waiting, listing and cancelling are the same for
 //! every game; only the request and the view are a game's own.
 
-use super::idempotency::{self, Claim, Route};
+use super::idempotency::{self, Route};
 use super::{ApiJson, ApiQuery};
 use crate::request::rounds::RedealCount;
 use crate::service::api::access::Caller;
@@ -217,7 +217,26 @@ pub async fn create(
     check_wait(&wait)?;
     let (job, replayed) = match idempotency::key_of(&headers)? {
         None => (create_any(&state, &caller, body).await?, false),
-        Some(key) => create_keyed(&state, &caller, key, body).await?,
+        Some(key) => {
+            let digest = idempotency::body_digest(&body);
+            let find = |id: String| {
+                let state = &state;
+                async move { Ok(state.store.any_job(&id).await?) }
+            };
+            let make = || create_any(&state, &caller, body);
+            let id_of = |job: &AnyJob| job.id().to_string();
+            idempotency::answer_once(
+                &state,
+                &caller,
+                Route::Jobs,
+                &key,
+                &digest,
+                find,
+                make,
+                id_of,
+            )
+            .await?
+        }
     };
     if !replayed {
         state.metrics.jobs_submitted.inc();
@@ -234,30 +253,6 @@ pub async fn create(
         Json(view_alone(&state, job).await?),
     )
         .into_response())
-}
-
-/// The job of a request with `Idempotency-Key` `key`: made now, or the one an earlier
-/// request with the key and the same body made (then `true`).
-async fn create_keyed(
-    state: &AppState,
-    caller: &Caller,
-    key: String,
-    body: serde_json::Value,
-) -> ApiResult<(AnyJob, bool)> {
-    loop {
-        match idempotency::claim(state, caller, Route::Jobs, key.clone(), &body).await? {
-            Claim::Earlier(id) => match state.store.any_job(&id).await? {
-                Some(job) => return Ok((job, true)),
-                // Pruned since: the key is free again.
-                None => idempotency::forget(state, caller, Route::Jobs, &key).await?,
-            },
-            Claim::Fresh(held) => {
-                let made = create_any(state, caller, body).await;
-                let job = idempotency::settle(state, held, made, |job| job.id().to_string());
-                return Ok((job.await?, false));
-            }
-        }
-    }
 }
 
 /// Stores the job `body` asks for, of any kind.

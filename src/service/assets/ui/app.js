@@ -608,10 +608,9 @@ function togglePlay() {
   $('replay-play').setAttribute('aria-label', 'Pause');
 }
 
-async function copySolution() {
-  const rp = state.replay;
-  if (!rp) return;
-  const text = rp.moves.map((m, i) => `${i + 1}. ${moveText(m)}`).join('\n');
+// Puts `text` on the clipboard (through a selected text area where the Clipboard API
+// is refused).
+async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
   } catch (e) {
@@ -622,6 +621,12 @@ async function copySolution() {
     document.execCommand('copy');
     area.remove();
   }
+}
+
+async function copySolution() {
+  const rp = state.replay;
+  if (!rp) return;
+  await copyText(rp.moves.map((m, i) => `${i + 1}. ${moveText(m)}`).join('\n'));
   $('replay-status').textContent = `Copied ${rp.moves.length} moves as text.`;
 }
 

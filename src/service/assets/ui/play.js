@@ -12,7 +12,7 @@
 // is the one the service dealt. The page counts steps, rows and columns from 1, the
 // service's words included (`forPeople`); the API and the link count from 0.
 // Uses app.js's helpers ($, api, esc, drawGrid, cardText, parseBoard, parseNotation,
-// GAME_NAMES).
+// GAME_NAMES, copyText, followEvents).
 'use strict';
 
 const PLAY_TIME_MS = 3000;
@@ -435,17 +435,7 @@ async function askOdds() {
 }
 
 async function copyLink() {
-  const text = location.href;
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch (e) {
-    const area = document.createElement('textarea');
-    area.value = text;
-    document.body.appendChild(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
-  }
+  await copyText(location.href);
   note('Link copied.');
 }
 
