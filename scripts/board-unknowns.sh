@@ -4,9 +4,8 @@
 # exhaustive mode (`--algorithm exact --redeals 0`, docs/engine.md, "Exhaustive search
 # (`exact`)"): each game to a win (its line replayed), a proof of loss (every position
 # of the round reached), the node budget, or `memory_limit` once its visited set fills
-# TABLE_MB, one game at a time on one thread. (`gaps winrate` does not pass
-# `--spill-dir` to its searches yet: the option is accepted and unused, so the set does
-# not spill as `gaps solve`'s does; to be mended before the larger games.) One line a game in
+# TABLE_MB and it can spill no more to its file in SPILL (docs/engine.md, "A visited
+# set on disk"), one game at a time on one thread. One line a game in
 # docs/data/pysol-GAME-1-1000-exact.csv (`gaps winrate --out`: deal, verdict, nodes,
 # seconds, algorithm, stopped). Resumable: a game the file holds is skipped, so run it
 # again after a stop (a game cut short by a stop is searched again from its start:

@@ -101,3 +101,48 @@ fn a_board_games_exhaustive_search_spills_the_same_positions() {
     assert_eq!(a["spilled_keys"], 0);
     assert!(b["spilled_keys"].as_u64().unwrap() > 100_000, "{b}");
 }
+
+/// `gaps winrate --spill-dir`: each worker spills its exhaustive searches to a file of
+/// its own, so a board game whose set fills 4 MiB goes on to its node budget where,
+/// without the directory, it stops at `memory_limit` (Jungle 589's first round).
+#[test]
+fn a_run_over_games_spills_each_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |spill: &[&str]| {
+        let out = dir.path().join(format!("run{}.csv", spill.len()));
+        let base = [
+            "winrate",
+            "--pysol",
+            "jungle",
+            "--seed",
+            "589",
+            "--deals",
+            "1",
+            "--redeals",
+            "0",
+            "--algorithm",
+            "exact",
+            "--table-mb",
+            "4",
+            "--nodes",
+            "1500000",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        let (code, json, stderr) = gaps_json(&[&base[..], spill].concat());
+        assert_eq!(code, Some(0), "{stderr}");
+        let line = std::fs::read_to_string(&out).unwrap();
+        (json, line.lines().nth(1).unwrap().to_string())
+    };
+    let (_, in_memory) = run(&[]);
+    assert!(in_memory.ends_with(",exact,memory_limit"), "{in_memory}");
+    let spill_dir = dir.path().join("spill");
+    std::fs::create_dir(&spill_dir).unwrap();
+    let (json, spilled) = run(&["--spill-dir", spill_dir.to_str().unwrap()]);
+    assert!(spilled.ends_with(",exact,node_limit"), "{spilled}");
+    assert!(json["nodes"].as_u64().unwrap() >= 1_500_000, "{json}");
+    assert_eq!(std::fs::read_dir(&spill_dir).unwrap().count(), 0);
+}

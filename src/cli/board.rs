@@ -6,13 +6,15 @@
 //! the line's moves on PySolFC's board, replayed there by the engine; it is only tallied
 //! and written to `--out` files, never shown as a position's solution.
 
-use super::{input_error, SearchArgs};
+use super::caller::Caller;
+use super::{input_error, refused, SearchArgs, Subject};
 use crate::report::SolveJson;
 use crate::request::board::BoardAsk;
 use gaps_engine::{
     parse_game_number, solve_pysol_board, BoardReport, BoardSolveError, DfsOptions, PysolGame,
     RoundsReport, SolveOptions, SolveReport, SpillStore, Step,
 };
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The game and number `--pysol` names, if it is a game played on its own board.
@@ -21,7 +23,7 @@ pub fn board_game(pysol: Option<&str>) -> anyhow::Result<Option<(PysolGame, u128
         return Ok(None);
     };
     let (game, number) =
-        parse_game_number(text).map_err(|e| input_error(format!("--pysol: {e}")))?;
+        parse_game_number(text).map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))?;
     Ok(game.is_board_played().then_some((game, number)))
 }
 
@@ -80,16 +82,19 @@ pub fn board_options(
     Ok((options, choice.redeals.get()))
 }
 
-/// Solves game `number` of `game` with `redeals` (refusing more than the game's own).
+/// Solves game `number` of `game` with `redeals` (refusing more than the game's own),
+/// spilling its exhaustive search to `spill` and stopped by `cancel`, if given.
 pub fn solve_board(
     game: PysolGame,
     number: u128,
     redeals: u8,
     options: &SolveOptions,
     spill: Option<&Arc<dyn SpillStore>>,
+    cancel: Option<&AtomicBool>,
 ) -> anyhow::Result<BoardReport> {
     let controls = gaps_engine::SolveControls {
         spill,
+        cancel,
         ..Default::default()
     };
     solve_pysol_board(game, number, redeals, options, controls).map_err(|e| match e {
@@ -98,14 +103,14 @@ pub fn solve_board(
     })
 }
 
-/// `gaps solve --pysol GAME:N` for a game played on its own board.
-pub fn run_solve(
+/// The answer of `gaps solve --pysol GAME:N` for a game played on its own board.
+pub fn answer(
     search: &SearchArgs,
     game: PysolGame,
     number: u128,
     redeals: Option<u8>,
-    json: bool,
-) -> anyhow::Result<()> {
+    caller: &Caller,
+) -> anyhow::Result<SolveJson> {
     let (options, redeals) = board_options(
         search,
         game,
@@ -116,14 +121,15 @@ pub fn run_solve(
     )?;
     let store = crate::spill::FileStore::for_solver(search.spill_dir.as_deref())
         .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
-    let report = solve_board(game, number, redeals, &options, store.as_ref())?;
-    let out = SolveJson::of_board(game, number, &report);
-    if json {
-        outln!("{}", serde_json::to_string(&out)?);
-        return Ok(());
-    }
-    super::text::print_text(&mut std::io::stdout().lock(), &out)?;
-    Ok(())
+    let report = solve_board(
+        game,
+        number,
+        redeals,
+        &options,
+        store.as_ref(),
+        caller.cancel,
+    )?;
+    Ok(SolveJson::of_board(game, number, &report))
 }
 
 /// A board search's report in the form the runs over many deals tally and write

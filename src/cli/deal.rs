@@ -3,7 +3,7 @@
 //! line (a whole range is checked before the first line is printed).
 
 use super::args::BoardArgs;
-use super::input_error;
+use super::{input_error, refused, Subject};
 use clap::Args;
 use gaps_engine::format_cells;
 use gaps_engine::{deal, deal_cards, format_position, parse_game_number, pysol_board, PysolDeal};
@@ -31,13 +31,35 @@ pub struct DealCmd {
 
 pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    each_line(&cmd, |line| Ok(writeln!(out, "{line}")?))?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The lines `gaps deal` prints.
+pub fn lines(cmd: &DealCmd) -> anyhow::Result<Vec<String>> {
+    let mut lines = Vec::new();
+    each_line(cmd, |line| {
+        lines.push(line);
+        Ok(())
+    })?;
+    Ok(lines)
+}
+
+/// Hands each line `gaps deal` prints to `emit`, in order, once the whole range is
+/// known to exist.
+fn each_line(
+    cmd: &DealCmd,
+    mut emit: impl FnMut(String) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     if let Some(text) = &cmd.pysol {
         // Every game's board is dealt; its engine position only for a game the engine
         // plays (`--position`).
         let (game, first) =
-            parse_game_number(text).map_err(|e| input_error(format!("--pysol: {e}")))?;
+            parse_game_number(text).map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))?;
         if cmd.position {
-            PysolDeal::new(game, first).map_err(|e| input_error(format!("--pysol: {e}")))?;
+            PysolDeal::new(game, first)
+                .map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))?;
         }
         // Refused before anything is printed: the last number must exist too.
         let last = first + u128::from(cmd.count - 1);
@@ -46,13 +68,12 @@ pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
         for number in first..=last {
             if cmd.position {
                 let deal = PysolDeal::new(game, number).expect("checked above");
-                writeln!(out, "{}", format_position(&deal.position()))?;
+                emit(format_position(&deal.position()))?;
             } else {
                 let board = pysol_board(game, number).expect("checked above");
-                writeln!(out, "{board}")?;
+                emit(board.to_string())?;
             }
         }
-        out.flush()?;
         return Ok(());
     }
     let first = cmd.seed.expect("clap requires --seed without --pysol");
@@ -67,12 +88,11 @@ pub fn run(cmd: DealCmd) -> anyhow::Result<()> {
     )?;
     for seed in first..=last {
         if cmd.position {
-            writeln!(out, "{}", format_position(&deal(seed, layout)))?;
+            emit(format_position(&deal(seed, layout)))?;
         } else {
             let cells: Vec<_> = deal_cards(seed, layout).into_iter().map(Some).collect();
-            writeln!(out, "{}", format_cells(layout, &cells))?;
+            emit(format_cells(layout, &cells))?;
         }
     }
-    out.flush()?;
     Ok(())
 }

@@ -20,6 +20,8 @@ mod backup;
 mod bench;
 mod blocks_table;
 mod board;
+mod call;
+mod caller;
 mod count;
 mod deal;
 mod health;
@@ -43,14 +45,34 @@ use std::fmt;
 use std::process::ExitCode;
 
 pub use args::SearchArgs;
+pub use call::{call, Answer, CallError, COMMANDS};
+pub use caller::Caller;
 
 /// Bad input from the user (exit code 2), as opposed to an internal failure.
 #[derive(Debug)]
-pub struct InputError(pub String);
+pub struct InputError {
+    /// What the binary prints after `error: `.
+    pub message: String,
+    /// What part of the input it is about (the Python package's exception class).
+    pub subject: Subject,
+}
+
+/// What part of a command's input a refusal is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// The position given (`invalid position: ...`).
+    Position,
+    /// The PySolFC game or number named (`--pysol: ...`).
+    Game,
+    /// The played steps (`--played ...`): not steps, or a step the rules refuse.
+    Steps,
+    /// Anything else: a flag, a limit, a combination of them.
+    Other,
+}
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 impl std::error::Error for InputError {}
@@ -71,7 +93,16 @@ pub fn load_config(
 
 /// Shorthand for a bad-input error.
 pub fn input_error(message: impl Into<String>) -> anyhow::Error {
-    InputError(message.into()).into()
+    refused(Subject::Other, message)
+}
+
+/// A bad-input error about `subject`.
+pub fn refused(subject: Subject, message: impl Into<String>) -> anyhow::Error {
+    InputError {
+        message: message.into(),
+        subject,
+    }
+    .into()
 }
 
 #[derive(Parser, Debug)]

@@ -7,10 +7,11 @@
 //! limit stops it.
 
 use super::args::SearchArgs;
-use super::input_error;
+use super::caller::Caller;
 use super::odds_table::run_table;
 use super::played::read_played;
 use super::solve::{engine_error, PositionInput};
+use super::{input_error, refused, Subject};
 use crate::odds::{OddsGame, ROUND_MEMORY_BYTES};
 use crate::report::odds::OddsJson;
 use crate::report::StepJson;
@@ -90,10 +91,14 @@ pub fn run(cmd: OddsCmd) -> anyhow::Result<()> {
     if let (Some(count), Some(out)) = (cmd.deals, cmd.out.as_deref()) {
         return run_deals(&cmd, &options, count, out);
     }
-    let source = cmd.input.source()?;
-    let steps = cmd.played.as_deref().map(read_played).transpose()?;
+    let source = cmd.input.source(&Caller::TERMINAL)?;
+    let steps = cmd
+        .played
+        .as_deref()
+        .map(|path| read_played(path, &Caller::TERMINAL))
+        .transpose()?;
     let game = OddsGame::new(source, variant, cmd.redeals, steps.as_deref())
-        .map_err(|e| input_error(format!("--played: {e}")))?;
+        .map_err(|e| refused(Subject::Steps, format!("--played: {e}")))?;
     let mut solver = cmd.search.solver()?;
     let json = game
         .answer(&mut solver, &options, None, None)

@@ -7,16 +7,15 @@
 //! steps reach, with the redeals they left.
 
 use super::args::redeal_count;
+use super::caller::Caller;
 use super::solve::{engine_error, print_answer, PositionInput, SolveCmd};
 use super::text::{numbered_step, step_words};
-use super::{input_error, SearchArgs};
+use super::{refused, SearchArgs, Subject};
 use crate::played::{played_json, review_game, AnswerError, GameInProgress, Rest};
 use crate::report::{board_variant, PysolJson, SolveJson, StatsJson, StepJson};
-use anyhow::Context;
 use clap::Args;
 use gaps_engine::{format_position, BoardDeal, DealSource, SolveControls, SolveOptions};
 use serde::Deserialize;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// `gaps review`: the first step after which a played game could no longer be won.
@@ -47,20 +46,16 @@ enum PlayedFile {
     Request { played: Vec<StepJson> },
 }
 
-/// The steps in `path` (`-`: standard input).
-pub fn read_played(path: &Path) -> anyhow::Result<Vec<StepJson>> {
+/// The steps in `path` (`-`: the caller's standard input).
+pub fn read_played(path: &Path, caller: &Caller) -> anyhow::Result<Vec<StepJson>> {
     let text = if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading the played steps from standard input")?;
-        text
+        caller.read_stdin("the played steps")?
     } else {
         std::fs::read_to_string(path)
-            .map_err(|e| input_error(format!("--played {}: {e}", path.display())))?
+            .map_err(|e| refused(Subject::Steps, format!("--played {}: {e}", path.display())))?
     };
     let file: PlayedFile = serde_json::from_str(&text).map_err(|_| {
-        input_error(format!(
+        refused(Subject::Steps, format!(
             "--played {}: not a JSON array of steps ({{\"card\", \"from\", \"to\"}} or {{\"redeal\": k}}), nor an object with `played`",
             path.display()
         ))
@@ -76,6 +71,7 @@ fn game_of(
     input: &PositionInput,
     redeals: Option<u8>,
     played: &Path,
+    caller: &Caller,
 ) -> anyhow::Result<(GameInProgress, SolveOptions)> {
     if let Some((game, number)) = super::board::board_game(input.pysol_text())? {
         // Played on its own board: its rule and the board search (docs/pysol.md).
@@ -87,23 +83,23 @@ fn game_of(
             redeals,
             true,
         )?;
-        let deal =
-            BoardDeal::new(game, number).map_err(|e| input_error(format!("--pysol: {e}")))?;
-        let steps = read_played(played)?;
+        let deal = BoardDeal::new(game, number)
+            .map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))?;
+        let steps = read_played(played, caller)?;
         let in_progress = GameInProgress::replay_board(deal, redeals, &steps)
-            .map_err(|e| input_error(format!("--played: {e}")))?;
+            .map_err(|e| refused(Subject::Steps, format!("--played: {e}")))?;
         return Ok((in_progress, options));
     }
-    let source = input.source()?;
+    let source = input.source(caller)?;
     let variant = match source {
         DealSource::Pysol(deal) => search.variant_of(deal)?,
         _ => search.variant()?,
     };
     let options = search.lone_options(variant)?;
     let count = redeal_count(redeals, &source, variant)?;
-    let steps = read_played(played)?;
+    let steps = read_played(played, caller)?;
     let game = GameInProgress::replay(source, variant, count, &steps)
-        .map_err(|e| input_error(format!("--played: {e}")))?;
+        .map_err(|e| refused(Subject::Steps, format!("--played: {e}")))?;
     Ok((game, options))
 }
 
@@ -118,23 +114,24 @@ fn answer_error(e: AnswerError) -> anyhow::Error {
 
 /// `gaps solve --played FILE`: the answer about the rest of the game.
 pub fn run_solve(cmd: SolveCmd) -> anyhow::Result<()> {
-    let played = cmd.played.as_deref().expect("dispatched with --played");
-    let json = answer(&cmd.search, &cmd.input, cmd.redeals, played)?;
+    let json = answer(&cmd, &Caller::TERMINAL)?;
     print_answer(&json, cmd.json)
 }
 
-/// The answer about the rest of the game the arguments name.
-fn answer(
-    search: &SearchArgs,
-    input: &PositionInput,
-    redeals: Option<u8>,
-    played: &Path,
-) -> anyhow::Result<SolveJson> {
-    let (game, options) = game_of(search, input, redeals, played)?;
+/// The answer of `gaps solve --played FILE` about the rest of the game the arguments
+/// name: what `--json` prints.
+pub fn answer(cmd: &SolveCmd, caller: &Caller) -> anyhow::Result<SolveJson> {
+    let played = cmd.played.as_deref().expect("dispatched with --played");
+    let (search, input) = (&cmd.search, &cmd.input);
+    let (game, options) = game_of(search, input, cmd.redeals, played, caller)?;
     let mut solver = search.solver()?;
     let steps = game.steps().len();
+    let controls = SolveControls {
+        cancel: caller.cancel,
+        ..SolveControls::default()
+    };
     let rest = game
-        .solve_after(steps, &mut solver, &options, SolveControls::default())
+        .solve_after(steps, &mut solver, &options, controls)
         .map_err(answer_error)?;
     let mut json = match (&game, &rest) {
         (GameInProgress::Engine { source, .. }, Rest::Engine(r)) => {
@@ -159,12 +156,33 @@ fn answer(
     Ok(json)
 }
 
+/// A played game reviewed: the game, its review, and what `--json` prints.
+pub struct Reviewed {
+    game: GameInProgress,
+    review: crate::played::ReviewJson,
+    pub json: serde_json::Value,
+}
+
 /// `gaps review`.
 pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
-    let (game, options) = game_of(&cmd.search, &cmd.input, cmd.redeals, &cmd.played)?;
+    let Reviewed { game, review, json } = review(&cmd, &Caller::TERMINAL)?;
+    if cmd.json {
+        outln!("{json}");
+        return Ok(());
+    }
+    print_review(&game, &review)
+}
+
+/// The review `gaps review` asks for.
+pub fn review(cmd: &ReviewCmd, caller: &Caller) -> anyhow::Result<Reviewed> {
+    let (game, options) = game_of(&cmd.search, &cmd.input, cmd.redeals, &cmd.played, caller)?;
     let mut solver = cmd.search.solver()?;
-    let (review, stats) = review_game(&game, &mut solver, &options, SolveControls::default())
-        .map_err(answer_error)?;
+    let controls = SolveControls {
+        cancel: caller.cancel,
+        ..SolveControls::default()
+    };
+    let (review, stats) =
+        review_game(&game, &mut solver, &options, controls).map_err(answer_error)?;
     let (position, variant, pysol) = match &game {
         GameInProgress::Engine { source, .. } => (
             format_position(&source.start()),
@@ -201,10 +219,11 @@ pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
         "review": review,
         "stats": StatsJson::from(&stats),
     });
-    if cmd.json {
-        outln!("{json}");
-        return Ok(());
-    }
+    Ok(Reviewed { game, review, json })
+}
+
+/// A review as text: the verdict, the fatal step and the winning line, counted from 1.
+fn print_review(game: &GameInProgress, review: &crate::played::ReviewJson) -> anyhow::Result<()> {
     outln!("played: {} steps", game.steps().len());
     outln!("played_position: {}", game.position_text());
     // The played steps on the board the game is shown on (PySolFC's, for its games).

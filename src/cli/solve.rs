@@ -4,7 +4,8 @@
 //! order; a bad line yields `{"error": ...}` and the batch goes on.
 
 use super::args::redeal_count;
-use super::{input_error, SearchArgs};
+use super::caller::Caller;
+use super::{input_error, refused, SearchArgs, Subject};
 use crate::report::{redeals_shown, PysolJson, SolveJson};
 use anyhow::Context;
 use clap::Args;
@@ -13,7 +14,7 @@ use gaps_engine::{
     SolveError, SolveOptions, SolveReport, Solver, Variant,
 };
 use serde::Deserialize;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 #[derive(Args, Debug)]
 pub struct SolveCmd {
@@ -24,7 +25,7 @@ pub struct SolveCmd {
     pub(super) json: bool,
     /// Read JSON lines `{"position": ..., "variant": ...}` on stdin, write one result per line.
     #[arg(long)]
-    jsonl: bool,
+    pub(super) jsonl: bool,
     /// Redeals the player may use, 0..=2 (default: 2 for `--pysol`, as PySolFC plays
     /// its games; 0 otherwise). Needs `--deal` or `--pysol`: a redeal is shuffled by the
     /// deal's own generator (docs/engine.md, "Redeals").
@@ -73,13 +74,14 @@ impl PositionInput {
             .as_deref()
             .map(|text| {
                 text.parse::<PysolDeal>()
-                    .map_err(|e| input_error(format!("--pysol: {e}")))
+                    .map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))
             })
             .transpose()
     }
 
-    /// Where the position comes from: `--pysol`, `--deal` or the position itself.
-    pub fn source(&self) -> anyhow::Result<DealSource> {
+    /// Where the position comes from: `--pysol`, `--deal` or the position itself (`-`
+    /// or nothing: what the caller's standard input holds).
+    pub fn source(&self, caller: &Caller) -> anyhow::Result<DealSource> {
         if let Some(deal) = self.pysol()? {
             return Ok(DealSource::Pysol(deal));
         }
@@ -89,22 +91,18 @@ impl PositionInput {
             return Ok(DealSource::Numbered { seed, layout });
         }
         let text = if self.position.is_empty() || self.position == ["-"] {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("reading the position from standard input")?;
-            text
+            caller.read_stdin("the position")?
         } else {
             self.position.join(" ")
         };
-        let position =
-            parse_position(&text).map_err(|e| input_error(format!("invalid position: {e}")))?;
+        let position = parse_position(&text)
+            .map_err(|e| refused(Subject::Position, format!("invalid position: {e}")))?;
         Ok(DealSource::Position(position))
     }
 
-    /// The position, parsed, or what is wrong with it.
+    /// The position, parsed, or what is wrong with it (for the binary).
     pub fn read(&self) -> anyhow::Result<Position> {
-        Ok(self.source()?.start())
+        Ok(self.source(&Caller::TERMINAL)?.start())
     }
 }
 
@@ -112,10 +110,17 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     if cmd.jsonl {
         return run_jsonl(&cmd.search, cmd.redeals);
     }
+    let json = answer(&cmd, &Caller::TERMINAL)?;
+    print_answer(&json, cmd.json)
+}
+
+/// The answer of `gaps solve` about one position (not `--jsonl`, not `--played`): what
+/// `--json` prints.
+pub fn answer(cmd: &SolveCmd, caller: &Caller) -> anyhow::Result<SolveJson> {
     if let Some((game, number)) = super::board::board_game(cmd.input.pysol.as_deref())? {
-        return super::board::run_solve(&cmd.search, game, number, cmd.redeals, cmd.json);
+        return super::board::answer(&cmd.search, game, number, cmd.redeals, caller);
     }
-    let source = cmd.input.source()?;
+    let source = cmd.input.source(caller)?;
     let pysol = match source {
         DealSource::Pysol(deal) => Some(deal),
         _ => None,
@@ -129,10 +134,14 @@ pub fn run(cmd: SolveCmd) -> anyhow::Result<()> {
     let start = source.start();
     let mut solver = cmd.search.solver()?;
     let redeals = source.redeals(count);
-    let report =
-        solve_one(&mut solver, &start, &options, redeals.as_ref()).map_err(engine_error)?;
-    let json = solve_json(&start, &options, &report, pysol);
-    print_answer(&json, cmd.json)
+    let controls = SolveControls {
+        cancel: caller.cancel,
+        ..SolveControls::default()
+    };
+    let report = solver
+        .solve_controlled(&start, &options, redeals.as_ref(), controls)
+        .map_err(engine_error)?;
+    Ok(solve_json(&start, &options, &report, pysol))
 }
 
 /// Prints an answer as one JSON line, or as text.

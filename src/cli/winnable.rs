@@ -10,9 +10,10 @@
 
 use super::args::redeal_count;
 use super::board;
+use super::caller::Caller;
 use super::out_file::{open_out, out_line, read_out, OutFile, OUT_HEADER, ROUNDS_HEADER};
-use super::winrate::{run_options, solve_deals, DealFamily};
-use super::{input_error, SearchArgs};
+use super::winrate::{run_options, solve_deals, DealFamily, Workers};
+use super::{input_error, refused, SearchArgs, Subject};
 use clap::{Args, ValueEnum};
 use gaps_engine::{parse_game_number_digits, PysolGame, SolveReport, Verdict, PYSOL_MT_FROM};
 use std::collections::BTreeSet;
@@ -64,7 +65,8 @@ enum Format {
 }
 
 pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
-    let game = PysolGame::named(&cmd.pysol).map_err(|e| input_error(format!("--pysol: {e}")))?;
+    let game = PysolGame::named(&cmd.pysol)
+        .map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))?;
     if cmd.count == 0 {
         return Err(input_error("--count must be at least 1"));
     }
@@ -111,8 +113,7 @@ pub fn run(cmd: WinnableCmd) -> anyhow::Result<()> {
         &numbers,
         &options,
         redeals,
-        cmd.search.table_bytes(),
-        threads,
+        Workers::of(threads, &cmd.search, &Caller::TERMINAL),
         &on_game,
     )?;
     let mut tally = held.tally;

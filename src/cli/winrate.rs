@@ -1,30 +1,33 @@
 //! `gaps winrate`: solves deals `seed..seed+deals-1` (ours, or a PySolFC game's) on all
 //! cores.
 //!
-//! Invariants: each worker thread owns one solver (one table, allocated once); deals are
-//! handed out through an atomic counter, so the counts do not depend on scheduling.
+//! Invariants: each worker thread owns one solver (one table, allocated once) and, with
+//! `--spill-dir`, one spill file of its own that every exact search of that thread
+//! (variants and board games alike) spills to; deals are handed out through an atomic
+//! counter, so the counts do not depend on scheduling.
 
 use super::args::{redeal_count, BoardArgs};
 use super::board;
+use super::caller::{Caller, Cancelled};
 use super::out_file::{
     open_out, out_line, read_out, rounds_seen, OutFile, Tally, OUT_HEADER, ROUNDS_HEADER,
 };
 use super::solve::engine_error;
-use super::{input_error, SearchArgs};
+use super::{input_error, refused, SearchArgs, Subject};
 use crate::machine::default_search_memory_bytes;
 use crate::report::{board_algorithm, board_variant, wilson_95};
 use clap::Args;
 use gaps_engine::{
     check_game_number, sized_memory, sizes_memory, DealSource, Layout, PysolDeal, PysolGame,
-    SolveControls, SolveOptions, SolveReport, Solver, Variant, MAX_SEARCH_THREADS,
+    SolveControls, SolveOptions, SolveReport, Solver, StopReason, Variant, MAX_SEARCH_THREADS,
     PYSOL_MAX_NUMBER,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -145,59 +148,113 @@ pub fn solve_range(
         on_done();
         Ok(())
     };
+    let workers = Workers {
+        threads,
+        table_bytes,
+        spill_dir: None,
+        cancel: None,
+    };
     solve_deals(
         DealFamily::Ours(layout),
         &deals,
         options,
         0,
-        table_bytes,
-        threads,
+        workers,
         &on_deal,
     )
 }
 
-/// Solves `deals` of `family` with `threads` workers, with `redeals` redeals (over rounds
-/// as the deal's source says: [`DealSource::redeals`]), handing each report to
-/// `on_deal` (whose error stops the run).
+/// The workers of a run over deals: how many, what each may use (its table, and the
+/// directory where it makes its own spill file; none: the exact searches stay in
+/// memory), and the flag that stops them all.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Workers<'a> {
+    pub threads: usize,
+    pub table_bytes: usize,
+    pub spill_dir: Option<&'a Path>,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl<'a> Workers<'a> {
+    /// `threads` workers with `--table-mb` and `--spill-dir`, stopped by `caller`.
+    pub fn of(threads: usize, search: &'a SearchArgs, caller: &Caller<'a>) -> Self {
+        Workers {
+            threads,
+            table_bytes: search.table_bytes(),
+            spill_dir: search.spill_dir.as_deref(),
+            cancel: caller.cancel,
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+}
+
+/// Solves `deals` of `family` on `workers`, with `redeals` redeals (over rounds as the
+/// deal's source says: [`DealSource::redeals`]), handing each report to `on_deal`
+/// (whose error stops the run). Every worker's spill file is made before the first
+/// deal, so a directory where none can be made stops the run before it starts. Once
+/// the workers' flag is raised no deal is begun, and a search it cut short is neither
+/// tallied nor handed on (it decided nothing); the run then ends [`Cancelled`].
 pub(super) fn solve_deals(
     family: DealFamily,
     deals: &[u128],
     options: &SolveOptions,
     redeals: u8,
-    table_bytes: usize,
-    threads: usize,
+    workers: Workers<'_>,
     on_deal: &(dyn Fn(u128, &SolveReport) -> anyhow::Result<()> + Sync),
 ) -> anyhow::Result<Tally> {
     let count = deals.len() as u64;
     let next = AtomicU64::new(0);
     let total = Mutex::new(Tally::default());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let spills = (0..workers.threads)
+        .map(|_| crate::spill::FileStore::for_solver(workers.spill_dir))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut solver = Solver::with_table_bytes(table_bytes);
+        for spill in spills {
+            let (next, total, failure) = (&next, &total, &failure);
+            scope.spawn(move || {
+                let mut solver = Solver::with_table_bytes(workers.table_bytes);
+                solver.spill_to(spill.clone());
                 let mut mine = Tally::default();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count {
+                    if i >= count || workers.cancelled() {
                         break;
                     }
                     let number = deals[i as usize];
                     let report = match family {
-                        DealFamily::Pysol(game) if game.is_board_played() => {
-                            board::solve_board(game, number, redeals, options, None)
-                                .map(|report| board::board_report(&report))
-                        }
+                        DealFamily::Pysol(game) if game.is_board_played() => board::solve_board(
+                            game,
+                            number,
+                            redeals,
+                            options,
+                            spill.as_ref(),
+                            workers.cancel,
+                        )
+                        .map(|report| board::board_report(&report)),
                         _ => {
                             let deal = family.source(number);
                             let start = deal.start();
                             let redeals = deal.redeals(redeals);
-                            let controls = SolveControls::default();
+                            let controls = SolveControls {
+                                cancel: workers.cancel,
+                                ..SolveControls::default()
+                            };
                             solver
                                 .solve_controlled(&start, options, redeals.as_ref(), controls)
                                 .map_err(engine_error)
                         }
                     };
+                    let cut_short = |report: &SolveReport| {
+                        report.stopped == Some(StopReason::Cancelled) && workers.cancelled()
+                    };
+                    if report.as_ref().is_ok_and(cut_short) {
+                        break;
+                    }
                     let done = report.and_then(|report| {
                         mine.add(report.verdict, &report.stats, rounds_seen(&report));
                         on_deal(number, &report)
@@ -215,11 +272,15 @@ pub(super) fn solve_deals(
     if let Some(e) = failure.into_inner().expect("lock") {
         return Err(e);
     }
+    if workers.cancelled() {
+        return Err(Cancelled.into());
+    }
     Ok(total.into_inner().expect("lock"))
 }
 
+/// The summary of a run (`gaps winrate --json`).
 #[derive(Serialize)]
-struct WinrateJson {
+pub struct WinrateJson {
     /// The PySolFC game dealt (`--pysol`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pysol: Option<&'static str>,
@@ -331,7 +392,9 @@ impl Plan {
         let pysol: Option<PysolGame> = cmd
             .pysol
             .as_deref()
-            .map(|g| PysolGame::named(g).map_err(|e| input_error(format!("--pysol: {e}"))))
+            .map(|g| {
+                PysolGame::named(g).map_err(|e| refused(Subject::Game, format!("--pysol: {e}")))
+            })
             .transpose()?;
         let on_board = pysol.filter(|game| game.is_board_played());
         let (variant, layout, family) = match pysol {
@@ -406,30 +469,42 @@ struct Ran {
 }
 
 pub fn run(cmd: WinrateCmd) -> anyhow::Result<()> {
-    let plan = Plan::of(&cmd)?;
-    let ran = solve_plan(&plan, cmd.out.as_deref(), cmd.search.table_bytes())?;
-    let json = summary(&plan, &ran);
+    let (json, pysol) = answer(&cmd, &Caller::TERMINAL)?;
     if cmd.json {
         outln!("{}", serde_json::to_string(&json)?);
     } else {
-        print_summary(&json, plan.pysol)?;
+        print_summary(&json, pysol)?;
     }
     Ok(())
 }
 
+/// The run `gaps winrate` asks for, and its summary (what `--json` prints), with the
+/// PySolFC game it dealt.
+pub fn answer(
+    cmd: &WinrateCmd,
+    caller: &Caller,
+) -> anyhow::Result<(WinrateJson, Option<PysolGame>)> {
+    let plan = Plan::of(cmd)?;
+    let workers = Workers::of(plan.threads, &cmd.search, caller);
+    let ran = solve_plan(&plan, cmd.out.as_deref(), workers, caller)?;
+    Ok((summary(&plan, &ran), plan.pysol))
+}
+
 /// Solves the plan's deals that `out` (if given) does not hold yet, appending a line
-/// to it for each, with a progress bar on a terminal.
+/// to it for each, with a progress bar on a terminal (or the deals counted for the
+/// caller).
 fn solve_plan(
     plan: &Plan,
     out: Option<&std::path::Path>,
-    table_bytes: usize,
+    workers: Workers<'_>,
+    caller: &Caller,
 ) -> anyhow::Result<Ran> {
     let header = if plan.redeals().is_some() {
         ROUNDS_HEADER
     } else {
         OUT_HEADER
     };
-    let bar = if std::io::stderr().is_terminal() {
+    let bar = if caller.draws_progress() {
         let bar = ProgressBar::new(plan.deals);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} deals {per_sec} eta {eta}")
@@ -447,12 +522,14 @@ fn solve_plan(
         None => OutFile::default(),
     };
     bar.inc(done.len() as u64);
+    caller.deals_finished(done.len() as u64);
     let deals: Vec<u128> = (plan.seed..plan.seed + u128::from(plan.deals))
         .filter(|d| !done.contains(d))
         .collect();
     let out = out.map(|path| open_out(path, header)).transpose()?;
     let on_deal = |number: u128, report: &SolveReport| {
         bar.inc(1);
+        caller.deals_finished(1);
         let Some(out) = &out else {
             return Ok(());
         };
@@ -467,8 +544,7 @@ fn solve_plan(
         &deals,
         &plan.options,
         plan.redeal_count,
-        table_bytes,
-        plan.threads,
+        workers,
         &on_deal,
     )?;
     let nodes = ran.nodes;
