@@ -222,7 +222,12 @@ def board_text(game: Any) -> str:
 
 
 def game_type(game: Any) -> str:
-    """The engine's name of a PySolFC game (by its ``GameInfo`` id)."""
+    """The engine's name of a PySolFC game: its class's ``GAPS_GAME`` (a version that
+    deals the game's own deals under another id, as contrib/pysolfc's "Always Solvable"
+    games), else by its ``GameInfo`` id."""
+    named = getattr(game, "GAPS_GAME", None)
+    if named is not None:
+        return str(named)
     gid = game.gameinfo.id
     if gid not in GAMES:
         raise InvalidInput(f"PySolFC game {game.gameinfo.name!r} is not one of the Gaps games")
