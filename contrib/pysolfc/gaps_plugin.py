@@ -20,6 +20,9 @@ changes two things and nothing else:
    dealt as entered.
 """
 
+import json
+import os
+
 from pysollib.gamedb import GI, GameInfo, registerGame
 from pysollib.games import montana
 from pysollib.hint import hint_level_is_demo_or_above
@@ -38,8 +41,25 @@ HINT_TIME_MS = 5000
 #: PySolFC's hint score for the step given (above its own moves' 40000-50000).
 HINT_SCORE = 90000
 
+#: A file to which each hint given is appended as a JSON line, when this is set.
+LOG = os.environ.get("GAPS_PYSOLFC_LOG")
+
 # One solver for every hint, as hint.py keeps one of each of its solver modules.
 _SOLVER = gaps_pysolfc.GapsSolver() if gaps else None
+
+
+def _log(game, level, code, move):
+    if not LOG:
+        return
+    with open(LOG, "a") as log:
+        log.write(json.dumps({
+            "game": game.gameinfo.name,
+            "number": str(game.random.initial_seed),
+            "played": len(_SOLVER.played),
+            "code": code,
+            "hint": move.step if move else None,
+            "level": level,
+        }) + "\n")
 
 
 def _gaps_hint(own_hint):
@@ -57,12 +77,13 @@ def _gaps_hint(own_hint):
                     played=gaps_pysolfc.played_steps(game),
                 )
                 _SOLVER.limit_time_ms(HINT_TIME_MS)
-                solved = _SOLVER.resume_solution() == gaps_pysolfc.SOLVED
-            except Exception:  # noqa: BLE001 - a hint never breaks the game
-                solved = False
-            if not solved:
+                code = _SOLVER.resume_solution()
+            except Exception as e:  # noqa: BLE001 - a hint never breaks the game
+                code = f"{type(e).__name__}: {e}"
+            move = _SOLVER.get_next_move() if code == gaps_pysolfc.SOLVED else None
+            _log(game, self.level, code, move)
+            if code != gaps_pysolfc.SOLVED:
                 return own_hint.computeHints(self)
-            move = _SOLVER.get_next_move()
             if move is None:
                 return None  # won
             if move.is_redeal:

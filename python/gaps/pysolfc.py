@@ -196,6 +196,11 @@ class GapsSolver:
         return int(self._answer.stats.raw.get("stored", 0)) if self._answer else 0
 
     @property
+    def played(self) -> List[Step]:
+        """The steps read with the board."""
+        return list(self._played)
+
+    @property
     def answer(self) -> Optional[Solution]:
         """The whole answer of the last search (verdict, line, statistics)."""
         return self._answer

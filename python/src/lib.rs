@@ -98,10 +98,7 @@ fn call(
         return Err(failed("internal", None, "the command panicked"));
     };
     match answer {
-        Ok(Answer::Json(json)) => Ok((
-            "json",
-            json.to_string().into_pyobject(py)?.into_any().unbind(),
-        )),
+        Ok(Answer::Json(text)) => Ok(("json", text.into_pyobject(py)?.into_any().unbind())),
         Ok(Answer::Lines(lines)) => Ok(("lines", PyList::new(py, lines)?.into_any().unbind())),
         Err(CallError::Usage(message)) => Err(failed("usage", None, &message)),
         Err(CallError::Input { message, subject }) => Err(failed("input", Some(subject), &message)),

@@ -219,3 +219,14 @@ def test_a_search_gives_the_gil_away_and_ctrl_c_stops_it():
     assert len(ticks) > 30, len(ticks)
     # The next call runs as if nothing happened.
     assert gaps.solve(deal=5, suits=2, ranks=4).verdict in ("solvable", "unsolvable")
+
+
+def test_a_game_number_past_2_64_is_an_exact_python_int():
+    # PySolFC deals such numbers to a new game; the answer keeps them exact.
+    number = 37056232017532624896
+    answer = gaps.solve(pysol=f"montana:{number}", nodes=10)
+    assert answer.to_dict()["pysol"]["number"] == number
+    review = gaps.review([], pysol=f"montana:{number}", nodes=10)
+    assert review.to_dict()["pysol"]["number"] == number
+    assert json.loads(cli("solve", "--pysol", f"montana:{number}", "--nodes", 10, "--json")[1])[
+        "pysol"]["number"] == number

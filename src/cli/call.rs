@@ -18,8 +18,9 @@ pub const COMMANDS: [&str; 4] = ["solve", "review", "deal", "winrate"];
 /// What a call answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// What `--json` prints.
-    Json(serde_json::Value),
+    /// What `--json` prints, as it prints it (a PySolFC game number past 2^64 stays a
+    /// number, which a `serde_json::Value` could not hold).
+    Json(String),
     /// The lines the command prints (`deal`).
     Lines(Vec<String>),
 }
@@ -57,7 +58,9 @@ pub fn call(args: &[String], caller: &Caller) -> Result<Answer, CallError> {
             super::played::answer(&cmd, caller).and_then(json)
         }
         Some(Command::Solve(cmd)) => super::solve::answer(&cmd, caller).and_then(json),
-        Some(Command::Review(cmd)) => super::played::review(&cmd, caller).map(|r| r.json),
+        Some(Command::Review(cmd)) => {
+            super::played::review(&cmd, caller).and_then(|r| json(r.answer))
+        }
         Some(Command::Winrate(cmd)) => {
             super::winrate::answer(&cmd, caller).and_then(|(summary, _)| json(summary))
         }
@@ -79,8 +82,8 @@ pub fn call(args: &[String], caller: &Caller) -> Result<Answer, CallError> {
     Ok(Answer::Json(answer))
 }
 
-fn json(value: impl serde::Serialize) -> anyhow::Result<serde_json::Value> {
-    Ok(serde_json::to_value(value)?)
+fn json(value: impl serde::Serialize) -> anyhow::Result<String> {
+    Ok(serde_json::to_string(&value)?)
 }
 
 /// An error of a command as the call reports it: bad input, the caller's stop, or an
@@ -127,9 +130,10 @@ mod tests {
             &args("solve --deal 5 --suits 2 --ranks 4"),
             &Caller::TERMINAL,
         );
-        let Ok(Answer::Json(json)) = answer else {
+        let Ok(Answer::Json(text)) = answer else {
             panic!("{answer:?}")
         };
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert!(["solvable", "unsolvable"].contains(&json["verdict"].as_str().unwrap()));
         let refused = call(&args("solve x y"), &Caller::TERMINAL).unwrap_err();
         assert!(
@@ -159,6 +163,34 @@ mod tests {
         ));
     }
 
+    /// A PySolFC game number past 2^64 (PySolFC deals them) is written as a number,
+    /// by `solve` and by `review` alike.
+    #[test]
+    fn a_game_number_past_2_64_is_answered_as_the_binary_writes_it() {
+        let number = "37056232017532624896";
+        let game = format!("montana:{number}");
+        let solve = call(
+            &args(&format!("solve --pysol {game} --nodes 10")),
+            &Caller::TERMINAL,
+        );
+        let Ok(Answer::Json(text)) = solve else {
+            panic!("{solve:?}")
+        };
+        assert!(text.contains(&format!("\"number\":{number}")), "{text}");
+        let caller = Caller {
+            stdin: Some("[]"),
+            ..Caller::TERMINAL
+        };
+        let review = call(
+            &args(&format!("review --pysol {game} --played - --nodes 10")),
+            &caller,
+        );
+        let Ok(Answer::Json(text)) = review else {
+            panic!("{review:?}")
+        };
+        assert!(text.contains(&format!("\"number\":{number}")), "{text}");
+    }
+
     #[test]
     fn standard_input_is_the_callers_text_and_a_raised_flag_answers_nothing() {
         let position = "-- 4S 4H 2S/3S 3H 2H --";
@@ -167,7 +199,8 @@ mod tests {
             ..Caller::TERMINAL
         };
         let answer = call(&args("solve --variant basic -"), &caller).unwrap();
-        let Answer::Json(json) = answer else { panic!() };
+        let Answer::Json(text) = answer else { panic!() };
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert!(json["position"].as_str().is_some());
         let flag = AtomicBool::new(true);
         let caller = Caller {

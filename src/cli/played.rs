@@ -15,7 +15,7 @@ use crate::played::{played_json, review_game, AnswerError, GameInProgress, Rest}
 use crate::report::{board_variant, PysolJson, SolveJson, StatsJson, StepJson};
 use clap::Args;
 use gaps_engine::{format_position, BoardDeal, DealSource, SolveControls, SolveOptions};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// `gaps review`: the first step after which a played game could no longer be won.
@@ -156,21 +156,42 @@ pub fn answer(cmd: &SolveCmd, caller: &Caller) -> anyhow::Result<SolveJson> {
     Ok(json)
 }
 
-/// A played game reviewed: the game, its review, and what `--json` prints.
+/// What `gaps review --json` prints. A PySolFC game's number is written as the number
+/// itself, up to 10^20, as `gaps solve --json` writes it.
+#[derive(Serialize)]
+pub struct ReviewAnswer {
+    position: String,
+    variant: &'static str,
+    pysol: Option<ReviewedGame>,
+    played_steps: usize,
+    played_position: String,
+    redeals_left: u8,
+    review: crate::played::ReviewJson,
+    stats: StatsJson,
+}
+
+/// The PySolFC game a review is about, as PySolFC shows it.
+#[derive(Serialize)]
+struct ReviewedGame {
+    game: &'static str,
+    number: u128,
+    board: String,
+}
+
+/// A played game reviewed: the game, and the answer about it.
 pub struct Reviewed {
     game: GameInProgress,
-    review: crate::played::ReviewJson,
-    pub json: serde_json::Value,
+    pub answer: ReviewAnswer,
 }
 
 /// `gaps review`.
 pub fn run_review(cmd: ReviewCmd) -> anyhow::Result<()> {
-    let Reviewed { game, review, json } = review(&cmd, &Caller::TERMINAL)?;
+    let Reviewed { game, answer } = review(&cmd, &Caller::TERMINAL)?;
     if cmd.json {
-        outln!("{json}");
+        outln!("{}", serde_json::to_string(&answer)?);
         return Ok(());
     }
-    print_review(&game, &review)
+    print_review(&game, &answer.review)
 }
 
 /// The review `gaps review` asks for.
@@ -188,12 +209,12 @@ pub fn review(cmd: &ReviewCmd, caller: &Caller) -> anyhow::Result<Reviewed> {
             format_position(&source.start()),
             options.variant.name(),
             match source {
-                DealSource::Pysol(deal) => serde_json::json!({
-                    "game": deal.game.name(),
-                    "number": deal.number,
-                    "board": deal.board().to_string(),
+                DealSource::Pysol(deal) => Some(ReviewedGame {
+                    game: deal.game.name(),
+                    number: deal.number,
+                    board: deal.board().to_string(),
                 }),
-                _ => serde_json::Value::Null,
+                _ => None,
             },
         ),
         GameInProgress::Board { deal, .. } => {
@@ -201,25 +222,25 @@ pub fn review(cmd: &ReviewCmd, caller: &Caller) -> anyhow::Result<Reviewed> {
             (
                 board.clone(),
                 board_variant(deal.game),
-                serde_json::json!({
-                    "game": deal.game.name(),
-                    "number": deal.number,
-                    "board": board,
+                Some(ReviewedGame {
+                    game: deal.game.name(),
+                    number: deal.number,
+                    board,
                 }),
             )
         }
     };
-    let json = serde_json::json!({
-        "position": position,
-        "variant": variant,
-        "pysol": pysol,
-        "played_steps": game.steps().len(),
-        "played_position": game.position_text(),
-        "redeals_left": game.redeals_left(),
-        "review": review,
-        "stats": StatsJson::from(&stats),
-    });
-    Ok(Reviewed { game, review, json })
+    let answer = ReviewAnswer {
+        position,
+        variant,
+        pysol,
+        played_steps: game.steps().len(),
+        played_position: game.position_text(),
+        redeals_left: game.redeals_left(),
+        review,
+        stats: StatsJson::from(&stats),
+    };
+    Ok(Reviewed { game, answer })
 }
 
 /// A review as text: the verdict, the fatal step and the winning line, counted from 1.
