@@ -53,7 +53,8 @@ fn call(
         let (send, mut receive) = mpsc::channel();
         let args = &args;
         scope.spawn(move || {
-            // A panic drops `send` unsent: the wait below sees the channel closed.
+            // A panic drops `send` unsent, which ends the wait below; `scope` then
+            // raises it again, and PyO3 turns it into Python's `PanicException`.
             let _ = send.send(gaps::cli::call(args, &caller));
         });
         let mut interrupted = None;
@@ -95,7 +96,7 @@ fn call(
         progress.call1((done.load(Ordering::Relaxed),))?;
     }
     let Some(answer) = answer else {
-        return Err(failed("internal", None, "the command panicked"));
+        unreachable!("a command that sent no answer panicked, and `scope` raised it");
     };
     match answer {
         Ok(Answer::Json(text)) => Ok(("json", text.into_pyobject(py)?.into_any().unbind())),
