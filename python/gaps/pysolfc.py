@@ -81,7 +81,8 @@ class GapsSolver:
     """One solver, reused across hints as PySolFC reuses its solver objects.
 
     It keeps the last winning line it found (across ``recycle``): a board reached by
-    playing the start of that line is answered with the rest of it, without a search.
+    playing the start of that line is answered with the rest of it, without a search
+    (the steps are replayed to check the board).
     So hints followed one by one play one line to the win, rather than a new search
     at each step choosing a new line (which could lead back to a board seen before).
     A step off the line asks the engine again."""
@@ -144,6 +145,8 @@ class GapsSolver:
             raise InvalidInput("read_board first")
         rest = self._rest_of_line()
         if rest is not None:
+            # The steps replayed (a one-position search) for the board they reach.
+            self._check_board(solve(pysol=self._game, played=self._played, nodes=1))
             self._columns = len(_board_rows(self._board or "")[0])
             self._moves = (self._move(step) for step in rest)
             return SOLVED
@@ -153,12 +156,7 @@ class GapsSolver:
             nodes=self._nodes,
             time_ms=self._time_ms,
         )
-        reached = answer.to_dict().get("played_board")
-        if self._board is not None and reached is not None:
-            if _board_rows(self._board) != _board_rows(reached):
-                raise InvalidSteps(
-                    f"the board read is not the one the played steps reach ({reached})"
-                )
+        reached = self._check_board(answer)
         self._answer = answer
         self._columns = len(_board_rows(reached or answer.position)[0])
         line = answer.board_solution or []
@@ -167,6 +165,17 @@ class GapsSolver:
             self._line = (self._game, list(self._played), list(line))
             return SOLVED
         return UNSOLVABLE if answer.verdict == "unsolvable" else SUSPENDED
+
+    def _check_board(self, answer: Solution) -> Optional[str]:
+        """The board the played steps reach (``played_board``), which must be the board
+        read, if one was."""
+        reached = answer.to_dict().get("played_board")
+        if self._board is not None and reached is not None:
+            if _board_rows(self._board) != _board_rows(reached):
+                raise InvalidSteps(
+                    f"the board read is not the one the played steps reach ({reached})"
+                )
+        return reached
 
     def _rest_of_line(self) -> Optional[List[Step]]:
         """The rest of the last line found, if the steps played follow it this far."""

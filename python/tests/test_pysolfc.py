@@ -176,6 +176,22 @@ def test_a_board_that_the_steps_do_not_reach_is_refused():
         solver.resume_solution()
 
 
+def test_a_board_off_the_line_is_refused_even_when_the_line_is_kept():
+    game = FakeGame(53, 5)
+    solver = pysolfc.GapsSolver()
+    _, _, line = hint(game, solver=solver)
+    game.play(line[0])
+    solver.recycle()
+    solver.read_board(
+        board=gaps.deal(pysol="montana:5"),  # not the board after the step played
+        game_type="montana",
+        game_number=5,
+        played=pysolfc.played_steps(game),
+    )
+    with pytest.raises(gaps.InvalidSteps):
+        solver.resume_solution()
+
+
 def test_limits_suspend_and_bad_games_raise():
     game = FakeGame(53, 5)
     code, solver, moves = hint(game, nodes=10)
