@@ -237,9 +237,15 @@ impl SearchArgs {
     /// when one is named (a directory where no file can be made is refused).
     pub fn solver(&self) -> anyhow::Result<Solver> {
         let mut solver = Solver::with_table_bytes(self.table_bytes());
-        let store = crate::spill::FileStore::for_solver(self.spill_dir.as_deref())
-            .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
-        solver.spill_to(store);
+        solver.spill_to(spill_store(self.spill_dir.as_deref())?);
         Ok(solver)
     }
+}
+
+/// A spill file in `dir` (`--spill-dir`), or none without one; a directory where no
+/// file can be made is bad input naming the flag.
+pub fn spill_store(
+    dir: Option<&std::path::Path>,
+) -> anyhow::Result<Option<std::sync::Arc<dyn gaps_engine::SpillStore>>> {
+    crate::spill::FileStore::for_solver(dir).map_err(|e| input_error(format!("--spill-dir: {e}")))
 }

@@ -119,8 +119,7 @@ pub fn answer(
         redeals,
         false,
     )?;
-    let store = crate::spill::FileStore::for_solver(search.spill_dir.as_deref())
-        .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
+    let store = super::args::spill_store(search.spill_dir.as_deref())?;
     let report = solve_board(
         game,
         number,

@@ -210,9 +210,8 @@ pub(super) fn solve_deals(
     let total = Mutex::new(Tally::default());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let spills = (0..workers.threads)
-        .map(|_| crate::spill::FileStore::for_solver(workers.spill_dir))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| input_error(format!("--spill-dir: {e}")))?;
+        .map(|_| super::args::spill_store(workers.spill_dir))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     std::thread::scope(|scope| {
         for spill in spills {
             let (next, total, failure) = (&next, &total, &failure);
